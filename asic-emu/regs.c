@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Register file helpers (include/dfly/regs.h): initialisation, layout check, the double-buffered
+ * table publication protocol, and the counter name tables generated from the X-macro lists.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "dfly/regs.h"
+
+#define DFLY__NAME(E, n, d) #n,
+#define DFLY__DESC(E, n, d) d,
+const char *const dfly_port_ctr_names[DFLY_PORT_CTR_COUNT] = {DFLY_FOREACH_PORT_CTR(DFLY__NAME)};
+const char *const dfly_vc_ctr_names[DFLY_VC_CTR_COUNT] = {DFLY_FOREACH_VC_CTR(DFLY__NAME)};
+const char *const dfly_vc_gauge_names[DFLY_VC_GAUGE_COUNT] = {DFLY_FOREACH_VC_GAUGE(DFLY__NAME)};
+const char *const dfly_drop_names[DFLY_DROP_COUNT] = {DFLY_FOREACH_DROP(DFLY__NAME)};
+const char *const dfly_route_ctr_names[DFLY_ROUTE_CTR_COUNT] = {DFLY_FOREACH_ROUTE_CTR(DFLY__NAME)};
+const char *const dfly_drop_descs[DFLY_DROP_COUNT] = {DFLY_FOREACH_DROP(DFLY__DESC)};
+const char *const dfly_route_ctr_descs[DFLY_ROUTE_CTR_COUNT] = {DFLY_FOREACH_ROUTE_CTR(DFLY__DESC)};
+#undef DFLY__NAME
+#undef DFLY__DESC
+
+void dfly_regs_init(struct dfly_regs *regs, uint32_t router, uint32_t nports)
+{
+	memset(regs, 0, sizeof(*regs));
+	regs->magic = DFLY_REGS_MAGIC;
+	regs->version = DFLY_REGS_VERSION;
+	regs->size = sizeof(*regs);
+	regs->router = router;
+	regs->nports = nports;
+	atomic_init(&regs->tables_gen, 0);
+	atomic_init(&regs->tables_seen, 0);
+}
+
+int dfly_regs_check(const struct dfly_regs *regs)
+{
+	if (regs->magic != DFLY_REGS_MAGIC || regs->version != DFLY_REGS_VERSION ||
+	    regs->size != sizeof(*regs) || regs->nports > DFLY_MAX_PORTS)
+		return -EPROTO;
+	return 0;
+}
+
+struct dfly_regs_tables *dfly_regs_tables_begin(struct dfly_regs *regs)
+{
+	uint64_t gen = atomic_load_explicit(&regs->tables_gen, memory_order_acquire);
+	uint64_t seen = atomic_load_explicit(&regs->tables_seen, memory_order_acquire);
+	struct dfly_regs_tables *next;
+
+	if (seen != gen) {
+		errno = EBUSY;
+		return NULL;
+	}
+	next = &regs->tables[(gen + 1) & 1];
+	/* start from the live bank so a writer only changes what it owns */
+	memcpy(next, &regs->tables[gen & 1], sizeof(*next));
+	return next;
+}
+
+void dfly_regs_tables_publish(struct dfly_regs *regs)
+{
+	atomic_fetch_add_explicit(&regs->tables_gen, 1, memory_order_release);
+}
+
+void dfly_regs_dump(const struct dfly_regs *regs, FILE *f)
+{
+	fprintf(f, "router %u cycle %llu\n", regs->router, (unsigned long long)regs->cycle);
+	for (uint32_t p = 0; p < regs->nports; p++) {
+		for (int c = 0; c < DFLY_PORT_CTR_COUNT; c++)
+			if (regs->port_ctr[p][c])
+				fprintf(f, "  port%u.%s %llu\n", p, dfly_port_ctr_names[c],
+					(unsigned long long)regs->port_ctr[p][c]);
+		for (uint32_t v = 0; v < regs->nvcs[p]; v++) {
+			for (int c = 0; c < DFLY_VC_CTR_COUNT; c++)
+				if (regs->vc_ctr[p][v][c])
+					fprintf(f, "  port%u.vc%u.%s %llu\n", p, v,
+						dfly_vc_ctr_names[c],
+						(unsigned long long)regs->vc_ctr[p][v][c]);
+			for (int c = 0; c < DFLY_VC_GAUGE_COUNT; c++)
+				if (regs->vc_gauge[p][v][c])
+					fprintf(f, "  port%u.vc%u.%s %lld\n", p, v,
+						dfly_vc_gauge_names[c],
+						(long long)regs->vc_gauge[p][v][c]);
+		}
+	}
+	for (int c = 0; c < DFLY_DROP_COUNT; c++)
+		if (regs->drop[c])
+			fprintf(f, "  drop.%s %llu\n", dfly_drop_names[c],
+				(unsigned long long)regs->drop[c]);
+	for (int c = 0; c < DFLY_ROUTE_CTR_COUNT; c++)
+		if (regs->route[c])
+			fprintf(f, "  route.%s %llu\n", dfly_route_ctr_names[c],
+				(unsigned long long)regs->route[c]);
+}

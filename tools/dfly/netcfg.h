@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The network configuration of dfly (DESIGN.md §6): what is emulated (topology, router, buffers,
+ * VCs, links, packet, routing mechanism, traffic, measurement protocol), read from a libconfig
+ * file with `--set PATH=VALUE` overrides. Every error names the file, the line and the setting;
+ * nothing starts with an invalid configuration. Every PROPOSAL of spec/ROUTING.md that concerns
+ * these settings is a setting here, with the proposed default.
+ *
+ * Used by `dfly sim` (tools/) and later by dfly-switch (dataplane/). Not used inside asic-emu/.
+ */
+#ifndef DFLY_NETCFG_H
+#define DFLY_NETCFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dfly/regs.h"
+#include "dfly/topo.h"
+
+/** Spatial traffic patterns (spec §7.2). */
+enum dfly_pattern {
+	DFLY_PAT_UN = 0, /**< "un": uniform over all other nodes */
+	DFLY_PAT_ADV,	 /**< "adv+N" / "adv-N": uniform node of group (G + N) mod g */
+	DFLY_PAT_ADVC,	 /**< "advc": uniform node of groups G+1 … G+h (σ = −1) */
+	DFLY_PAT_PERM,	 /**< "perm": fixed random node-level derangement */
+	DFLY_PAT_COUNT
+};
+
+/** What a node does with a generated packet when no injection VC has room (spec §3.8). */
+enum dfly_source_mode {
+	DFLY_SRC_SKIP = 0,  /**< "skip": drop the attempt, count it as offered-not-injected */
+	DFLY_SRC_UNBOUNDED, /**< "unbounded": keep it in an unbounded source queue */
+};
+
+/** Every setting, with its path in the file and its default. */
+struct dfly_netcfg {
+	char path[512]; /**< file the configuration came from */
+
+	/* topology.* */
+	uint32_t p, a, h, t;	   /**< topology.{p,a,h,t}; no default (required), t = 1 */
+	enum dfly_arrangement arr; /**< topology.arrangement: "palmtree" (default) | "consecutive" */
+	int sigma;		   /**< topology.sigma: -1 (default, spec §1.4) or +1 */
+
+	/* router.* */
+	uint32_t speedup;	  /**< router.speedup: internal speedup S, default 2 */
+	uint32_t pipe_route;	  /**< router.route_cycles: RO+IA+OA, default 2 (A-3.1) */
+	uint32_t pipe_xbar;	  /**< router.xbar_cycles: crossbar traversal, default 3 */
+	uint32_t alloc_iters;	  /**< router.alloc_iters: allocator iterations, default 1 */
+	enum dfly_arb in_arb;	  /**< router.input_arbiter: "rr" (default) | "lrs" | "age" */
+	enum dfly_arb out_arb;	  /**< router.output_arbiter: "rr" (default) | "lrs" | "age" */
+	bool in_transit_priority; /**< router.in_transit_priority: default false */
+
+	/* buffers.* (phits) */
+	uint32_t buf_inj;    /**< buffers.injection: per injection VC, default 256 */
+	uint32_t buf_local;  /**< buffers.local: per local input VC, default 32 */
+	uint32_t buf_global; /**< buffers.global: per global input VC, default 256 */
+	uint32_t buf_out;    /**< buffers.output: per output port FIFO, default 32 */
+
+	/* vcs.* */
+	uint32_t vc_inj;    /**< vcs.injection: default 3 */
+	uint32_t vc_local;  /**< vcs.local: default 4 */
+	uint32_t vc_global; /**< vcs.global: default 2 */
+
+	/* links.* (cycles) */
+	uint32_t lat_local;    /**< links.local_latency: default 10 */
+	uint32_t lat_global;   /**< links.global_latency: default 100 */
+	uint32_t lat_terminal; /**< links.terminal_latency: node↔router, default 1 */
+
+	/* packet.* and clock.* */
+	uint32_t pkt_phits;  /**< packet.phits: packet length L, default 8 */
+	uint32_t phit_bytes; /**< packet.phit_bytes: default 10 */
+	double cycle_ns;     /**< clock.cycle_ns: ns per cycle (pcap timestamps, real time), 1.0 */
+
+	/* routing.* */
+	enum dfly_route_mode mode;	   /**< routing.mechanism: "min" | "val"; required */
+	enum dfly_val_variant val_variant; /**< routing.val.path_a: "lgl" (default) | "lg-" | ... */
+	bool val_recompute;		   /**< routing.val.recompute: default false (spec §4.3) */
+
+	/* traffic.* */
+	enum dfly_pattern pattern;	 /**< traffic.pattern: "un" (default) | "adv+N" | ... */
+	int adv_offset;			 /**< N of adv+N / adv-N */
+	double load;			 /**< traffic.load: phits/(node·cycle), default 0.1 */
+	enum dfly_inj_select inj_select; /**< traffic.injection_vc: "jsq" (default) | ... */
+	enum dfly_source_mode source;	 /**< traffic.source: "skip" (default) | "unbounded" */
+
+	/* sim.* (cycles) */
+	uint64_t warmup;    /**< sim.warmup: default 60000 */
+	uint64_t measure;   /**< sim.measure: default 60000 */
+	uint64_t drain;	    /**< sim.drain: max cycles to drain after measuring, default 200000 */
+	uint64_t watchdog;  /**< sim.watchdog: cycles without delivery with packets queued, 10000 */
+	uint64_t seed;	    /**< sim.seed: default 1 */
+	uint32_t seeds;	    /**< sim.seeds: runs per load with seed, seed+1, …; default 1 */
+};
+
+/** Longest error message dfly_netcfg_load() writes. */
+#define DFLY_NETCFG_ERRLEN 512
+
+/**
+ * Read @p path, apply the @p nsets overrides "PATH=VALUE" in order, validate, and fill @p cfg.
+ *
+ * On error nothing in @p cfg may be used; @p err receives one line of the form
+ *   "FILE:LINE: SETTING: what is wrong (what was expected)"
+ * or, for an override, "--set PATH=VALUE: SETTING: what is wrong".
+ *
+ * @return 0, -ENOENT (file missing), -EINVAL (syntax, type, range or consistency error).
+ */
+int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *const *sets,
+		     int nsets, char *err, size_t errlen);
+
+/** Write the effective configuration as a libconfig file (reloadable, all settings). */
+void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f);
+
+/** Names: "min"/"val", "un"/"adv+N"/"advc"/"perm" (buf gets e.g. "adv+1"). */
+const char *dfly_mode_name(enum dfly_route_mode mode);
+const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t len);
+
+/**
+ * VCs the configured mechanism needs per local and global port (spec §2.2): MIN 2/1; VAL with a
+ * router S_ROOT (lgl, -gl) 4/2; VAL-group (lg-, -g-) 3/2. Also fills the role → VC map.
+ */
+void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32_t *global,
+			  uint8_t vc_map[DFLY_ROLE_COUNT]);
+
+#endif /* DFLY_NETCFG_H */
