@@ -47,9 +47,11 @@ struct dfly_topo *dfly_topo_create(uint32_t p, uint32_t a, uint32_t h, uint32_t 
 	struct dfly_topo *topo;
 	size_t links;
 
+	/* radix summed in 64 bits: in 32 bits a huge p, a or h wraps it below the limit */
 	if (p == 0 || a == 0 || h == 0 || t == 0 || a % t != 0 || (sigma != 1 && sigma != -1) ||
 	    (arr != DFLY_ARR_PALMTREE && arr != DFLY_ARR_CONSECUTIVE) ||
-	    (arr == DFLY_ARR_CONSECUTIVE && t != 1) || p + a - 1 + h > DFLY_MAX_PORTS ||
+	    (arr == DFLY_ARR_CONSECUTIVE && t != 1) ||
+	    (uint64_t)p + a - 1 + h > DFLY_MAX_PORTS ||
 	    (a * h) % t != 0 || a * h / t + 1 > DFLY_MAX_GROUPS) {
 		errno = EINVAL;
 		return NULL;

@@ -1,0 +1,845 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The switch ASIC model (asic.h): CIOQ + VCT + credits + speedup + separable allocator + route
+ * stage. See spec §2–§4 and asic.h for the timing model. Per cycle, asic_step() does, in order:
+ *   1. credits due on the reverse links are added to the output credit counters;
+ *   2. packets due on the input links enter their input VC (the VC chosen upstream);
+ *   3. the output stage frees the FIFO space of tails that left and starts the next packet on
+ *      every free link (ejection to the node on terminal ports);
+ *   4. S allocator ticks: release input space of tails that crossed the crossbar (returning
+ *      credits upstream), then input arbitration (one feasible VC per free input), then output
+ *      arbitration (one input per free output), then grants (credits and output space reserved).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asic.h"
+
+#define ASIC_PKT_NOINTER 0x10u /* VAL wanted, no intermediate group: routed minimally */
+
+struct asic_ivc {
+	struct asic_pkt **ring; /* packets whose head has arrived or is on the terminal link */
+	uint32_t head, tail, mask;
+	uint32_t cap;		/* phits */
+	uint32_t occ;		/* phits stored or reserved */
+	uint32_t hwm;		/* high-water mark of occ */
+	uint64_t last_served;	/* LRS: tick of the last request */
+};
+
+struct asic_in {
+	struct asic_ivc vc[DFLY_MAX_VCS];
+	uint32_t nvc;
+	uint32_t kind;		/* enum dfly_port_kind */
+	uint32_t vc_mask;	/* VCs holding packets */
+	uint32_t rr;		/* input arbiter: next VC to favour */
+	uint64_t busy_until;	/* tick the crossbar input is free */
+	uint64_t rel_tick;	/* tick the tail of the crossing packet leaves the buffer */
+	uint16_t rel_len;
+	uint8_t rel_vc;
+	uint64_t node_link_free; /* terminal ports: cycle the node's link is free */
+	uint64_t last_served;	 /* LRS at the output stage */
+	struct asic_link *link;	 /* incoming link, NULL for terminal ports */
+};
+
+struct asic_out {
+	struct asic_pkt **fifo; /* granted packets, in grant order */
+	uint32_t head, tail, mask;
+	uint32_t cap, occ;	/* phits */
+	uint64_t busy_until;	/* tick the crossbar output is free */
+	uint64_t link_free;	/* cycle the link may start the next packet */
+	uint64_t rel_cycle;	/* cycle the tail of the transmitting packet leaves the FIFO */
+	uint16_t rel_len;
+	uint8_t rel_pending;
+	uint32_t kind;
+	uint32_t ncvc;		/* downstream VCs */
+	int32_t credits[DFLY_MAX_VCS];
+	uint32_t credit_cap[DFLY_MAX_VCS];
+	uint32_t rr;		/* output arbiter: next input to favour */
+	struct asic_link *link; /* outgoing link, NULL for terminal ports */
+};
+
+struct asic {
+	const struct dfly_topo *topo;
+	struct asic_params par;
+	struct dfly_regs *regs;
+	const struct dfly_regs_tables *tables;
+	uint32_t router, group, radix, p;
+	uint32_t min_len;	/* smallest packet, sizes the rings */
+	struct dfly_rng rng;
+	uint64_t held;		/* packets in input VCs and output FIFOs */
+	uint64_t in_mask;	/* inputs holding packets */
+	uint64_t rel_mask;	/* inputs with a pending tail release */
+	uint64_t out_mask;	/* outputs with packets or a pending tail release */
+	uint64_t link_in_mask;	/* inputs with an incoming link */
+	uint64_t link_out_mask; /* outputs with an outgoing link */
+	struct asic_ejection *ej;
+	uint32_t ej_head, ej_tail, ej_mask;
+	struct asic_in in[DFLY_MAX_PORTS];
+	struct asic_out out[DFLY_MAX_PORTS];
+};
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t r = 1;
+
+	while (r < n)
+		r <<= 1;
+	return r;
+}
+
+static inline uint32_t ctz64(uint64_t x)
+{
+	return (uint32_t)__builtin_ctzll(x);
+}
+
+struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
+			 const struct asic_params *par, struct dfly_regs *regs, uint64_t seed)
+{
+	struct asic *as;
+
+	if (topo == NULL || par == NULL || regs == NULL || router >= topo->routers ||
+	    par->speedup == 0 || par->alloc_iters == 0 || topo->radix > 64) {
+		errno = EINVAL;
+		return NULL;
+	}
+	for (int k = 0; k < 3; k++)
+		if (par->vcs[k] == 0 || par->vcs[k] > DFLY_MAX_VCS || par->buf[k] == 0) {
+			errno = EINVAL;
+			return NULL;
+		}
+	as = calloc(1, sizeof(*as));
+	if (as == NULL)
+		return NULL;
+	as->topo = topo;
+	as->par = *par;
+	as->regs = regs;
+	as->router = router;
+	as->group = router / topo->a;
+	as->radix = topo->radix;
+	as->p = topo->p;
+	as->min_len = 1;
+	dfly_rng_seed(&as->rng, seed, 0x100000000ull + router);
+	dfly_regs_init(regs, router, topo->radix);
+
+	for (uint32_t i = 0; i < as->radix; i++) {
+		struct asic_in *in = &as->in[i];
+		struct asic_out *out = &as->out[i];
+		uint32_t kind = dfly_topo_port_kind(topo, i);
+
+		in->kind = kind;
+		in->nvc = par->vcs[kind];
+		regs->nvcs[i] = in->nvc;
+		for (uint32_t v = 0; v < in->nvc; v++) {
+			struct asic_ivc *q = &in->vc[v];
+			uint32_t n = pow2_at_least(par->buf[kind] / as->min_len + 1);
+
+			q->cap = par->buf[kind];
+			q->mask = n - 1;
+			q->ring = calloc(n, sizeof(*q->ring));
+			if (q->ring == NULL)
+				goto out_free;
+		}
+		out->kind = kind;
+		out->cap = par->buf_out;
+		out->mask = pow2_at_least(par->buf_out / as->min_len + 1) - 1;
+		out->fifo = calloc(out->mask + 1, sizeof(*out->fifo));
+		if (out->fifo == NULL)
+			goto out_free;
+		if (kind != DFLY_PORT_TERMINAL) {
+			out->ncvc = par->vcs[kind];
+			for (uint32_t v = 0; v < out->ncvc; v++) {
+				out->credits[v] = (int32_t)par->buf[kind];
+				out->credit_cap[v] = par->buf[kind];
+			}
+		}
+	}
+	as->ej_mask = pow2_at_least(4 * topo->p + 4) - 1;
+	as->ej = calloc(as->ej_mask + 1, sizeof(*as->ej));
+	if (as->ej == NULL)
+		goto out_free;
+	as->tables = &regs->tables[0];
+	return as;
+
+out_free:
+	asic_destroy(as);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void asic_destroy(struct asic *as)
+{
+	if (as == NULL)
+		return;
+	for (uint32_t i = 0; i < DFLY_MAX_PORTS; i++) {
+		for (uint32_t v = 0; v < DFLY_MAX_VCS; v++)
+			free(as->in[i].vc[v].ring);
+		free(as->out[i].fifo);
+	}
+	free(as->ej);
+	free(as);
+}
+
+struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asic *down,
+				   uint32_t down_port, uint32_t latency)
+{
+	struct asic_link *l;
+	uint32_t n;
+
+	if (up == NULL || down == NULL || up_port >= up->radix || down_port >= down->radix ||
+	    up->out[up_port].kind == DFLY_PORT_TERMINAL ||
+	    up->out[up_port].kind != down->in[down_port].kind || latency == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (up->out[up_port].link != NULL || down->in[down_port].link != NULL) {
+		errno = EEXIST;
+		return NULL;
+	}
+	l = calloc(1, sizeof(*l));
+	if (l == NULL)
+		return NULL;
+	/* at most one packet start per min_len cycles, one credit per min_len ticks */
+	n = pow2_at_least((latency + 2) * up->par.speedup / up->min_len + 4);
+	l->data = calloc(n, sizeof(*l->data));
+	l->credit = calloc(n, sizeof(*l->credit));
+	if (l->data == NULL || l->credit == NULL) {
+		asic_link_destroy(l);
+		errno = ENOMEM;
+		return NULL;
+	}
+	l->mask = n - 1;
+	l->latency = latency;
+	l->up = up;
+	l->down = down;
+	l->up_port = (uint16_t)up_port;
+	l->down_port = (uint16_t)down_port;
+	up->out[up_port].link = l;
+	up->link_out_mask |= 1ull << up_port;
+	down->in[down_port].link = l;
+	down->link_in_mask |= 1ull << down_port;
+	return l;
+}
+
+void asic_link_destroy(struct asic_link *l)
+{
+	if (l == NULL)
+		return;
+	free(l->data);
+	free(l->credit);
+	free(l);
+}
+
+uint32_t asic_link_pkts(const struct asic_link *l)
+{
+	return l->d_tail - l->d_head;
+}
+
+uint32_t asic_link_credits(const struct asic_link *l)
+{
+	return l->c_tail - l->c_head;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Queues
+ */
+
+static inline uint32_t ivc_count(const struct asic_ivc *q)
+{
+	return q->tail - q->head;
+}
+
+static inline struct asic_pkt *ivc_head(const struct asic_ivc *q)
+{
+	return q->ring[q->head & q->mask];
+}
+
+static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk)
+{
+	struct asic_in *in = &as->in[port];
+	struct asic_ivc *q = &in->vc[v];
+
+	q->ring[q->tail++ & q->mask] = pk;
+	q->occ += pk->len;
+	if (q->occ > q->hwm)
+		q->hwm = q->occ;
+	in->vc_mask |= 1u << v;
+	as->in_mask |= 1ull << port;
+	as->held++;
+	as->regs->vc_ctr[port][v][DFLY_VC_ENQ_PKTS]++;
+	as->regs->port_ctr[port][DFLY_RX_PKTS]++;
+	as->regs->port_ctr[port][DFLY_RX_PHITS] += pk->len;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Injection
+ */
+
+uint32_t asic_inject_room(const struct asic *as, uint32_t port)
+{
+	const struct asic_in *in = &as->in[port];
+	uint32_t best = 0;
+
+	for (uint32_t v = 0; v < in->nvc; v++) {
+		uint32_t room = in->vc[v].cap - in->vc[v].occ;
+
+		if (room > best)
+			best = room;
+	}
+	return best;
+}
+
+bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t now)
+{
+	struct asic_in *in = &as->in[port];
+	uint32_t len = pkt->len, v = UINT32_MAX;
+	uint64_t start;
+
+	if (port >= as->p)
+		return false;
+	switch (as->par.inj_select) {
+	case DFLY_INJ_JSQ: {
+		uint32_t best = 0;
+
+		for (uint32_t i = 0; i < in->nvc; i++) {
+			uint32_t room = in->vc[i].cap - in->vc[i].occ;
+
+			if (room >= len && room > best) {
+				best = room;
+				v = i;
+			}
+		}
+		break;
+	}
+	case DFLY_INJ_RANDOM: {
+		uint32_t cand[DFLY_MAX_VCS], n = 0;
+
+		for (uint32_t i = 0; i < in->nvc; i++)
+			if (in->vc[i].cap - in->vc[i].occ >= len)
+				cand[n++] = i;
+		if (n)
+			v = cand[dfly_rng_below(&as->rng, n)];
+		break;
+	}
+	case DFLY_INJ_DEST:
+		v = pkt->dst_node % in->nvc;
+		if (in->vc[v].cap - in->vc[v].occ < len)
+			v = UINT32_MAX;
+		break;
+	}
+	if (v == UINT32_MAX)
+		return false;
+
+	/* the node serialises packets on its link at one phit per cycle */
+	start = now > in->node_link_free ? now : in->node_link_free;
+	in->node_link_free = start + len;
+	pkt->vc = (uint8_t)v;
+	pkt->ready_tick = (start + as->par.lat_terminal + as->par.pipe_route) * as->par.speedup;
+	pkt->out_port = UINT8_MAX;
+	ivc_push(as, port, v, pkt);
+	return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Route stage
+ */
+
+static void route(struct asic *as, struct asic_pkt *pk)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t dst_router = pk->dst_node / t->p;
+	uint32_t dst_group = dst_router / t->a;
+	uint32_t target, port, kind, role;
+	bool towards_root;
+
+	if (!(pk->flags & ASIC_PKT_ROUTED)) {
+		/* source decision, once (or again after a recompute) */
+		pk->flags |= ASIC_PKT_ROUTED;
+		pk->val_router = ASIC_NONE;
+		if (k->mode == DFLY_MODE_VAL) {
+			uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
+			uint32_t r = dfly_topo_val_root(t, (enum dfly_val_variant)k->val_variant,
+							as->router, dst_group, r1, r2);
+
+			if (r == UINT32_MAX) {
+				pk->flags |= ASIC_PKT_NOINTER;
+			} else {
+				pk->val_router = r;
+				pk->flags |= ASIC_PKT_NONMIN;
+			}
+		}
+	}
+	if (pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1) &&
+	    pk->val_router == as->router) {
+		pk->flags |= ASIC_PKT_PHASE1;
+		as->regs->route[DFLY_ROUTE_VAL_REACHED]++;
+	}
+	towards_root = pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1);
+	target = towards_root ? pk->val_router : dst_router;
+	port = dfly_topo_min_port(t, as->router, target, pk->dst_node);
+	kind = dfly_topo_port_kind(t, port);
+	pk->out_port = (uint8_t)port;
+	if (kind == DFLY_PORT_TERMINAL) {
+		pk->out_vc = 0;
+		return;
+	}
+	if (kind == DFLY_PORT_GLOBAL) {
+		role = pk->ghops == 0 ? DFLY_ROLE_G1 : DFLY_ROLE_G2;
+	} else if (pk->ghops == 0) {
+		role = (!towards_root && as->group == dst_group) ? DFLY_ROLE_D2 : DFLY_ROLE_S1;
+	} else if (pk->ghops == 1) {
+		if (towards_root)
+			role = DFLY_ROLE_I1;
+		else
+			role = as->group == dst_group ? DFLY_ROLE_D2 : DFLY_ROLE_I2;
+	} else {
+		role = DFLY_ROLE_D2;
+	}
+	pk->out_vc = k->vc_map[role];
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Per-cycle stages
+ */
+
+static void rx_credits(struct asic *as, uint64_t now)
+{
+	uint64_t m = as->link_out_mask;
+
+	while (m) {
+		uint32_t o = ctz64(m);
+		struct asic_out *out = &as->out[o];
+		struct asic_link *l = out->link;
+
+		m &= m - 1;
+		while (l->c_head != l->c_tail && l->credit[l->c_head & l->mask].due <= now) {
+			struct asic_link_credit *c = &l->credit[l->c_head++ & l->mask];
+
+			out->credits[c->vc] += c->phits;
+			as->regs->port_ctr[o][DFLY_CREDITS_RX] += c->phits;
+		}
+	}
+}
+
+static void eject_drop(struct asic *as, struct asic_pkt *pk, uint64_t now, enum dfly_drop why)
+{
+	struct asic_ejection *e = &as->ej[as->ej_tail & as->ej_mask];
+
+	as->regs->drop[why]++;
+	e->pkt = pk;
+	e->tail_cycle = now;
+	e->drop = (uint8_t)(why + 1);
+	as->ej_tail++;
+}
+
+static void rx_data(struct asic *as, uint64_t now)
+{
+	uint64_t m = as->link_in_mask;
+
+	while (m) {
+		uint32_t i = ctz64(m);
+		struct asic_in *in = &as->in[i];
+		struct asic_link *l = in->link;
+
+		m &= m - 1;
+		while (l->d_head != l->d_tail && l->data[l->d_head & l->mask].due <= now) {
+			struct asic_pkt *pk = l->data[l->d_head++ & l->mask].pkt;
+
+			if (pk->vc >= in->nvc) {
+				eject_drop(as, pk, now, DFLY_DROP_BAD_VC);
+				continue;
+			}
+			if (in->vc[pk->vc].occ + pk->len > in->vc[pk->vc].cap ||
+			    ivc_count(&in->vc[pk->vc]) > in->vc[pk->vc].mask) {
+				eject_drop(as, pk, now, DFLY_DROP_NO_ROOM);
+				continue;
+			}
+			pk->ready_tick = (now + as->par.pipe_route) * as->par.speedup;
+			pk->out_port = UINT8_MAX;
+			ivc_push(as, i, pk->vc, pk);
+		}
+	}
+}
+
+static void out_stage(struct asic *as, uint64_t now)
+{
+	uint64_t m = as->out_mask;
+
+	while (m) {
+		uint32_t o = ctz64(m);
+		struct asic_out *out = &as->out[o];
+		struct asic_pkt *pk;
+
+		m &= m - 1;
+		if (out->rel_pending && out->rel_cycle <= now) {
+			out->occ -= out->rel_len;
+			out->rel_pending = 0;
+		}
+		if (out->head != out->tail && out->link_free <= now) {
+			pk = out->fifo[out->head & out->mask];
+			if (pk->ready_tick <= now) {
+				if (out->kind == DFLY_PORT_TERMINAL) {
+					if (as->ej_tail - as->ej_head > as->ej_mask)
+						goto next; /* driver has not drained: hold */
+					struct asic_ejection *e = &as->ej[as->ej_tail & as->ej_mask];
+
+					e->pkt = pk;
+					e->tail_cycle = now + as->par.lat_terminal + pk->len - 1;
+					e->drop = 0;
+					as->ej_tail++;
+				} else {
+					struct asic_link *l = out->link;
+
+					l->data[l->d_tail & l->mask].pkt = pk;
+					l->data[l->d_tail & l->mask].due = now + l->latency;
+					l->d_tail++;
+				}
+				out->head++;
+				as->held--;
+				out->link_free = now + pk->len;
+				out->rel_cycle = now + pk->len;
+				out->rel_len = pk->len;
+				out->rel_pending = 1;
+				as->regs->port_ctr[o][DFLY_TX_PKTS]++;
+				as->regs->port_ctr[o][DFLY_TX_PHITS] += pk->len;
+				as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES] += pk->len;
+			}
+		}
+next:
+		if (out->head == out->tail && !out->rel_pending)
+			as->out_mask &= ~(1ull << o);
+	}
+}
+
+static void release_inputs(struct asic *as, uint64_t tick, uint64_t now)
+{
+	uint64_t m = as->rel_mask;
+
+	while (m) {
+		uint32_t i = ctz64(m);
+		struct asic_in *in = &as->in[i];
+
+		m &= m - 1;
+		if (in->rel_tick > tick)
+			continue;
+		in->vc[in->rel_vc].occ -= in->rel_len;
+		as->regs->vc_ctr[i][in->rel_vc][DFLY_VC_DEQ_PKTS]++;
+		if (in->link != NULL) {
+			struct asic_link *l = in->link;
+			struct asic_link_credit *c = &l->credit[l->c_tail & l->mask];
+
+			c->due = now + l->latency;
+			c->phits = in->rel_len;
+			c->vc = in->rel_vc;
+			l->c_tail++;
+			as->regs->port_ctr[i][DFLY_CREDITS_TX] += in->rel_len;
+		}
+		as->rel_mask &= ~(1ull << i);
+	}
+}
+
+/* Pick one index of @p mask (bits < n) by @p policy; key[] holds LRS/age keys (lower wins). */
+static inline uint32_t arbitrate(enum dfly_arb policy, uint64_t mask, uint32_t ptr,
+				 const uint64_t *key)
+{
+	if (policy == DFLY_ARB_RR) {
+		uint64_t hi = ptr < 64 ? mask & (~0ull << ptr) : 0;
+
+		return ctz64(hi ? hi : mask);
+	} else {
+		uint32_t best = ctz64(mask);
+		uint64_t m = mask & (mask - 1);
+
+		while (m) {
+			uint32_t j = ctz64(m);
+
+			m &= m - 1;
+			if (key[j] < key[best])
+				best = j;
+		}
+		return best;
+	}
+}
+
+static inline bool feasible(const struct asic *as, const struct asic_pkt *pk, uint64_t tick)
+{
+	const struct asic_out *out = &as->out[pk->out_port];
+
+	if (out->busy_until > tick || out->occ + pk->len > out->cap ||
+	    out->tail - out->head > out->mask)
+		return false;
+	return out->kind == DFLY_PORT_TERMINAL || out->credits[pk->out_vc] >= (int32_t)pk->len;
+}
+
+static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64_t now)
+{
+	struct asic_in *in = &as->in[i];
+	struct asic_ivc *q = &in->vc[v];
+	struct asic_pkt *pk = ivc_head(q);
+	struct asic_out *out = &as->out[pk->out_port];
+	uint32_t o = pk->out_port, S = as->par.speedup;
+	uint64_t arr = pk->ready_tick / S - as->par.pipe_route;
+	uint64_t end = tick + pk->len;
+	struct dfly_regs *regs = as->regs;
+
+	/* cut-through: the crossbar cannot outrun the phits still arriving on the input link */
+	if ((arr + pk->len) * S > end)
+		end = (arr + pk->len) * S;
+	q->head++;
+	if (q->head == q->tail) {
+		in->vc_mask &= ~(1u << v);
+		if (in->vc_mask == 0)
+			as->in_mask &= ~(1ull << i);
+	}
+	in->busy_until = end;
+	in->rel_tick = end;
+	in->rel_len = pk->len;
+	in->rel_vc = (uint8_t)v;
+	as->rel_mask |= 1ull << i;
+	in->rr = (v + 1) % in->nvc;
+	in->last_served = tick;
+
+	out->busy_until = end;
+	out->occ += pk->len;
+	out->rr = i + 1;
+	if (out->kind != DFLY_PORT_TERMINAL)
+		out->credits[pk->out_vc] -= pk->len;
+	out->fifo[out->tail++ & out->mask] = pk;
+	as->out_mask |= 1ull << o;
+
+	regs->port_ctr[i][DFLY_XBAR_IN_GRANTS]++;
+	regs->port_ctr[o][DFLY_XBAR_OUT_GRANTS]++;
+	if (in->kind == DFLY_PORT_TERMINAL) {
+		pk->inj_cycle = now;
+		if (pk->flags & ASIC_PKT_NOINTER)
+			regs->route[DFLY_ROUTE_INJ_MIN_NO_INTERMEDIATE]++;
+		else if (pk->val_router != ASIC_NONE)
+			regs->route[DFLY_ROUTE_INJ_VAL]++;
+		else
+			regs->route[DFLY_ROUTE_INJ_MIN]++;
+	}
+	switch (out->kind) {
+	case DFLY_PORT_LOCAL:
+		pk->lhops++;
+		regs->route[DFLY_ROUTE_HOP_LOCAL]++;
+		break;
+	case DFLY_PORT_GLOBAL:
+		pk->ghops++;
+		regs->route[DFLY_ROUTE_HOP_GLOBAL]++;
+		break;
+	default:
+		regs->route[DFLY_ROUTE_EJECT]++;
+		break;
+	}
+	regs->vc_ctr[o][pk->out_vc][DFLY_VC_OUT_VC_PKTS]++;
+	pk->vc = pk->out_vc;
+	pk->ready_tick = now + as->par.pipe_xbar; /* from here: cycle the head is in the FIFO */
+}
+
+static void allocate(struct asic *as, uint64_t tick, uint64_t now)
+{
+	const struct asic_params *par = &as->par;
+	struct dfly_regs *regs = as->regs;
+	uint64_t req_in[DFLY_MAX_PORTS]; /* per output: requesting inputs */
+	uint8_t req_vc[DFLY_MAX_PORTS];	 /* per input: the VC it requests with */
+	uint64_t age_key[DFLY_MAX_PORTS];
+	uint64_t lrs_key[DFLY_MAX_PORTS];
+	uint64_t matched = 0;
+
+	for (uint32_t it = 0; it < par->alloc_iters; it++) {
+		uint64_t outs = 0, m = as->in_mask & ~matched;
+
+		while (m) {
+			uint32_t i = ctz64(m);
+			struct asic_in *in = &as->in[i];
+			uint64_t cand = 0, key[DFLY_MAX_VCS];
+			uint32_t vm = in->vc_mask, v;
+
+			m &= m - 1;
+			if (in->busy_until > tick)
+				continue;
+			while (vm) {
+				struct asic_pkt *pk;
+
+				v = (uint32_t)__builtin_ctz(vm);
+				vm &= vm - 1;
+				pk = ivc_head(&in->vc[v]);
+				if (pk->ready_tick > tick)
+					continue;
+				if (pk->out_port == UINT8_MAX)
+					route(as, pk);
+				if (feasible(as, pk, tick)) {
+					cand |= 1ull << v;
+					key[v] = par->in_arb == DFLY_ARB_AGE ? pk->gen_cycle
+									     : in->vc[v].last_served;
+				} else if (it == 0) {
+					regs->vc_ctr[i][v][DFLY_VC_HEAD_WAIT]++;
+					if (as->out[pk->out_port].kind != DFLY_PORT_TERMINAL &&
+					    as->out[pk->out_port].credits[pk->out_vc] <
+						    (int32_t)pk->len)
+						regs->vc_ctr[i][v][DFLY_VC_CREDIT_STALL]++;
+				}
+			}
+			if (cand == 0)
+				continue;
+			v = arbitrate(par->in_arb, cand, in->rr, key);
+			in->vc[v].last_served = tick;
+			{
+				struct asic_pkt *pk = ivc_head(&in->vc[v]);
+				uint32_t o = pk->out_port;
+
+				if (!(outs & (1ull << o))) {
+					outs |= 1ull << o;
+					req_in[o] = 0;
+				}
+				req_in[o] |= 1ull << i;
+				req_vc[i] = (uint8_t)v;
+				age_key[i] = pk->gen_cycle;
+				lrs_key[i] = in->last_served;
+			}
+		}
+		if (outs == 0)
+			break;
+		while (outs) {
+			uint32_t o = ctz64(outs), i;
+			uint64_t reqs = req_in[o];
+
+			outs &= outs - 1;
+			if (as->regs->knobs.in_transit_priority) {
+				uint64_t transit = reqs & ~((1ull << as->p) - 1);
+
+				if (transit)
+					reqs = transit;
+			}
+			i = arbitrate(par->out_arb, reqs, as->out[o].rr,
+				      par->out_arb == DFLY_ARB_AGE ? age_key : lrs_key);
+			grant(as, i, req_vc[i], tick, now);
+			matched |= 1ull << i;
+		}
+	}
+
+	/* Valiant recompute (spec §4.3): an injection head not granted draws a new S_ROOT */
+	if (regs->knobs.val_recompute && regs->knobs.mode == DFLY_MODE_VAL) {
+		uint64_t inj = as->in_mask & ~matched & ((1ull << as->p) - 1);
+
+		while (inj) {
+			uint32_t i = ctz64(inj);
+			uint32_t vm = as->in[i].vc_mask;
+
+			inj &= inj - 1;
+			while (vm) {
+				uint32_t v = (uint32_t)__builtin_ctz(vm);
+				struct asic_pkt *pk = ivc_head(&as->in[i].vc[v]);
+
+				vm &= vm - 1;
+				if (pk->ready_tick <= tick && pk->out_port != UINT8_MAX) {
+					pk->flags &= ~(ASIC_PKT_ROUTED | ASIC_PKT_NONMIN |
+						       ASIC_PKT_NOINTER);
+					pk->out_port = UINT8_MAX;
+				}
+			}
+		}
+	}
+}
+
+void asic_step(struct asic *as, uint64_t now)
+{
+	uint32_t S = as->par.speedup;
+
+	as->tables = dfly_regs_tables_acquire(as->regs);
+	rx_credits(as, now);
+	rx_data(as, now);
+	if (as->out_mask)
+		out_stage(as, now);
+	if (as->in_mask | as->rel_mask) {
+		for (uint32_t s = 0; s < S; s++) {
+			uint64_t tick = now * S + s;
+
+			if (as->rel_mask)
+				release_inputs(as, tick, now);
+			if (as->in_mask)
+				allocate(as, tick, now);
+		}
+	}
+	as->regs->cycle = now;
+}
+
+bool asic_is_idle(const struct asic *as)
+{
+	uint64_t m;
+
+	if (as->held || as->rel_mask || as->out_mask)
+		return false;
+	for (m = as->link_in_mask; m; m &= m - 1) {
+		const struct asic_link *l = as->in[ctz64(m)].link;
+
+		if (l->d_head != l->d_tail)
+			return false;
+	}
+	for (m = as->link_out_mask; m; m &= m - 1) {
+		const struct asic_link *l = as->out[ctz64(m)].link;
+
+		if (l->c_head != l->c_tail)
+			return false;
+	}
+	return true;
+}
+
+unsigned asic_eject_burst(struct asic *as, struct asic_ejection *out, unsigned max)
+{
+	unsigned n = 0;
+
+	while (n < max && as->ej_head != as->ej_tail)
+		out[n++] = as->ej[as->ej_head++ & as->ej_mask];
+	return n;
+}
+
+uint64_t asic_pkts_held(const struct asic *as)
+{
+	return as->held;
+}
+
+void asic_sync_gauges(struct asic *as)
+{
+	for (uint32_t i = 0; i < as->radix; i++) {
+		for (uint32_t v = 0; v < as->in[i].nvc; v++) {
+			as->regs->vc_gauge[i][v][DFLY_VC_OCC] = as->in[i].vc[v].occ;
+			as->regs->vc_gauge[i][v][DFLY_VC_OCC_HWM] = as->in[i].vc[v].hwm;
+		}
+		for (uint32_t v = 0; v < as->out[i].ncvc; v++)
+			as->regs->vc_gauge[i][v][DFLY_VC_CREDITS] = as->out[i].credits[v];
+	}
+}
+
+int asic_check_drained(const struct asic *as, char *why, unsigned len)
+{
+	if (as->held || as->rel_mask || as->out_mask) {
+		snprintf(why, len, "router %u: %llu packets held, rel 0x%llx, out 0x%llx",
+			 as->router, (unsigned long long)as->held, (unsigned long long)as->rel_mask,
+			 (unsigned long long)as->out_mask);
+		return -EBUSY;
+	}
+	for (uint32_t i = 0; i < as->radix; i++) {
+		for (uint32_t v = 0; v < as->in[i].nvc; v++)
+			if (as->in[i].vc[v].occ != 0 || ivc_count(&as->in[i].vc[v]) != 0) {
+				snprintf(why, len, "router %u port %u vc %u: occupancy %u", as->router,
+					 i, v, as->in[i].vc[v].occ);
+				return -EBUSY;
+			}
+		if (as->out[i].occ != 0) {
+			snprintf(why, len, "router %u output %u: occupancy %u", as->router, i,
+				 as->out[i].occ);
+			return -EBUSY;
+		}
+		for (uint32_t v = 0; v < as->out[i].ncvc; v++)
+			if (as->out[i].credits[v] != (int32_t)as->out[i].credit_cap[v]) {
+				snprintf(why, len, "router %u output %u vc %u: %d credits, expected %u",
+					 as->router, i, v, as->out[i].credits[v],
+					 as->out[i].credit_cap[v]);
+				return -EBUSY;
+			}
+	}
+	return 0;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The switch ASIC model (spec §3): a CIOQ virtual cut-through router with per-VC input buffers
+ * sized in phits, one output FIFO per port, relative credits reserved at grant and returned over
+ * the reverse link with link latency, internal speedup, a pipeline of route/allocation and
+ * crossbar stages, and a separable input-first allocator (RR, LRS or age arbiters). The route
+ * stage evaluates the routing-mode register (MIN, VAL with every Path-A variant) and assigns VCs
+ * by hop role (spec §2.2).
+ *
+ * The model has no I/O and no clock of its own: a driver (the virtual-time fabric of dfly sim,
+ * or the real-time lcore loop of dfly-switch) owns the links and calls asic_step() once per
+ * emulated cycle. Links are delay lines (struct asic_link) shared by two ASICs; the upstream
+ * ASIC pushes, the downstream one pops what is due. Nothing in here calls a function pointer per
+ * packet, allocates per packet, or includes DPDK, libpcap or libconfig.
+ *
+ * Time: one cycle carries one phit per link. The allocator runs S (speedup) ticks per cycle;
+ * a granted packet crosses the crossbar at one phit per tick.
+ */
+#ifndef ASIC_H
+#define ASIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dfly/regs.h"
+#include "dfly/rng.h"
+#include "dfly/topo.h"
+
+#define ASIC_NONE UINT32_MAX
+
+/** Packet flags. */
+#define ASIC_PKT_NONMIN 0x01u	 /**< a nonminimal (Valiant) decision was committed */
+#define ASIC_PKT_PHASE1 0x02u	 /**< past S_ROOT: routing towards the destination */
+#define ASIC_PKT_ROUTED 0x04u	 /**< source decision made (S_ROOT drawn or MIN chosen) */
+#define ASIC_PKT_MEASURED 0x08u	 /**< generated inside the measurement window (driver's flag) */
+
+/**
+ * Packet descriptor: header fields plus the emulator's side-band metadata. It lives in a pool
+ * owned by the driver; the ASIC holds pointers.
+ */
+struct asic_pkt {
+	uint32_t src_node;   /**< generating node */
+	uint32_t dst_node;   /**< destination node */
+	uint32_t val_router; /**< Valiant intermediate router S_ROOT, or ASIC_NONE */
+	uint16_t len;	     /**< size in phits */
+	uint8_t vc;	     /**< VC of the input buffer it occupies / will occupy */
+	uint8_t flags;	     /**< ASIC_PKT_* */
+	uint8_t ghops;	     /**< global hops taken */
+	uint8_t lhops;	     /**< local hops taken (whole path) */
+	uint8_t out_vc;	     /**< route stage result: VC at the next hop */
+	uint8_t out_port;    /**< route stage result: output port */
+	uint64_t gen_cycle;  /**< generation cycle (latency is measured from here) */
+	uint64_t ready_tick; /**< tick from which the head may request the allocator */
+	uint64_t inj_cycle;  /**< cycle it left the injection queue */
+	uint32_t id;	     /**< driver's handle (e.g. a sequence number) */
+	struct asic_pkt *next; /**< driver's list link (free list, source queue); unused here */
+};
+
+/** One in-flight data packet on a link. */
+struct asic_link_pkt {
+	struct asic_pkt *pkt;
+	uint64_t due; /**< cycle the head reaches the downstream input */
+};
+
+/** One in-flight credit return. */
+struct asic_link_credit {
+	uint64_t due; /**< cycle the credit reaches the upstream output */
+	uint16_t phits;
+	uint8_t vc;
+};
+
+/**
+ * A unidirectional link (data downstream, credits upstream) between an output port of one ASIC
+ * and an input port of another: two constant-latency delay lines, so FIFO order is arrival
+ * order. Single producer and single consumer on each line.
+ */
+struct asic_link {
+	uint32_t latency; /**< cycles, for data and credits */
+	uint32_t mask;	  /**< ring size − 1 (power of two) */
+	uint32_t d_head, d_tail;
+	uint32_t c_head, c_tail;
+	struct asic_link_pkt *data;
+	struct asic_link_credit *credit;
+	struct asic *up;    /**< upstream ASIC (sends data, receives credits) */
+	struct asic *down;  /**< downstream ASIC */
+	uint16_t up_port;   /**< output port on the upstream ASIC */
+	uint16_t down_port; /**< input port on the downstream ASIC */
+};
+
+/** Static parameters of one ASIC (all routers of a network share one). */
+struct asic_params {
+	uint32_t speedup;	/**< internal speedup S ≥ 1 */
+	uint32_t pipe_route;	/**< cycles from head arrival to first allocation request */
+	uint32_t pipe_xbar;	/**< cycles from grant to head in the output FIFO */
+	uint32_t alloc_iters;	/**< allocator iterations per tick */
+	enum dfly_arb in_arb;	/**< input (VC) arbiter */
+	enum dfly_arb out_arb;	/**< output arbiter */
+	uint32_t vcs[3];	/**< VCs per input port kind (terminal = injection, local, global) */
+	uint32_t buf[3];	/**< phits per input VC, per port kind */
+	uint32_t buf_out;	/**< phits per output FIFO */
+	uint32_t lat_terminal;	/**< node ↔ router link latency, cycles */
+	enum dfly_inj_select inj_select; /**< injection VC selection */
+};
+
+/** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */
+struct asic_ejection {
+	struct asic_pkt *pkt;
+	uint64_t tail_cycle; /**< cycle the tail reached the node (or the drop cycle) */
+	uint8_t drop;	     /**< 0 if delivered, else 1 + enum dfly_drop */
+};
+
+struct asic;
+
+/**
+ * Create the ASIC of router @p router of @p topo. @p regs is its register file (initialised by
+ * this call); knobs and tables must be written before the first step. @p seed seeds its PRNG.
+ *
+ * @return the ASIC, or NULL with errno EINVAL (bad parameters) or ENOMEM.
+ */
+struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
+			 const struct asic_params *par, struct dfly_regs *regs, uint64_t seed);
+
+/** Free an ASIC; NULL is accepted. Packets it holds are not freed (the driver owns them). */
+void asic_destroy(struct asic *as);
+
+/**
+ * Create a link of @p latency cycles from output @p up_port of @p up to input @p down_port of
+ * @p down, and attach it to both. @return the link or NULL (errno EINVAL, EEXIST, ENOMEM).
+ */
+struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asic *down,
+				   uint32_t down_port, uint32_t latency);
+void asic_link_destroy(struct asic_link *l);
+
+/**
+ * A node offers a packet at cycle @p now on terminal port @p port. The injection VC is chosen by
+ * the configured policy among VCs with room for the whole packet; the packet crosses the
+ * terminal link (serialised at one phit per cycle) and may request the allocator after the
+ * route pipeline.
+ *
+ * @return true if accepted, false if no injection VC has room (the caller counts the drop).
+ */
+bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t now);
+
+/** Free phits of the best injection VC of @p port (what the node sees through its credits). */
+uint32_t asic_inject_room(const struct asic *as, uint32_t port);
+
+/** Advance the ASIC through cycle @p now (called once per cycle, increasing). */
+void asic_step(struct asic *as, uint64_t now);
+
+/** True when the ASIC has nothing to do until something arrives. */
+bool asic_is_idle(const struct asic *as);
+
+/**
+ * Take up to @p max delivered (or dropped, see asic_ejection.drop) packets. @return how many were written to @p out.
+ */
+unsigned asic_eject_burst(struct asic *as, struct asic_ejection *out, unsigned max);
+
+/** Packets currently held (input buffers, crossbar, output FIFOs, terminal links). */
+uint64_t asic_pkts_held(const struct asic *as);
+
+/** Copy occupancy, high-water marks and credits into the register file's gauges. */
+void asic_sync_gauges(struct asic *as);
+
+/**
+ * Check the drained-state invariants: no packet held, every input VC empty, every output holds
+ * its downstream buffer size in credits, no pending release. @return 0 or -EBUSY (first
+ * violation described in @p why).
+ */
+int asic_check_drained(const struct asic *as, char *why, unsigned len);
+
+/** Packets in flight on a link (data direction), and credit returns in flight. */
+uint32_t asic_link_pkts(const struct asic_link *l);
+uint32_t asic_link_credits(const struct asic_link *l);
+
+#endif /* ASIC_H */

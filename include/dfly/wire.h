@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Wire format v1: the byte layout of the Ethernet frames that cross a fabric link between two
+ * emulated routers (DESIGN.md §5), and the codec that turns them into host-order views and back.
+ * The ASIC model (asic-emu), the DPDK dataplane, the generators and the capture tools all go
+ * through this module; nothing else reads or writes a Dragonfly header byte. Decoding is the
+ * trust boundary: every decoder checks lengths, versions, types, reserved bits and every id
+ * against the topology sizes before it hands out a value, and never reads outside the buffer.
+ *
+ * Frames (all multi-byte fields big-endian, offsets from the first byte after the EtherType;
+ * that byte is frame offset 14, or 18 behind one 802.1Q tag):
+ *
+ *   Ethernet: dst MAC [0,6) | src MAC [6,12) | EtherType [12,14)
+ *             (or 0x8100 [12,14) | TCI [14,16) | EtherType [16,18))
+ *
+ *   DATA, EtherType 0x88B5: 48-byte data header, then payload_len bytes of payload.
+ *      0 u8  version (1)              1 u8  type (enum dfly_wire_pkt)
+ *      2 u8  flags (DFLY_WIRE_F_*)     3 u8  global hops taken (0..2)
+ *      4 u8  local hops in this group (0..3)
+ *      5 u8  VC                       6 u16 size in phits (1..max_phits)
+ *      8 u32 src node                12 u32 dst node
+ *     16 u32 Valiant router (S_ROOT) or 0xffffffff
+ *     20 u32 link-level retry sequence number
+ *     24 u64 generation cycle
+ *     32 u32 piggybacked PB vector (0 unless DFLY_WIRE_F_PB)
+ *     36 u32 tag (opaque, end to end)  40 u16 payload length
+ *     42 u16 reserved (0)             44 u32 reserved (0)
+ *     48     payload
+ *   The header is long enough that a data frame never needs Ethernet padding (14 + 48 ≥ 60), so
+ *   the frame length must be exactly header + payload_len.
+ *
+ *   CONTROL, EtherType 0x88B6: 8-byte control header, then a body of body_len bytes.
+ *      0 u8  version (1)   1 u8 type (enum dfly_wire_ctrl_type)   2 u16 body_len
+ *      4 u32 src_router (the router that sent the frame)
+ *   Bodies (offsets from the start of the body):
+ *     CREDIT        0 u8 n (1..DFLY_WIRE_CREDIT_MAX)   1 u8 reserved   2 u16 reserved
+ *                   4+4i: u8 vc | u8 flags (bit 0: min_flag) | u16 phits (≥ 1)
+ *                   body_len = 4 + 4n
+ *     PB_STATE      0 u8 h (= topology h)   1 u8 vg (global VCs, 1..vcs)   2 u16 reserved
+ *                   4 ⌈h·vg/8⌉ bytes: saturation bit q·vg + v in byte (q·vg + v)/8, bit
+ *                   (q·vg + v) mod 8 (LSB first); padding bits 0.   body_len = 4 + ⌈h·vg/8⌉
+ *     ECTN_PARTIAL  0 u8 epoch   1 u8 reserved   2 u16 n (= a·h/t, the remote groups; 2h²/t
+ *                   when balanced)   4 ⌈n/2⌉ bytes: counter k in byte k/2, low nibble for even
+ *                   k, high nibble for odd k, each 0..15; unused last nibble 0.
+ *                   Counter k is for group k + (k ≥ G), G the sender's group (see
+ *                   dfly_wire_ectn_group()).   body_len = 4 + ⌈n/2⌉
+ *     HELLO         0 u16 sender port   2 u8 arrangement   3 u8 σ (0x01 or 0xff)
+ *                   4 u16 p   6 u16 a   8 u16 h   10 u16 t   12 u32 config hash (0 = none)
+ *                   body_len = 16
+ *     ACK           0 u32 ack: next sequence number expected (all before it received)
+ *                   4 u8 flags (bit 0: NAK, resend from ack)   5 u8[3] reserved
+ *                   body_len = 8
+ *   Control frames are short, so a NIC may pad them to the Ethernet minimum: bytes after the body
+ *   are accepted as padding only while the frame is no longer than the minimum (46 bytes after
+ *   the EtherType); any longer tail is an error. Encoders never pad and never tag.
+ *
+ * Errors: decoders and encoders return -DFLY_WIRE_E_x (the list below), not -errno, so a drop
+ * can be counted by its precise reason (DFLY_DROP_DECODE and the per-reason names).
+ */
+#ifndef DFLY_WIRE_H
+#define DFLY_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dfly/regs.h"
+#include "dfly/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DFLY_WIRE_VERSION        1u      /**< version of both headers; bump on any layout change */
+#define DFLY_WIRE_ETHERTYPE_DATA 0x88B5u /**< data frames */
+#define DFLY_WIRE_ETHERTYPE_CTRL 0x88B6u /**< link-level control frames */
+#define DFLY_WIRE_ETHERTYPE_VLAN 0x8100u /**< one 802.1Q tag is looked through on receive */
+
+#define DFLY_WIRE_ETH_LEN      14u /**< untagged Ethernet header */
+#define DFLY_WIRE_VLAN_LEN     4u  /**< one 802.1Q tag */
+#define DFLY_WIRE_ETH_MIN_BODY 46u /**< minimum bytes after the EtherType (60-byte frame) */
+#define DFLY_WIRE_DATA_HDR_LEN 48u /**< data header, after the EtherType */
+#define DFLY_WIRE_CTRL_HDR_LEN 8u  /**< control header, after the EtherType */
+
+#define DFLY_WIRE_NO_ROUTER       UINT32_MAX /**< via_router value: no Valiant target */
+#define DFLY_WIRE_MAX_GLOBAL_HOPS 2u         /**< global hops a packet can take (Valiant: 2) */
+#define DFLY_WIRE_MAX_LOCAL_HOPS  3u  /**< local hops in one group (2-bit field of spec §3.2) */
+#define DFLY_WIRE_CREDIT_MAX      32u /**< credit entries in one CREDIT frame */
+#define DFLY_WIRE_ECTN_MAX        (DFLY_MAX_GROUPS - 1) /**< ECtN counters: one per remote group */
+#define DFLY_WIRE_ECTN_SAT        15u                   /**< ECtN counters saturate at 4 bits */
+
+/** Data header flags. */
+#define DFLY_WIRE_F_NONMIN              (1u << 0) /**< a nonminimal decision is committed */
+#define DFLY_WIRE_F_PHASE               (1u << 1) /**< 0: towards S_ROOT, 1: towards destination */
+#define DFLY_WIRE_F_MANDATORY_GLOBAL    (1u << 2) /**< next router must take a global link (OLM) */
+#define DFLY_WIRE_F_LOCAL_MISROUTE_DONE (1u << 3) /**< the group's one local misroute is used */
+#define DFLY_WIRE_F_REPLY               (1u << 4) /**< class: 0 request, 1 reply */
+#define DFLY_WIRE_F_PB                  (1u << 5) /**< pb_vec carries the in-band PB vector */
+#define DFLY_WIRE_F_ALL                 0x3fu     /**< every defined flag; the rest are reserved */
+
+#define DFLY_WIRE_CREDIT_F_MIN (1u << 0) /**< credit entry: phits of minimally routed packets */
+#define DFLY_WIRE_ACK_F_NAK    (1u << 0) /**< ACK: a gap was seen, resend from ack */
+
+/** Codec errors, X(ENUM, name, description). Returned negated: -DFLY_WIRE_E_TRUNCATED. */
+#define DFLY_FOREACH_WIRE_ERR(X)                                                                   \
+	X(TRUNCATED, truncated, "frame shorter than its headers and declared contents")            \
+	X(BAD_ETHERTYPE, bad_ethertype, "EtherType is not the one this decoder handles")           \
+	X(BAD_VERSION, bad_version, "header version is not DFLY_WIRE_VERSION")                     \
+	X(BAD_TYPE, bad_type, "unknown packet or control message type")                            \
+	X(BAD_NODE, bad_node, "source or destination node out of range")                           \
+	X(BAD_ROUTER, bad_router, "router id out of range")                                        \
+	X(BAD_VC, bad_vc, "VC or VC count out of range")                                           \
+	X(BAD_SIZE, bad_size,                                                                      \
+	  "size in phits zero or too large, or payload length not matching the frame")             \
+	X(BAD_HOPS, bad_hops, "global or local hop count out of range")                            \
+	X(BAD_COUNT, bad_count,                                                                    \
+	  "entry count out of range, not matching the topology or the frame length")               \
+	X(BAD_PORT, bad_port, "port out of range or not a fabric port")                            \
+	X(RESERVED, reserved, "a reserved field or flag bit is not zero")                          \
+	X(NOSPC, nospc, "output buffer too small for the frame")                                   \
+	X(BAD_TOPO, bad_topo, "HELLO fingerprint differs from the local topology")                 \
+	X(MISWIRED, miswired, "HELLO sender is not the peer the topology expects on this port")
+
+/** Data packet types, X(ENUM, name, description); wire values start at 1. */
+#define DFLY_FOREACH_WIRE_PKT(X)                                                                   \
+	X(SYNTH, synth, "generator packet: opaque payload, possibly empty")                        \
+	X(HOST, host, "encapsulated host Ethernet frame (payload ≥ 14 bytes)")                     \
+	X(INFO, info, "IAR in-band PB information flit: 1 phit, no payload")
+
+/** Control message types, X(ENUM, name, description); wire values start at 1. */
+#define DFLY_FOREACH_WIRE_CTRL(X)                                                                  \
+	X(CREDIT, credit, "batched credit returns {vc, phits, min_flag}")                          \
+	X(PB_STATE, pb_state, "PiggyBack saturation bits of the sender's global VCs")              \
+	X(ECTN_PARTIAL, ectn_partial, "ECtN partial contention array")                             \
+	X(HELLO, hello, "sender router, port and topology fingerprint")                            \
+	X(ACK, ack, "link-level retry: cumulative acknowledgement")
+
+#define DFLY__ENUM(E, n, d) DFLY_WIRE_E_##E,
+enum dfly_wire_err { DFLY_WIRE_OK = 0, DFLY_FOREACH_WIRE_ERR(DFLY__ENUM) DFLY_WIRE_E_COUNT };
+#undef DFLY__ENUM
+#define DFLY__ENUM(E, n, d) DFLY_WIRE_PKT_##E,
+enum dfly_wire_pkt {
+	DFLY_WIRE_PKT_NONE = 0,
+	DFLY_FOREACH_WIRE_PKT(DFLY__ENUM) DFLY_WIRE_PKT_COUNT
+};
+#undef DFLY__ENUM
+#define DFLY__ENUM(E, n, d) DFLY_WIRE_CTRL_##E,
+enum dfly_wire_ctrl_type {
+	DFLY_WIRE_CTRL_NONE = 0,
+	DFLY_FOREACH_WIRE_CTRL(DFLY__ENUM) DFLY_WIRE_CTRL_COUNT
+};
+#undef DFLY__ENUM
+
+/** What a frame is, from its EtherType. */
+enum dfly_wire_class {
+	DFLY_WIRE_CLASS_OTHER = 0, /**< not a fabric frame (or shorter than an Ethernet header) */
+	DFLY_WIRE_CLASS_DATA = 1,  /**< EtherType 0x88B5 */
+	DFLY_WIRE_CLASS_CTRL = 2,  /**< EtherType 0x88B6 */
+};
+
+/**
+ * Topology sizes a decoder checks ids against. Fill with dfly_wire_limits_init() or by hand.
+ * A zero size rejects every id of that kind.
+ */
+struct dfly_wire_limits {
+	uint32_t nodes;     /**< node ids are < nodes */
+	uint32_t routers;   /**< router ids are < routers */
+	uint32_t p;         /**< terminals per router */
+	uint32_t a;         /**< routers per group */
+	uint32_t h;         /**< global ports per router */
+	uint32_t t;         /**< trunking; ECtN frames carry a·h/t counters */
+	uint32_t vcs;       /**< VC ids are < vcs (the largest VC count of any port) */
+	uint32_t max_phits; /**< largest packet size in phits */
+};
+
+/** Source and destination MAC addresses written by the encoders. */
+struct dfly_wire_eth {
+	uint8_t dst[6]; /**< destination MAC */
+	uint8_t src[6]; /**< source MAC */
+};
+
+/** Host-order view of a data header. */
+struct dfly_wire_data {
+	uint8_t type;         /**< enum dfly_wire_pkt */
+	uint8_t flags;        /**< DFLY_WIRE_F_* */
+	uint8_t global_hops;  /**< global hops taken, 0..DFLY_WIRE_MAX_GLOBAL_HOPS */
+	uint8_t local_hops;   /**< local hops in the current group, 0..DFLY_WIRE_MAX_LOCAL_HOPS */
+	uint8_t vc;           /**< VC of the current hop */
+	uint16_t size_phits;  /**< emulated packet size in phits, ≥ 1 */
+	uint32_t src_node;    /**< source node id */
+	uint32_t dst_node;    /**< destination node id */
+	uint32_t via_router;  /**< Valiant intermediate router S_ROOT, or DFLY_WIRE_NO_ROUTER */
+	uint32_t seq;         /**< link-level retry sequence number (wraps) */
+	uint64_t gen_cycle;   /**< emulated cycle the packet was generated */
+	uint32_t pb_vec;      /**< in-band PB vector (IAR mode); 0 unless DFLY_WIRE_F_PB */
+	uint32_t tag;         /**< opaque sender id of the packet, carried end to end */
+	uint16_t payload_len; /**< payload bytes after the header */
+	uint16_t payload_off; /**< decode: payload offset in the frame; ignored by encode */
+};
+
+/** One credit return. */
+struct dfly_wire_credit {
+	uint8_t vc;     /**< downstream input VC the phits left */
+	uint8_t flags;  /**< DFLY_WIRE_CREDIT_F_MIN */
+	uint16_t phits; /**< phits freed, ≥ 1 */
+};
+
+/** CREDIT body. */
+struct dfly_wire_credits {
+	uint8_t n;                                       /**< entries, 1..DFLY_WIRE_CREDIT_MAX */
+	struct dfly_wire_credit e[DFLY_WIRE_CREDIT_MAX]; /**< entries [0, n) */
+};
+
+/** PB_STATE body: the sender's saturation bits, laid out like dfly_regs_tables.group_sat. */
+struct dfly_wire_pb_state {
+	uint8_t h;               /**< global ports of the sender */
+	uint8_t vg;              /**< VCs per global port, 1..DFLY_MAX_VCS */
+	uint8_t sat[DFLY_MAX_H]; /**< [q]: bit v set = global port q, VC v saturated; q < h */
+};
+
+/** ECTN_PARTIAL body. */
+struct dfly_wire_ectn {
+	uint8_t epoch;                   /**< broadcast epoch (cycle / period, mod 256) */
+	uint16_t n;                      /**< counters: a·h/t */
+	uint8_t ctr[DFLY_WIRE_ECTN_MAX]; /**< [k] for group dfly_wire_ectn_group(G, k); 0..15 */
+};
+
+/** HELLO body: who sends on this link and in which network. */
+struct dfly_wire_hello {
+	uint16_t port;     /**< the sender's port on this link */
+	uint8_t arr;       /**< enum dfly_arrangement */
+	int8_t sigma;      /**< palmtree orientation, +1 or −1 */
+	uint16_t p;        /**< terminals per router */
+	uint16_t a;        /**< routers per group */
+	uint16_t h;        /**< global ports per router */
+	uint16_t t;        /**< trunking */
+	uint32_t cfg_hash; /**< hash of the rest of the network configuration; 0 = not compared */
+};
+
+/** ACK body. */
+struct dfly_wire_ack {
+	uint32_t ack;  /**< next sequence number expected; every earlier one was received */
+	uint8_t flags; /**< DFLY_WIRE_ACK_F_NAK */
+};
+
+/** Host-order view of a control frame. */
+struct dfly_wire_ctrl {
+	uint8_t type;        /**< enum dfly_wire_ctrl_type: selects the union member */
+	uint32_t src_router; /**< router that sent the frame */
+	union {
+		struct dfly_wire_credits credit; /**< DFLY_WIRE_CTRL_CREDIT */
+		struct dfly_wire_pb_state pb;    /**< DFLY_WIRE_CTRL_PB_STATE */
+		struct dfly_wire_ectn ectn;      /**< DFLY_WIRE_CTRL_ECTN_PARTIAL */
+		struct dfly_wire_hello hello;    /**< DFLY_WIRE_CTRL_HELLO */
+		struct dfly_wire_ack ack;        /**< DFLY_WIRE_CTRL_ACK */
+	};
+};
+
+/** Name of an error ("truncated"); @p err may be negated. "ok" for 0, "unknown" if unknown. */
+const char *dfly_wire_err_name(int err);
+
+/** Description of an error, as in the X-macro list; @p err may be negated. */
+const char *dfly_wire_err_desc(int err);
+
+/** Name of a data packet type ("synth"), or "unknown". */
+const char *dfly_wire_pkt_name(unsigned type);
+
+/** Name of a control message type ("credit"), or "unknown". */
+const char *dfly_wire_ctrl_name(unsigned type);
+
+/** Fill @p lim from a topology, the largest VC count of any port and the largest packet. */
+void dfly_wire_limits_init(struct dfly_wire_limits *lim, const struct dfly_topo *topo, uint32_t vcs,
+			   uint32_t max_phits);
+
+/**
+ * Classify a frame by its EtherType at offset 12, looking through one 802.1Q tag (0x8100, then
+ * the EtherType at offset 16). Only the EtherType is read: a DATA or CTRL frame still has to
+ * pass its decoder. Stacked tags (QinQ) are OTHER.
+ *
+ * @return DFLY_WIRE_CLASS_DATA, DFLY_WIRE_CLASS_CTRL, or DFLY_WIRE_CLASS_OTHER (also when
+ *   @p len is too short to hold the EtherType).
+ */
+enum dfly_wire_class dfly_wire_classify(const void *buf, size_t len);
+
+/**
+ * Encode a data frame: Ethernet header (untagged), data header, payload.
+ *
+ * @param eth MAC addresses; NULL writes zeros.
+ * @param payload d->payload_len bytes to copy after the header; NULL leaves that area of @p buf
+ *   untouched (the payload is already in place, e.g. a header rewritten while forwarding). It may
+ *   overlap @p buf.
+ * @return the frame length (DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN + d->payload_len), or
+ *   -DFLY_WIRE_E_NOSPC (@p size too small), -DFLY_WIRE_E_BAD_TYPE, -DFLY_WIRE_E_RESERVED
+ *   (undefined flag, or pb_vec ≠ 0 without DFLY_WIRE_F_PB), -DFLY_WIRE_E_BAD_HOPS,
+ *   -DFLY_WIRE_E_BAD_SIZE (size_phits 0, or the type's size rule). Ids are not checked against a
+ *   topology here; the receiver does that.
+ */
+int dfly_wire_data_encode(void *buf, size_t size, const struct dfly_wire_eth *eth,
+			  const struct dfly_wire_data *d, const void *payload);
+
+/**
+ * Decode and validate a data frame (untagged or with one 802.1Q tag). On success @p d holds the
+ * header and d->payload_off the offset of the payload in @p buf; on error @p d is unspecified.
+ *
+ * @return 0, or -DFLY_WIRE_E_TRUNCATED, -DFLY_WIRE_E_BAD_ETHERTYPE (not 0x88B5),
+ *   -DFLY_WIRE_E_BAD_VERSION, -DFLY_WIRE_E_BAD_TYPE, -DFLY_WIRE_E_RESERVED,
+ *   -DFLY_WIRE_E_BAD_HOPS, -DFLY_WIRE_E_BAD_VC (vc ≥ lim->vcs), -DFLY_WIRE_E_BAD_SIZE
+ *   (size_phits 0 or > lim->max_phits, type size rule, bytes after the payload),
+ *   -DFLY_WIRE_E_BAD_NODE (src or dst ≥ lim->nodes), -DFLY_WIRE_E_BAD_ROUTER (via_router ≥
+ *   lim->routers and not DFLY_WIRE_NO_ROUTER).
+ */
+int dfly_wire_data_decode(const void *buf, size_t len, const struct dfly_wire_limits *lim,
+			  struct dfly_wire_data *d);
+
+/**
+ * Encode a control frame: Ethernet header (untagged), control header, the body of m->type.
+ * ECtN counters above 15 are written as 15 (saturation).
+ *
+ * @param eth MAC addresses; NULL writes zeros.
+ * @return the frame length, or -DFLY_WIRE_E_NOSPC, -DFLY_WIRE_E_BAD_TYPE,
+ *   -DFLY_WIRE_E_BAD_COUNT (credit n 0 or > DFLY_WIRE_CREDIT_MAX, PB h 0 or > DFLY_MAX_H, ECtN
+ *   n 0 or > DFLY_WIRE_ECTN_MAX), -DFLY_WIRE_E_BAD_VC (PB vg 0 or > DFLY_MAX_VCS),
+ *   -DFLY_WIRE_E_BAD_SIZE (credit phits 0), -DFLY_WIRE_E_RESERVED (undefined flag bits, PB
+ *   sat bits ≥ vg).
+ */
+int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *eth,
+			  const struct dfly_wire_ctrl *m);
+
+/**
+ * Decode and validate a control frame (untagged or with one 802.1Q tag). On error @p m is
+ * unspecified; on success only the union member of m->type is meaningful (ECtN: ctr[0, n),
+ * PB: sat[0, h), credits: e[0, n)).
+ *
+ * @return 0, or -DFLY_WIRE_E_TRUNCATED, -DFLY_WIRE_E_BAD_ETHERTYPE (not 0x88B6),
+ *   -DFLY_WIRE_E_BAD_VERSION, -DFLY_WIRE_E_BAD_TYPE, -DFLY_WIRE_E_BAD_ROUTER (src_router ≥
+ *   lim->routers), -DFLY_WIRE_E_BAD_COUNT (body_len not the one the type and its counts imply,
+ *   credit n out of range, PB h ≠ lim->h, ECtN n ≠ lim->a·lim->h/lim->t, a tail longer than
+ *   Ethernet padding), -DFLY_WIRE_E_BAD_VC (credit vc ≥ lim->vcs, PB vg 0 or > lim->vcs),
+ *   -DFLY_WIRE_E_BAD_SIZE (credit phits 0), -DFLY_WIRE_E_BAD_PORT (HELLO port < p, a terminal
+ *   port, or ≥ the radix), -DFLY_WIRE_E_RESERVED.
+ */
+int dfly_wire_ctrl_decode(const void *buf, size_t len, const struct dfly_wire_limits *lim,
+			  struct dfly_wire_ctrl *m);
+
+/**
+ * Fill @p m with the HELLO that @p router sends on @p port of @p topo.
+ */
+void dfly_wire_hello_fill(struct dfly_wire_ctrl *m, const struct dfly_topo *topo, uint32_t router,
+			  uint32_t port, uint32_t cfg_hash);
+
+/**
+ * Check a decoded HELLO received by @p router on @p port: the sender must run the same topology
+ * (and configuration, when both hashes are non-zero) and be the peer the topology puts at the
+ * other end of that port.
+ *
+ * @return 0, or -DFLY_WIRE_E_BAD_TYPE (@p m is not a HELLO), -DFLY_WIRE_E_BAD_PORT (@p port is
+ *   a terminal port or out of range, or @p router out of range), -DFLY_WIRE_E_BAD_TOPO,
+ *   -DFLY_WIRE_E_MISWIRED.
+ */
+int dfly_wire_hello_check(const struct dfly_wire_ctrl *m, const struct dfly_topo *topo,
+			  uint32_t router, uint32_t port, uint32_t cfg_hash);
+
+/** Group an ECtN counter index @p k refers to, for a sender in group @p src_group. */
+static inline uint32_t dfly_wire_ectn_group(uint32_t src_group, uint32_t k)
+{
+	return k < src_group ? k : k + 1;
+}
+
+/** ECtN counter index of remote group @p group (≠ @p src_group) for a sender in @p src_group. */
+static inline uint32_t dfly_wire_ectn_index(uint32_t src_group, uint32_t group)
+{
+	return group < src_group ? group : group - 1;
+}
+
+/** True if sequence number @p a comes before @p b, modulo 2^32 (distance < 2^31). */
+static inline bool dfly_wire_seq_before(uint32_t a, uint32_t b)
+{
+	return ((a - b) & 0x80000000u) != 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DFLY_WIRE_H */

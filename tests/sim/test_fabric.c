@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Whole-network tests in virtual time (dfly sim's fabric): determinism, the zero-load latency
+ * against the analytic value, MIN's ADV+1 saturation bound (spec H1), Valiant's throughput
+ * (spec H3), deadlock freedom at full load, and the invariants (conservation, credits, counter
+ * partitions, drained queues) after every run. Every test prints its seed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fabric.h"
+#include "netcfg.h"
+
+#ifndef DFLY_SOURCE_DIR
+#define DFLY_SOURCE_DIR "."
+#endif
+
+static void load_cfg(struct dfly_netcfg *cfg, const char *name, const char *const *sets, int n)
+{
+	char path[512], err[DFLY_NETCFG_ERRLEN];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/configs/%s.cfg", DFLY_SOURCE_DIR, name);
+	rc = dfly_netcfg_load(cfg, path, sets, n, err, sizeof(err));
+	if (rc != 0)
+		fprintf(stderr, "%s\n", err);
+	assert_int_equal(rc, 0);
+}
+
+/* One run; asserts that no deadlock happened and that the invariants hold after the drain. */
+static void run(const struct dfly_netcfg *cfg, uint64_t seed, struct dfly_sim_result *res)
+{
+	char err[DFLY_NETCFG_ERRLEN];
+	char pat[32];
+	struct dfly_fabric *fab = dfly_fabric_create(cfg, seed, err, sizeof(err));
+	int rc;
+
+	if (fab == NULL)
+		fprintf(stderr, "%s\n", err);
+	assert_non_null(fab);
+	rc = dfly_fabric_run(fab, res, false);
+	dfly_pattern_name(cfg, pat, sizeof(pat));
+	printf("# seed %llu h=%u %s %s load %.3f: accepted %.4f lat %.2f p99 %.0f misrouted %.1f%% "
+	       "hops %.3f inj-drops %llu cycles %llu\n",
+	       (unsigned long long)seed, cfg->h, dfly_mode_name(cfg->mode), pat, cfg->load,
+	       res->accepted, res->lat_avg, res->lat_p99, res->misrouted_pct, res->hops_avg,
+	       (unsigned long long)res->drop_inj, (unsigned long long)res->cycles);
+	if (rc != 0 || !res->invariants_ok || !res->drained)
+		fprintf(stderr, "why: %s\n", res->why);
+	assert_int_equal(rc, 0);
+	assert_false(res->deadlock);
+	assert_true(res->drained);
+	assert_true(res->invariants_ok);
+	assert_int_equal(res->drop_fabric, 0);
+	assert_int_equal(res->gen_total, res->dlv_total);
+	dfly_fabric_destroy(fab);
+}
+
+static void test_deterministic(void **state)
+{
+	const char *sets[] = {"routing.mechanism=val", "traffic.load=0.3", "sim.warmup=2000",
+			      "sim.measure=3000"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result a, b, c;
+
+	(void)state;
+	load_cfg(&cfg, "h2", sets, 4);
+	run(&cfg, 7, &a);
+	run(&cfg, 7, &b);
+	run(&cfg, 8, &c);
+	a.wall_s = b.wall_s = c.wall_s = 0;
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_true(a.pkts_delivered != c.pkts_delivered || a.lat_avg != c.lat_avg);
+}
+
+/*
+ * Analytic zero-load latency of MIN under UN: per packet, the terminal link in, then for every
+ * router visited the route pipeline and the crossbar, every link's latency, the terminal link
+ * out, and the serialisation of the tail (L − 1). Averaged over all (src, dst) node pairs.
+ */
+static double analytic_min_un(const struct dfly_netcfg *cfg)
+{
+	struct dfly_topo *t = dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
+	double sum = 0;
+	uint64_t pairs = 0;
+
+	assert_non_null(t);
+	for (uint32_t s = 0; s < t->nodes; s++) {
+		for (uint32_t d = 0; d < t->nodes; d++) {
+			struct dfly_hop hops[3];
+			unsigned n;
+			double lat;
+
+			if (s == d)
+				continue;
+			n = dfly_topo_min_path(t, s / t->p, d / t->p, d, hops);
+			lat = 2.0 * cfg->lat_terminal + (n + 1.0) * (cfg->pipe_route + cfg->pipe_xbar) +
+			      cfg->pkt_phits - 1;
+			for (unsigned k = 0; k < n; k++)
+				lat += hops[k].kind == DFLY_PORT_LOCAL ? cfg->lat_local
+								       : cfg->lat_global;
+			sum += lat;
+			pairs++;
+		}
+	}
+	dfly_topo_destroy(t);
+	return sum / pairs;
+}
+
+static void zero_load(const char *name)
+{
+	const char *sets[] = {"routing.mechanism=min", "traffic.pattern=un", "traffic.load=0.01",
+			      "sim.warmup=2000", "sim.measure=40000"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r;
+	double expect;
+
+	load_cfg(&cfg, name, sets, 5);
+	expect = analytic_min_un(&cfg);
+	run(&cfg, 1, &r);
+	printf("# %s zero-load latency: measured %.3f, analytic %.3f (%.2f%%)\n", name, r.lat_avg,
+	       expect, 100.0 * (r.lat_avg - expect) / expect);
+	assert_true(r.pkts_delivered > 1000);
+	assert_true(r.lat_avg >= expect - 1e-9); /* queueing can only add */
+	assert_true(r.lat_avg <= expect * 1.02);
+	assert_true(r.misrouted_pct == 0.0);
+}
+
+static void test_zero_load_h2(void **state)
+{
+	(void)state;
+	zero_load("h2");
+}
+
+static void test_zero_load_h4(void **state)
+{
+	(void)state;
+	zero_load("h4");
+}
+
+/* Spec H1: MIN under ADV+1 saturates at t/(2h²) phits/(node·cycle). */
+static void min_adv1_saturates(const char *name, double bound)
+{
+	const char *sets[] = {"routing.mechanism=min", "traffic.pattern=adv+1", "traffic.load=0.4",
+			      "sim.warmup=5000", "sim.measure=10000"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r;
+
+	load_cfg(&cfg, name, sets, 5);
+	run(&cfg, 3, &r);
+	printf("# %s MIN ADV+1: accepted %.5f, bound t/(2h^2) = %.5f (%.1f%%)\n", name, r.accepted,
+	       bound, 100.0 * r.accepted / bound);
+	assert_true(r.accepted >= 0.9 * bound);
+	assert_true(r.accepted <= 1.1 * bound);
+	assert_true(r.drop_inj > 0); /* saturated: the sources could not inject everything */
+}
+
+static void test_min_adv1_h2(void **state)
+{
+	(void)state;
+	min_adv1_saturates("h2", 1.0 / 8);
+}
+
+static void test_min_adv1_h4(void **state)
+{
+	(void)state;
+	min_adv1_saturates("h4", 1.0 / 32);
+}
+
+/* Spec H3: VAL accepts ≥ 0.45 at 0.5 offered under ADV+1 and UN. */
+static void val_half(const char *name, const char *pattern)
+{
+	char pset[64];
+	const char *sets[] = {"routing.mechanism=val", pset, "traffic.load=0.5", "sim.warmup=5000",
+			      "sim.measure=10000"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r;
+
+	snprintf(pset, sizeof(pset), "traffic.pattern=%s", pattern);
+	load_cfg(&cfg, name, sets, 5);
+	run(&cfg, 5, &r);
+	assert_true(r.accepted >= 0.45);
+	assert_true(r.misrouted_pct == 100.0);
+}
+
+static void test_val_adv1_h2(void **state)
+{
+	(void)state;
+	val_half("h2", "adv+1");
+}
+
+static void test_val_un_h2(void **state)
+{
+	(void)state;
+	val_half("h2", "un");
+}
+
+static void test_val_adv1_h4(void **state)
+{
+	(void)state;
+	val_half("h4", "adv+1");
+}
+
+static void test_val_un_h4(void **state)
+{
+	(void)state;
+	val_half("h4", "un");
+}
+
+/* No deadlock at full load for 100k cycles: the watchdog (10k cycles) would fail the run. */
+static void full_load(const char *mech, const char *pattern)
+{
+	char mset[64], pset[64];
+	const char *sets[] = {mset, pset, "traffic.load=1.0", "sim.warmup=10000",
+			      "sim.measure=90000", "sim.watchdog=10000"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r;
+
+	snprintf(mset, sizeof(mset), "routing.mechanism=%s", mech);
+	snprintf(pset, sizeof(pset), "traffic.pattern=%s", pattern);
+	load_cfg(&cfg, "h2", sets, 6);
+	run(&cfg, 11, &r);
+	assert_true(r.pkts_delivered > 0);
+}
+
+static void test_no_deadlock_min(void **state)
+{
+	(void)state;
+	full_load("min", "un");
+	full_load("min", "adv+1");
+}
+
+static void test_no_deadlock_val(void **state)
+{
+	(void)state;
+	full_load("val", "un");
+	full_load("val", "adv+1");
+}
+
+/* Every Path-A variant and pattern runs, keeps its invariants, and VAL-group uses 3/2 VCs. */
+static void test_val_variants(void **state)
+{
+	static const char *const variants[] = {"lgl", "lg-", "-gl", "-g-"};
+	static const char *const patterns[] = {"un", "adv+1", "adv-2", "advc", "perm"};
+
+	(void)state;
+	for (unsigned v = 0; v < 4; v++) {
+		for (unsigned p = 0; p < 5; p++) {
+			char vset[64], pset[64];
+			const char *sets[] = {"routing.mechanism=val", vset, pset,
+					      "traffic.load=0.3", "sim.warmup=1000",
+					      "sim.measure=3000"};
+			struct dfly_netcfg cfg;
+			struct dfly_sim_result r;
+
+			snprintf(vset, sizeof(vset), "routing.val.path_a=%s", variants[v]);
+			snprintf(pset, sizeof(pset), "traffic.pattern=%s", patterns[p]);
+			load_cfg(&cfg, "h2", sets, 6);
+			run(&cfg, 2, &r);
+			assert_true(r.accepted > 0.2);
+			/* -G- and LG- paths have at most one local hop per group: ≤ 4 local */
+			assert_true(r.lhops_avg <= 4.0);
+			assert_true(r.ghops_avg <= 2.0 + 1e-9);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_deterministic),	cmocka_unit_test(test_zero_load_h2),
+		cmocka_unit_test(test_zero_load_h4),	cmocka_unit_test(test_min_adv1_h2),
+		cmocka_unit_test(test_min_adv1_h4),	cmocka_unit_test(test_val_adv1_h2),
+		cmocka_unit_test(test_val_un_h2),	cmocka_unit_test(test_val_adv1_h4),
+		cmocka_unit_test(test_val_un_h4),	cmocka_unit_test(test_no_deadlock_min),
+		cmocka_unit_test(test_no_deadlock_val), cmocka_unit_test(test_val_variants),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,687 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of the network configuration loader (tools/dfly/netcfg.c): every error class with
+ * its exact message (negative tests first), --set overrides, defaults, the dump → load round
+ * trip, the VC maps of spec §2.2, and a load of every file in configs/ (the "CI parses every
+ * config" rule: new files are picked up automatically).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "netcfg.h"
+
+#ifndef DFLY_SOURCE_DIR
+#error "DFLY_SOURCE_DIR must name the source tree (set in tests/unit/meson.build)"
+#endif
+
+/* Temporary files of the running test, removed by the teardown. */
+#define MAX_TMP 32
+static char tmp_paths[MAX_TMP][64];
+static int ntmp;
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (int i = 0; i < ntmp; i++)
+		unlink(tmp_paths[i]);
+	ntmp = 0;
+	return 0;
+}
+
+/** Write @p text to a new file in /tmp; @return its path. */
+static const char *tmp_cfg(const char *text)
+{
+	char *path;
+	FILE *f;
+	int fd;
+
+	assert_true(ntmp < MAX_TMP);
+	path = tmp_paths[ntmp];
+	snprintf(path, sizeof(tmp_paths[0]), "/tmp/dfly-netcfg-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	ntmp++;
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/*
+ * A valid network in 8 lines (line numbers matter: expected errors name them). Tests append
+ * their own lines from line 9 on.
+ */
+#define BASE                                                                                       \
+	"topology = {\n"           /* 1 */                                                         \
+	"\tp = 2;\n"               /* 2 */                                                         \
+	"\ta = 4;\n"               /* 3 */                                                         \
+	"\th = 2;\n"               /* 4 */                                                         \
+	"};\n"                     /* 5 */                                                         \
+	"routing = {\n"            /* 6 */                                                         \
+	"\tmechanism = \"min\";\n" /* 7 */                                                         \
+	"};\n"                     /* 8 */
+
+/**
+ * Load @p text with @p sets, expect @p rc and the error @p expect, in which a leading "FILE" stands
+ * for the temporary file's path.
+ */
+static void expect_error(const char *text, const char *const *sets, int nsets, int rc,
+			 const char *expect)
+{
+	struct dfly_netcfg cfg;
+	char err[DFLY_NETCFG_ERRLEN], want[DFLY_NETCFG_ERRLEN];
+	const char *path = tmp_cfg(text);
+
+	if (strncmp(expect, "FILE", 4) == 0)
+		snprintf(want, sizeof(want), "%s%s", path, expect + 4);
+	else
+		snprintf(want, sizeof(want), "%s", expect);
+	assert_int_equal(dfly_netcfg_load(&cfg, path, sets, nsets, err, sizeof(err)), rc);
+	assert_string_equal(err, want);
+}
+
+static void load_ok(struct dfly_netcfg *cfg, const char *text, const char *const *sets, int nsets)
+{
+	char err[DFLY_NETCFG_ERRLEN] = "";
+	int rc = dfly_netcfg_load(cfg, tmp_cfg(text), sets, nsets, err, sizeof(err));
+
+	if (rc != 0)
+		print_error("unexpected error: %s\n", err);
+	assert_int_equal(rc, 0);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * File and syntax errors
+ */
+
+static void test_missing_file(void **state)
+{
+	struct dfly_netcfg cfg;
+	char err[DFLY_NETCFG_ERRLEN];
+
+	(void)state;
+	assert_int_equal(
+	    dfly_netcfg_load(&cfg, "/tmp/dfly-netcfg-no-such-file.cfg", NULL, 0, err, sizeof(err)),
+	    -ENOENT);
+	assert_string_equal(
+	    err, "/tmp/dfly-netcfg-no-such-file.cfg: cannot open: No such file or directory");
+}
+
+static void test_syntax_error(void **state)
+{
+	(void)state;
+	expect_error(BASE "router = {\n\tspeedup = ;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: syntax error: syntax error");
+	expect_error(BASE "router = {\n\tspeedup = 2;\n\tspeedup = 3;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:11: syntax error: duplicate setting name");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Settings one by one: missing, type, range, unknown names, string values
+ */
+
+static void test_missing_required(void **state)
+{
+	(void)state;
+	/* The group exists: its line. */
+	expect_error("topology = {\n\tp = 2;\n\ta = 4;\n};\nrouting = { mechanism = \"min\"; };\n",
+		     NULL, 0, -EINVAL, "FILE:1: topology.h: missing required setting");
+	/* No group: the file. */
+	expect_error("topology = { p = 2; a = 4; h = 2; };\n", NULL, 0, -EINVAL,
+		     "FILE: routing.mechanism: missing required setting");
+}
+
+static void test_wrong_type(void **state)
+{
+	(void)state;
+	expect_error(BASE "router = {\n\tspeedup = \"2\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: router.speedup: wrong type: string (expected an integer)");
+	expect_error(BASE "traffic = {\n\tload = true;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.load: wrong type: boolean (expected a number)");
+	expect_error(BASE "router = {\n\tin_transit_priority = 1;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: router.in_transit_priority: wrong type: integer "
+		     "(expected true or false)");
+	expect_error(BASE "traffic = {\n\tpattern = 1;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: wrong type: integer (expected a string)");
+	expect_error(BASE "router = 5;\n", NULL, 0, -EINVAL,
+		     "FILE:9: router: wrong type: integer (expected a group)");
+	expect_error(BASE "vcs = {\n\tlocal = [4, 2];\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: vcs.local: wrong type: array (expected an integer)");
+}
+
+static void test_out_of_range(void **state)
+{
+	(void)state;
+	expect_error(BASE "router = {\n\tspeedup = 9;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: router.speedup: 9 is out of range (expected 1..8)");
+	expect_error(BASE "router = {\n\tspeedup = 0;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: router.speedup: 0 is out of range (expected 1..8)");
+	expect_error(BASE "traffic = {\n\tload = 1.5;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.load: 1.5 is out of range (expected 0..1)");
+	expect_error(BASE "traffic = {\n\tload = -0.1;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.load: -0.1 is out of range (expected 0..1)");
+	expect_error(BASE "sim = {\n\tmeasure = 0;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: sim.measure: 0 is out of range (expected >= 1)");
+	expect_error(BASE "sim = {\n\tseeds = 0;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: sim.seeds: 0 is out of range (expected 1..10000)");
+	expect_error(BASE "vcs = {\n\tlocal = 9;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: vcs.local: 9 is out of range (expected 1..8)");
+	expect_error(BASE "buffers = {\n\tlocal = -32;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: buffers.local: -32 is out of range (expected 1..16777216)");
+}
+
+static void test_unknown_setting(void **state)
+{
+	(void)state;
+	expect_error(BASE "router = {\n\tspeedup = 2;\n\tspeedupp = 2;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:11: router.speedupp: unknown setting (expected one of: speedup, "
+		     "route_cycles, xbar_cycles, alloc_iters, input_arbiter, output_arbiter, "
+		     "in_transit_priority)");
+	expect_error(BASE "rooter = {\n\tspeedup = 2;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:9: rooter: unknown setting (expected one of: topology, router, buffers, "
+		     "vcs, links, packet, clock, routing, traffic, sim)");
+	expect_error(BASE "speedup = 2;\n", NULL, 0, -EINVAL,
+		     "FILE:9: speedup: unknown setting (expected one of: topology, router, "
+		     "buffers, vcs, links, packet, clock, routing, traffic, sim)");
+	/* Nested groups are checked too. */
+	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"val\";\n"
+		     "\tval = {\n\t\tpath = \"lgl\";\n\t};\n};\n",
+		     NULL, 0, -EINVAL,
+		     "FILE:5: routing.val.path: unknown setting (expected one of: path_a, "
+		     "recompute)");
+}
+
+static void test_sigma(void **state)
+{
+	(void)state;
+	expect_error(
+	    BASE, (const char *const[]){"topology.sigma=0"}, 1, -EINVAL,
+	    "--set topology.sigma=0: topology.sigma: 0 is out of range (expected -1 or +1)");
+}
+
+static void test_unknown_enum_value(void **state)
+{
+	(void)state;
+	expect_error(BASE "router = {\n\tinput_arbiter = \"fifo\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: router.input_arbiter: unknown value 'fifo' (expected one of: rr, "
+		     "lrs, age)");
+	expect_error(BASE, (const char *const[]){"routing.val.path_a=lgx"}, 1, -EINVAL,
+		     "--set routing.val.path_a=lgx: routing.val.path_a: unknown Path-A variant "
+		     "'lgx' (expected one of: lgl, lg-, -gl, -g-)");
+}
+
+static void test_mechanism(void **state)
+{
+	(void)state;
+	expect_error(
+	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"foo\";\n};\n", NULL,
+	    0, -EINVAL,
+	    "FILE:3: routing.mechanism: unknown mechanism 'foo' (expected one of: min, "
+	    "val)");
+	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"ugal\";\n"
+		     "};\n",
+		     NULL, 0, -EINVAL,
+		     "FILE:3: routing.mechanism: mechanism 'ugal' is not implemented yet "
+		     "(implemented: min, val)");
+	expect_error(BASE, (const char *const[]){"routing.mechanism=pb-acor"}, 1, -EINVAL,
+		     "--set routing.mechanism=pb-acor: routing.mechanism: mechanism 'pb-acor' is "
+		     "not implemented yet (implemented: min, val)");
+}
+
+static void test_pattern(void **state)
+{
+	(void)state;
+	expect_error(BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
+		     "adv+N, adv-N, advc, perm)");
+	expect_error(BASE "traffic = {\n\tpattern = \"bursty-un\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: pattern 'bursty-un' is not implemented yet "
+		     "(implemented: un, adv+N, adv-N, advc, perm)");
+	expect_error(BASE "traffic = {\n\tpattern = \"adv+x\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: bad pattern 'adv+x' (expected adv+N or adv-N with "
+		     "an integer N)");
+	expect_error(BASE "traffic = {\n\tpattern = \"adv+\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: bad pattern 'adv+' (expected adv+N or adv-N with "
+		     "an integer N)");
+	expect_error(BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
+		     "adv+N, adv-N, advc, perm)");
+}
+
+static void test_pattern_own_group(void **state)
+{
+	(void)state;
+	/* BASE has g = 4·2/1 + 1 = 9. */
+	expect_error(BASE "traffic = {\n\tpattern = \"adv+0\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: 'adv+0' sends every packet to its own group "
+		     "(expected N mod g != 0, g = 9)");
+	expect_error(BASE "traffic = {\n\tpattern = \"adv+9\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: 'adv+9' sends every packet to its own group "
+		     "(expected N mod g != 0, g = 9)");
+	expect_error(BASE, (const char *const[]){"traffic.pattern=adv-18"}, 1, -EINVAL,
+		     "--set traffic.pattern=adv-18: traffic.pattern: 'adv-18' sends every packet "
+		     "to its own group (expected N mod g != 0, g = 9)");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Consistency rules
+ */
+
+static void test_trunking(void **state)
+{
+	(void)state;
+	expect_error("topology = {\n\tp = 2;\n\ta = 4;\n\th = 2;\n\tt = 3;\n};\n"
+		     "routing = { mechanism = \"min\"; };\n",
+		     NULL, 0, -EINVAL,
+		     "FILE:5: topology.t: 3 does not divide topology.a = 4 (expected a divisor of "
+		     "a)");
+	expect_error("topology = {\n\tp = 2;\n\ta = 4;\n\th = 2;\n\tt = 2;\n"
+		     "\tarrangement = \"consecutive\";\n};\nrouting = { mechanism = \"min\"; };\n",
+		     NULL, 0, -EINVAL,
+		     "FILE:6: topology.arrangement: consecutive needs topology.t = 1 (t = 2)");
+}
+
+static void test_topology_size(void **state)
+{
+	(void)state;
+	expect_error("topology = {\n\tp = 32;\n\ta = 32;\n\th = 16;\n};\n"
+		     "routing = { mechanism = \"min\"; };\n",
+		     NULL, 0, -EINVAL,
+		     "FILE:1: topology: radix p + a - 1 + h = 79 is too large (expected <= 64)");
+	expect_error("topology = { p = 1; a = 1; h = 1; };\nrouting = {\n\tmechanism = \"val\";\n"
+		     "};\n",
+		     NULL, 0, -EINVAL,
+		     "FILE:3: routing.mechanism: val needs at least 3 groups (g = 2; expected "
+		     "a*h/t + 1 >= 3)");
+}
+
+static void test_too_few_vcs(void **state)
+{
+	(void)state;
+	expect_error(BASE "vcs = {\n\tlocal = 3;\n};\n",
+		     (const char *const[]){"routing.mechanism=val"}, 1, -EINVAL,
+		     "FILE:10: vcs.local: too few VCs for val with path_a lgl: 3 (expected >= 4: "
+		     "S1=L0 I1=L1 I2=L2 D2=L3; spec 2.2)");
+	expect_error(BASE "vcs = {\n\tlocal = 2;\n};\n",
+		     (const char *const[]){"routing.mechanism=val", "routing.val.path_a=-g-"}, 2,
+		     -EINVAL,
+		     "FILE:10: vcs.local: too few VCs for val with path_a -g- (VAL-group): 2 "
+		     "(expected >= 3: S1=L0 I2=L1 D2=L2; spec 2.2)");
+	expect_error(BASE, (const char *const[]){"vcs.global=1", "routing.mechanism=val"}, 2,
+		     -EINVAL,
+		     "--set vcs.global=1: vcs.global: too few VCs for val with path_a lgl: 1 "
+		     "(expected >= 2: G1=G0 G2=G1; spec 2.2)");
+	expect_error(BASE "vcs = {\n\tlocal = 1;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: vcs.local: too few VCs for min: 1 (expected >= 2: S1=L0 D2=L1; spec "
+		     "2.2)");
+}
+
+static void test_buffer_smaller_than_packet(void **state)
+{
+	(void)state;
+	expect_error(BASE "buffers = {\n\tlocal = 4;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: buffers.local: 4 phits is smaller than a packet (expected >= "
+		     "packet.phits = 8)");
+	/* A defaulted buffer is blamed on its group, or on the file when the group is absent. */
+	expect_error(BASE "packet = {\n\tphits = 64;\n};\nbuffers = {\n\tglobal = 512;\n};\n", NULL,
+		     0, -EINVAL,
+		     "FILE:12: buffers.local: 32 phits is smaller than a packet (expected >= "
+		     "packet.phits = 64)");
+	expect_error(BASE "packet = {\n\tphits = 64;\n};\n", NULL, 0, -EINVAL,
+		     "FILE: buffers.local: 32 phits is smaller than a packet (expected >= "
+		     "packet.phits = 64)");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * --set
+ */
+
+static void test_set_errors(void **state)
+{
+	(void)state;
+	expect_error(BASE "router = {\n\tspeedup = 2;\n};\n",
+		     (const char *const[]){"router.speedup=fast"}, 1, -EINVAL,
+		     "--set router.speedup=fast: router.speedup: expected an integer");
+	expect_error(BASE, (const char *const[]){"router.speedup=2.5"}, 1, -EINVAL,
+		     "--set router.speedup=2.5: router.speedup: expected an integer");
+	expect_error(BASE, (const char *const[]){"traffic.load=high"}, 1, -EINVAL,
+		     "--set traffic.load=high: traffic.load: expected a number");
+	expect_error(BASE, (const char *const[]){"router.in_transit_priority=yes"}, 1, -EINVAL,
+		     "--set router.in_transit_priority=yes: router.in_transit_priority: expected "
+		     "true or false");
+	expect_error(BASE, (const char *const[]){"router.speedup"}, 1, -EINVAL,
+		     "--set router.speedup: expected PATH=VALUE");
+	expect_error(BASE, (const char *const[]){"=3"}, 1, -EINVAL,
+		     "--set =3: expected PATH=VALUE");
+	expect_error(BASE, (const char *const[]){"router..speedup=3"}, 1, -EINVAL,
+		     "--set router..speedup=3: bad setting path 'router..speedup'");
+	expect_error(BASE, (const char *const[]){"router=3"}, 1, -EINVAL,
+		     "--set router=3: router: is a group (expected the path of a single setting)");
+	expect_error(BASE, (const char *const[]){"topology.p.x=3"}, 1, -EINVAL,
+		     "--set topology.p.x=3: topology.p: not a group");
+	/* An existing setting overridden with a bad value is blamed on the --set, not the file. */
+	expect_error(BASE "router = {\n\tspeedup = 2;\n};\n",
+		     (const char *const[]){"router.speedup=0"}, 1, -EINVAL,
+		     "--set router.speedup=0: router.speedup: 0 is out of range (expected 1..8)");
+	/* Created settings and groups are checked like the file's. */
+	expect_error(BASE, (const char *const[]){"router.speedupp=3"}, 1, -EINVAL,
+		     "--set router.speedupp=3: router.speedupp: unknown setting (expected one of: "
+		     "speedup, route_cycles, xbar_cycles, alloc_iters, input_arbiter, "
+		     "output_arbiter, in_transit_priority)");
+	expect_error(BASE, (const char *const[]){"foo.bar=1"}, 1, -EINVAL,
+		     "--set foo.bar=1: foo: unknown setting (expected one of: topology, router, "
+		     "buffers, vcs, links, packet, clock, routing, traffic, sim)");
+}
+
+static void test_set_creates(void **state)
+{
+	struct dfly_netcfg cfg;
+
+	(void)state;
+	/* No router group in the file: created with the setting. */
+	load_ok(&cfg, BASE, (const char *const[]){"router.speedup=4"}, 1);
+	assert_int_equal(cfg.speedup, 4);
+	/* Existing setting, and a float given as an integer. */
+	load_ok(&cfg, BASE "router = {\n\tspeedup = 2;\n};\ntraffic = {\n\tload = 0.5;\n};\n",
+		(const char *const[]){"router.speedup=3", "traffic.load=1", "sim.seed=5000000000",
+				      "router.in_transit_priority=TRUE"},
+		4);
+	assert_int_equal(cfg.speedup, 3);
+	assert_true(cfg.load == 1.0);
+	assert_int_equal(cfg.seed, 5000000000ull);
+	assert_true(cfg.in_transit_priority);
+	/* Later --set wins; the file's required settings can come from --set. */
+	load_ok(&cfg, "topology = { p = 2; a = 4; };\n",
+		(const char *const[]){"topology.h=2", "routing.mechanism=val",
+				      "routing.mechanism=min", "router.speedup=1",
+				      "router.speedup=5"},
+		5);
+	assert_int_equal(cfg.h, 2);
+	assert_int_equal(cfg.mode, DFLY_MODE_MIN);
+	assert_int_equal(cfg.speedup, 5);
+}
+
+static void test_set_mechanism_pattern(void **state)
+{
+	struct dfly_netcfg cfg;
+	char name[32];
+
+	(void)state;
+	load_ok(&cfg, BASE, (const char *const[]){"routing.mechanism=val", "traffic.pattern=adv+1"},
+		2);
+	assert_int_equal(cfg.mode, DFLY_MODE_VAL);
+	assert_int_equal(cfg.val_variant, DFLY_VAL_LGL);
+	assert_int_equal(cfg.pattern, DFLY_PAT_ADV);
+	assert_int_equal(cfg.adv_offset, 1);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "adv+1");
+	assert_string_equal(dfly_mode_name(cfg.mode), "val");
+
+	/* A quoted value is a string. */
+	load_ok(&cfg, BASE,
+		(const char *const[]){"traffic.pattern=\"adv-2\"", "routing.val.path_a=\"-gl\""},
+		2);
+	assert_int_equal(cfg.pattern, DFLY_PAT_ADV);
+	assert_int_equal(cfg.adv_offset, -2);
+	assert_int_equal(cfg.val_variant, DFLY_VAL__GL);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "adv-2");
+
+	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=advc"}, 1);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "advc");
+	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=perm"}, 1);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "perm");
+	assert_string_equal(dfly_mode_name(DFLY_MODE_MIN), "min");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Defaults, dump, VC maps, configs/
+ */
+
+static void test_defaults(void **state)
+{
+	struct dfly_netcfg cfg;
+	char name[32];
+
+	(void)state;
+	load_ok(&cfg, BASE, NULL, 0);
+	assert_string_equal(cfg.path, tmp_paths[0]);
+	assert_int_equal(cfg.p, 2);
+	assert_int_equal(cfg.a, 4);
+	assert_int_equal(cfg.h, 2);
+	assert_int_equal(cfg.t, 1);
+	assert_int_equal(cfg.arr, DFLY_ARR_PALMTREE);
+	assert_int_equal(cfg.sigma, -1);
+	assert_int_equal(cfg.speedup, 2);
+	assert_int_equal(cfg.pipe_route, 2);
+	assert_int_equal(cfg.pipe_xbar, 3);
+	assert_int_equal(cfg.alloc_iters, 1);
+	assert_int_equal(cfg.in_arb, DFLY_ARB_RR);
+	assert_int_equal(cfg.out_arb, DFLY_ARB_RR);
+	assert_false(cfg.in_transit_priority);
+	assert_int_equal(cfg.buf_inj, 256);
+	assert_int_equal(cfg.buf_local, 32);
+	assert_int_equal(cfg.buf_global, 256);
+	assert_int_equal(cfg.buf_out, 32);
+	assert_int_equal(cfg.vc_inj, 3);
+	assert_int_equal(cfg.vc_local, 4);
+	assert_int_equal(cfg.vc_global, 2);
+	assert_int_equal(cfg.lat_local, 10);
+	assert_int_equal(cfg.lat_global, 100);
+	assert_int_equal(cfg.lat_terminal, 1);
+	assert_int_equal(cfg.pkt_phits, 8);
+	assert_int_equal(cfg.phit_bytes, 10);
+	assert_true(cfg.cycle_ns == 1.0);
+	assert_int_equal(cfg.mode, DFLY_MODE_MIN);
+	assert_int_equal(cfg.val_variant, DFLY_VAL_LGL);
+	assert_false(cfg.val_recompute);
+	assert_int_equal(cfg.pattern, DFLY_PAT_UN);
+	assert_int_equal(cfg.adv_offset, 0);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "un");
+	assert_true(cfg.load == 0.1);
+	assert_int_equal(cfg.inj_select, DFLY_INJ_JSQ);
+	assert_int_equal(cfg.source, DFLY_SRC_SKIP);
+	assert_int_equal(cfg.warmup, 60000);
+	assert_int_equal(cfg.measure, 60000);
+	assert_int_equal(cfg.drain, 200000);
+	assert_int_equal(cfg.watchdog, 10000);
+	assert_int_equal(cfg.seed, 1);
+	assert_int_equal(cfg.seeds, 1);
+}
+
+/** Dump @p in, load the dump, and compare the structs (paths aside). */
+static void round_trip(const struct dfly_netcfg *in)
+{
+	struct dfly_netcfg a = *in, b;
+	char err[DFLY_NETCFG_ERRLEN] = "", *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	assert_non_null(f);
+	dfly_netcfg_dump(in, f);
+	assert_int_equal(fclose(f), 0);
+	rc = dfly_netcfg_load(&b, tmp_cfg(text), NULL, 0, err, sizeof(err));
+	if (rc != 0)
+		print_error("reloading the dump failed: %s\n%s", err, text);
+	assert_int_equal(rc, 0);
+	free(text);
+	memset(a.path, 0, sizeof(a.path));
+	memset(b.path, 0, sizeof(b.path));
+	assert_memory_equal(&a, &b, sizeof(a));
+}
+
+static void test_dump_round_trip(void **state)
+{
+	struct dfly_netcfg cfg;
+
+	(void)state;
+	load_ok(&cfg, BASE, NULL, 0);
+	round_trip(&cfg);
+	teardown(NULL);
+
+	/* Every setting away from its default. */
+	load_ok(&cfg, BASE,
+		(const char *const[]){"topology.t=2",
+				      "topology.sigma=1",
+				      "router.speedup=3",
+				      "router.route_cycles=7",
+				      "router.xbar_cycles=4",
+				      "router.alloc_iters=2",
+				      "router.input_arbiter=lrs",
+				      "router.output_arbiter=age",
+				      "router.in_transit_priority=true",
+				      "buffers.injection=1000",
+				      "buffers.local=64",
+				      "buffers.global=2048",
+				      "buffers.output=48",
+				      "vcs.injection=1",
+				      "vcs.local=3",
+				      "vcs.global=2",
+				      "links.local_latency=15",
+				      "links.global_latency=150",
+				      "links.terminal_latency=2",
+				      "packet.phits=10",
+				      "packet.phit_bytes=25",
+				      "clock.cycle_ns=0.3",
+				      "routing.mechanism=val",
+				      "routing.val.path_a=lg-",
+				      "routing.val.recompute=true",
+				      "traffic.pattern=adv-2",
+				      "traffic.load=0.35",
+				      "traffic.injection_vc=dest",
+				      "traffic.source=unbounded",
+				      "sim.warmup=0",
+				      "sim.measure=15000",
+				      "sim.drain=1",
+				      "sim.watchdog=123456789012",
+				      "sim.seed=9000000000000000000",
+				      "sim.seeds=10"},
+		35);
+	assert_int_equal(cfg.seed, 9000000000000000000ull);
+	assert_true(cfg.cycle_ns == 0.3);
+	round_trip(&cfg);
+}
+
+static void test_vc_needs(void **state)
+{
+	static const struct {
+		enum dfly_route_mode mode;
+		enum dfly_val_variant v;
+		uint32_t local, global;
+		uint8_t map[DFLY_ROLE_COUNT]; /* S1 S2 G1 I1 I2 G2 D1 D2 */
+	} cases[] = {
+	    {DFLY_MODE_MIN, DFLY_VAL_LGL, 2, 1, {0, 0, 0, 0, 0, 0, 0, 1}},
+	    {DFLY_MODE_VAL, DFLY_VAL_LGL, 4, 2, {0, 0, 0, 1, 2, 1, 0, 3}},
+	    {DFLY_MODE_VAL, DFLY_VAL__GL, 4, 2, {0, 0, 0, 1, 2, 1, 0, 3}},
+	    {DFLY_MODE_VAL, DFLY_VAL_LG_, 3, 2, {0, 0, 0, 1, 1, 1, 0, 2}},
+	    {DFLY_MODE_VAL, DFLY_VAL__G_, 3, 2, {0, 0, 0, 1, 1, 1, 0, 2}},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct dfly_netcfg cfg = {.mode = cases[i].mode, .val_variant = cases[i].v};
+		uint8_t map[DFLY_ROLE_COUNT];
+		uint32_t l, g;
+
+		memset(map, 0xff, sizeof(map));
+		dfly_netcfg_vc_needs(&cfg, &l, &g, map);
+		assert_int_equal(l, cases[i].local);
+		assert_int_equal(g, cases[i].global);
+		assert_memory_equal(map, cases[i].map, sizeof(map));
+	}
+}
+
+/** Every .cfg file in configs/ loads, as written and with VAL (they all carry 4/2 VCs). */
+static void test_configs_dir(void **state)
+{
+	static const char *const val[] = {"routing.mechanism=val", "traffic.pattern=adv+1"};
+	const char *dirname = DFLY_SOURCE_DIR "/configs";
+	DIR *dir = opendir(dirname);
+	struct dirent *de;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((de = readdir(dir)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char path[1024], err[DFLY_NETCFG_ERRLEN] = "";
+		struct dfly_netcfg cfg;
+		int rc;
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".cfg") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dirname, de->d_name);
+		rc = dfly_netcfg_load(&cfg, path, NULL, 0, err, sizeof(err));
+		if (rc != 0)
+			print_error("%s\n", err);
+		assert_int_equal(rc, 0);
+		rc = dfly_netcfg_load(&cfg, path, val, 2, err, sizeof(err));
+		if (rc != 0)
+			print_error("%s\n", err);
+		assert_int_equal(rc, 0);
+		round_trip(&cfg);
+		teardown(NULL);
+		n++;
+	}
+	closedir(dir);
+	print_message("loaded %d files from %s\n", n, dirname);
+	assert_true(n >= 5);
+}
+
+/** The reference files carry the values of spec §0.4. */
+static void test_reference_configs(void **state)
+{
+	struct dfly_netcfg cfg;
+	char err[DFLY_NETCFG_ERRLEN] = "";
+
+	(void)state;
+	assert_int_equal(
+	    dfly_netcfg_load(&cfg, DFLY_SOURCE_DIR "/configs/cfg-t.cfg", NULL, 0, err, sizeof(err)),
+	    0);
+	assert_int_equal(cfg.p * 100 + cfg.a * 10 + cfg.h, 8 * 100 + 16 * 10 + 8);
+	assert_int_equal(cfg.pipe_route + cfg.pipe_xbar, 5);
+	assert_int_equal(cfg.buf_inj, 256);
+	assert_int_equal(cfg.buf_local, 32);
+	assert_int_equal(cfg.buf_global, 256);
+	assert_int_equal(cfg.buf_out, 32);
+	assert_int_equal(cfg.seeds, 5);
+
+	assert_int_equal(
+	    dfly_netcfg_load(&cfg, DFLY_SOURCE_DIR "/configs/cfg-l.cfg", NULL, 0, err, sizeof(err)),
+	    0);
+	assert_int_equal(cfg.pipe_route + cfg.pipe_xbar, 90);
+	assert_int_equal(cfg.buf_local * cfg.phit_bytes, 18000);
+	assert_int_equal(cfg.buf_global * cfg.phit_bytes, 45000);
+	assert_int_equal(cfg.buf_inj * cfg.phit_bytes, 126000);
+	assert_int_equal(cfg.pkt_phits * cfg.phit_bytes, 250);
+	assert_int_equal(cfg.vc_inj, 1);
+	assert_int_equal(cfg.seeds, 10);
+}
+
+#define T(f) cmocka_unit_test_teardown(f, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    T(test_missing_file),  T(test_syntax_error),       T(test_missing_required),
+	    T(test_wrong_type),    T(test_out_of_range),       T(test_unknown_setting),
+	    T(test_sigma),         T(test_unknown_enum_value), T(test_mechanism),
+	    T(test_pattern),       T(test_pattern_own_group),  T(test_trunking),
+	    T(test_topology_size), T(test_too_few_vcs),        T(test_buffer_smaller_than_packet),
+	    T(test_set_errors),    T(test_set_creates),        T(test_set_mechanism_pattern),
+	    T(test_defaults),      T(test_dump_round_trip),    T(test_vc_needs),
+	    T(test_configs_dir),   T(test_reference_configs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

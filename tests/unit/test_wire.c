@@ -1,0 +1,1540 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of the wire format v1 codec (include/dfly/wire.h, asic-emu/wire.c). Negative tests
+ * first: every decoder error on a frame mutated at its documented offset, every truncation length
+ * (each decoded from a heap block of exactly that size, so a sanitizer build catches any read
+ * past the end), oversized tails, and every encoder refusal. Then golden byte images that pin
+ * the layout, round trips of every field at its boundaries, the HELLO miswiring check against a
+ * real topology, and a mutation sweep from a printed seed (override with DFLY_TEST_SEED) that
+ * requires each decoder to return 0 or a named error, and an accepted frame to re-encode to the
+ * same bytes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dfly/wire.h"
+
+/* Assert that @p rc is -DFLY_WIRE_E_<E>, naming both errors on failure. */
+#define ASSERT_ERR(rc, E)                                                                          \
+	do {                                                                                       \
+		int rc_ = (rc);                                                                    \
+		if (rc_ != -DFLY_WIRE_E_##E)                                                       \
+			fail_msg("%s:%d: got %d (%s), want %s", __FILE__, __LINE__, rc_,           \
+				 dfly_wire_err_name(rc_), #E);                                     \
+	} while (0)
+
+/* Assert with a formatted message; used inside loops to name the failing case. */
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			fail_msg(__VA_ARGS__);                                                     \
+	} while (0)
+
+#define OFF     DFLY_WIRE_ETH_LEN /* first byte after the EtherType, untagged */
+#define BUF_LEN 2048
+
+/* ---- deterministic PRNG (splitmix64) ---------------------------------------------------- */
+
+static uint64_t prng_seed = 0x3a5e0f1b2c4d6e7fULL;
+static uint64_t prng_state;
+
+static uint32_t prng_next(void)
+{
+	uint64_t z = (prng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+/* ---- fixtures ---------------------------------------------------------------------------- */
+
+/* p=2, a=4, h=2, t=1: g=9, 36 routers, 72 nodes, radix 7; 4 VCs, packets up to 16 phits. */
+static const struct dfly_wire_limits LIM = {
+    .nodes = 72,
+    .routers = 36,
+    .p = 2,
+    .a = 4,
+    .h = 2,
+    .t = 1,
+    .vcs = 4,
+    .max_phits = 16,
+};
+
+static const struct dfly_wire_eth ETH = {
+    .dst = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03},
+    .src = {0x02, 0xdf, 0x00, 0x00, 0x00, 0x05},
+};
+
+static const uint8_t PAYLOAD[5] = {0xa0, 0xa1, 0xa2, 0xa3, 0xa4};
+
+/* A data header with every field distinct and at a boundary where it has one. */
+static struct dfly_wire_data data_max(void)
+{
+	struct dfly_wire_data d = {
+	    .type = DFLY_WIRE_PKT_SYNTH,
+	    .flags = DFLY_WIRE_F_ALL,
+	    .global_hops = 2,
+	    .local_hops = 3,
+	    .vc = 3,
+	    .size_phits = 16,
+	    .src_node = 0,
+	    .dst_node = 71,
+	    .via_router = 35,
+	    .seq = 0xfedcba98u,
+	    .gen_cycle = 0x0102030405060708ULL,
+	    .pb_vec = 0xdeadbeefu,
+	    .tag = 0x11223344u,
+	    .payload_len = sizeof(PAYLOAD),
+	};
+	return d;
+}
+
+/* The smallest legal values. */
+static struct dfly_wire_data data_min(void)
+{
+	struct dfly_wire_data d = {
+	    .type = DFLY_WIRE_PKT_SYNTH,
+	    .size_phits = 1,
+	    .via_router = DFLY_WIRE_NO_ROUTER,
+	};
+	return d;
+}
+
+static int encode_data(uint8_t *buf, const struct dfly_wire_data *d)
+{
+	int n = dfly_wire_data_encode(buf, BUF_LEN, &ETH, d, d->payload_len ? PAYLOAD : NULL);
+
+	CHECK(n > 0, "data encode failed: %d (%s)", n, dfly_wire_err_name(n));
+	return n;
+}
+
+static int encode_ctrl(uint8_t *buf, const struct dfly_wire_ctrl *m)
+{
+	int n = dfly_wire_ctrl_encode(buf, BUF_LEN, &ETH, m);
+
+	CHECK(n > 0, "ctrl encode failed: %d (%s)", n, dfly_wire_err_name(n));
+	return n;
+}
+
+static struct dfly_wire_ctrl ctrl_credit(unsigned n)
+{
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = 35};
+
+	m.credit.n = (uint8_t)n;
+	for (unsigned i = 0; i < n; i++) {
+		m.credit.e[i].vc = (uint8_t)(i % LIM.vcs);
+		m.credit.e[i].flags = i % 2 ? DFLY_WIRE_CREDIT_F_MIN : 0;
+		m.credit.e[i].phits = (uint16_t)(i == 0 ? 1 : i == 1 ? 0xffff : 0x100 + i);
+	}
+	return m;
+}
+
+static struct dfly_wire_ctrl ctrl_pb(unsigned vg)
+{
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_PB_STATE, .src_router = 7};
+
+	m.pb.h = 2;
+	m.pb.vg = (uint8_t)vg;
+	m.pb.sat[0] = (uint8_t)(1u << (vg - 1)); /* top VC of port 0 */
+	m.pb.sat[1] = 1;                         /* VC 0 of port 1 */
+	return m;
+}
+
+static struct dfly_wire_ctrl ctrl_ectn(void)
+{
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_ECTN_PARTIAL, .src_router = 4};
+
+	m.ectn.epoch = 0xc3;
+	m.ectn.n = 8;
+	for (unsigned k = 0; k < 8; k++)
+		m.ectn.ctr[k] = (uint8_t)(k * 2 + 1); /* 1, 3, .., 15 */
+	return m;
+}
+
+static struct dfly_wire_ctrl ctrl_hello(void)
+{
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_HELLO, .src_router = 35};
+
+	m.hello.port = 6; /* radix − 1 */
+	m.hello.arr = DFLY_ARR_PALMTREE;
+	m.hello.sigma = -1;
+	m.hello.p = 2;
+	m.hello.a = 4;
+	m.hello.h = 2;
+	m.hello.t = 1;
+	m.hello.cfg_hash = 0xcafef00du;
+	return m;
+}
+
+static struct dfly_wire_ctrl ctrl_ack(void)
+{
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_ACK, .src_router = 0};
+
+	m.ack.ack = 0x80000001u;
+	m.ack.flags = DFLY_WIRE_ACK_F_NAK;
+	return m;
+}
+
+/* One valid control frame of each type (PB with vg = 3, which leaves padding bits). */
+static int ctrl_samples(struct dfly_wire_ctrl *m)
+{
+	m[0] = ctrl_credit(DFLY_WIRE_CREDIT_MAX);
+	m[1] = ctrl_pb(3);
+	m[2] = ctrl_ectn();
+	m[3] = ctrl_hello();
+	m[4] = ctrl_ack();
+	return 5;
+}
+
+/* Insert an 802.1Q tag (VID 5) after the MACs; @return the new length. */
+static size_t add_vlan(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	memcpy(dst, src, 12);
+	dst[12] = 0x81;
+	dst[13] = 0x00;
+	dst[14] = 0x00;
+	dst[15] = 0x05;
+	memcpy(dst + 16, src + 12, len - 12);
+	return len + DFLY_WIRE_VLAN_LEN;
+}
+
+/* Decode from a heap block of exactly @p len bytes. */
+static int data_decode_exact(const uint8_t *buf, size_t len, struct dfly_wire_data *d)
+{
+	uint8_t *b = malloc(len ? len : 1);
+	int rc;
+
+	assert_non_null(b);
+	memcpy(b, buf, len);
+	rc = dfly_wire_data_decode(b, len, &LIM, d);
+	free(b);
+	return rc;
+}
+
+static int ctrl_decode_exact(const uint8_t *buf, size_t len, const struct dfly_wire_limits *lim,
+			     struct dfly_wire_ctrl *m)
+{
+	uint8_t *b = malloc(len ? len : 1);
+	int rc;
+
+	assert_non_null(b);
+	memcpy(b, buf, len);
+	rc = dfly_wire_ctrl_decode(b, len, lim, m);
+	free(b);
+	return rc;
+}
+
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* ==== negative tests ====================================================================== */
+
+static void test_err_names(void **state)
+{
+	(void)state;
+	assert_int_equal(DFLY_WIRE_OK, 0);
+	assert_int_equal(DFLY_WIRE_E_TRUNCATED, 1);
+	assert_string_equal(dfly_wire_err_name(0), "ok");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_TRUNCATED), "truncated");
+	assert_string_equal(dfly_wire_err_name(DFLY_WIRE_E_TRUNCATED), "truncated");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_ETHERTYPE), "bad_ethertype");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_VERSION), "bad_version");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_TYPE), "bad_type");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_NODE), "bad_node");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_ROUTER), "bad_router");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_VC), "bad_vc");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_SIZE), "bad_size");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_HOPS), "bad_hops");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_COUNT), "bad_count");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_PORT), "bad_port");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_RESERVED), "reserved");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_NOSPC), "nospc");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_TOPO), "bad_topo");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_MISWIRED), "miswired");
+	assert_int_equal(DFLY_WIRE_E_COUNT, 16);
+	assert_string_equal(dfly_wire_err_name(DFLY_WIRE_E_COUNT), "unknown");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_COUNT), "unknown");
+	assert_string_equal(dfly_wire_err_name(INT_MIN), "unknown");
+	assert_string_equal(dfly_wire_err_name(INT_MAX), "unknown");
+	assert_string_equal(dfly_wire_err_desc(-DFLY_WIRE_E_TRUNCATED),
+			    "frame shorter than its headers and declared contents");
+	assert_string_equal(dfly_wire_err_desc(INT_MIN), "unknown error");
+	for (int i = 1; i < DFLY_WIRE_E_COUNT; i++)
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(dfly_wire_err_name(i), dfly_wire_err_name(j)) != 0,
+			      "errors %d and %d share a name", i, j);
+
+	assert_string_equal(dfly_wire_pkt_name(0), "unknown");
+	assert_string_equal(dfly_wire_pkt_name(DFLY_WIRE_PKT_SYNTH), "synth");
+	assert_string_equal(dfly_wire_pkt_name(DFLY_WIRE_PKT_HOST), "host");
+	assert_string_equal(dfly_wire_pkt_name(DFLY_WIRE_PKT_INFO), "info");
+	assert_string_equal(dfly_wire_pkt_name(DFLY_WIRE_PKT_COUNT), "unknown");
+	assert_string_equal(dfly_wire_ctrl_name(0), "unknown");
+	assert_string_equal(dfly_wire_ctrl_name(DFLY_WIRE_CTRL_CREDIT), "credit");
+	assert_string_equal(dfly_wire_ctrl_name(DFLY_WIRE_CTRL_PB_STATE), "pb_state");
+	assert_string_equal(dfly_wire_ctrl_name(DFLY_WIRE_CTRL_ECTN_PARTIAL), "ectn_partial");
+	assert_string_equal(dfly_wire_ctrl_name(DFLY_WIRE_CTRL_HELLO), "hello");
+	assert_string_equal(dfly_wire_ctrl_name(DFLY_WIRE_CTRL_ACK), "ack");
+	assert_string_equal(dfly_wire_ctrl_name(DFLY_WIRE_CTRL_COUNT), "unknown");
+	/* wire values of the types are part of the contract */
+	assert_int_equal(DFLY_WIRE_PKT_SYNTH, 1);
+	assert_int_equal(DFLY_WIRE_PKT_INFO, 3);
+	assert_int_equal(DFLY_WIRE_CTRL_CREDIT, 1);
+	assert_int_equal(DFLY_WIRE_CTRL_ACK, 5);
+}
+
+static void test_classify_other(void **state)
+{
+	uint8_t b[64] = {0};
+
+	(void)state;
+	put_be16(b + 12, DFLY_WIRE_ETHERTYPE_DATA);
+	for (size_t len = 0; len < 14; len++)
+		CHECK(dfly_wire_classify(b, len) == DFLY_WIRE_CLASS_OTHER, "len %zu", len);
+	put_be16(b + 12, 0x0800);
+	assert_int_equal(dfly_wire_classify(b, 60), DFLY_WIRE_CLASS_OTHER);
+	put_be16(b + 12, 0x88B7);
+	assert_int_equal(dfly_wire_classify(b, 60), DFLY_WIRE_CLASS_OTHER);
+	put_be16(b + 12, 0xB588); /* byte-swapped */
+	assert_int_equal(dfly_wire_classify(b, 60), DFLY_WIRE_CLASS_OTHER);
+	/* tagged, but cut before the inner EtherType */
+	put_be16(b + 12, 0x8100);
+	put_be16(b + 16, DFLY_WIRE_ETHERTYPE_DATA);
+	for (size_t len = 14; len < 18; len++)
+		CHECK(dfly_wire_classify(b, len) == DFLY_WIRE_CLASS_OTHER, "len %zu", len);
+	/* two tags: only one is looked through */
+	put_be16(b + 16, 0x8100);
+	put_be16(b + 20, DFLY_WIRE_ETHERTYPE_DATA);
+	assert_int_equal(dfly_wire_classify(b, 60), DFLY_WIRE_CLASS_OTHER);
+	/* 802.1ad outer tag is not looked through */
+	put_be16(b + 12, 0x88A8);
+	put_be16(b + 16, DFLY_WIRE_ETHERTYPE_DATA);
+	assert_int_equal(dfly_wire_classify(b, 60), DFLY_WIRE_CLASS_OTHER);
+}
+
+static void test_data_truncated_every_length(void **state)
+{
+	uint8_t b[BUF_LEN], t[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+	size_t tn = add_vlan(t, b, (size_t)n);
+
+	(void)state;
+	assert_int_equal(n, 14 + 48 + 5);
+	for (size_t len = 0; len < (size_t)n; len++)
+		ASSERT_ERR(data_decode_exact(b, len, &out), TRUNCATED);
+	for (size_t len = 0; len < tn; len++)
+		ASSERT_ERR(data_decode_exact(t, len, &out), TRUNCATED);
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+	assert_int_equal(data_decode_exact(t, tn, &out), 0);
+	/* a header declaring more payload than the frame holds */
+	put_be16(b + OFF + 40, 6);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), TRUNCATED);
+	put_be16(b + OFF + 40, 0xffff);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), TRUNCATED);
+}
+
+static void test_data_bad_ethertype(void **state)
+{
+	uint8_t b[BUF_LEN], t[BUF_LEN];
+	struct dfly_wire_data d = data_min(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	put_be16(b + 12, DFLY_WIRE_ETHERTYPE_CTRL);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_ETHERTYPE);
+	put_be16(b + 12, 0x0800);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_ETHERTYPE);
+	put_be16(b + 12, 0xB588);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_ETHERTYPE);
+	/* a data frame is not a control frame either */
+	put_be16(b + 12, DFLY_WIRE_ETHERTYPE_DATA);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &(struct dfly_wire_ctrl){0}),
+		   BAD_ETHERTYPE);
+	/* tagged with a foreign inner EtherType */
+	size_t tn = add_vlan(t, b, (size_t)n);
+	put_be16(t + 16, 0x86DD);
+	ASSERT_ERR(data_decode_exact(t, tn, &out), BAD_ETHERTYPE);
+}
+
+static void test_data_bad_version(void **state)
+{
+	static const uint8_t bad[] = {0, 2, 0x81, 0xff};
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad); i++) {
+		b[OFF + 0] = bad[i];
+		ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_VERSION);
+	}
+	/* the version is checked before the length of the payload */
+	b[OFF + 0] = 2;
+	ASSERT_ERR(data_decode_exact(b, 14 + 48, &out), BAD_VERSION);
+}
+
+static void test_data_bad_type(void **state)
+{
+	static const uint8_t bad[] = {0, DFLY_WIRE_PKT_COUNT, 0x7f, 0xff};
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad); i++) {
+		b[OFF + 1] = bad[i];
+		ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_TYPE);
+	}
+}
+
+static void test_data_bad_node(void **state)
+{
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	put_be32(b + OFF + 8, 72); /* src = nodes */
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_NODE);
+	put_be32(b + OFF + 8, UINT32_MAX);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_NODE);
+	put_be32(b + OFF + 8, 71);
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+	put_be32(b + OFF + 12, 72); /* dst = nodes */
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_NODE);
+	put_be32(b + OFF + 12, 0x80000000u);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_NODE);
+}
+
+static void test_data_bad_router(void **state)
+{
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	put_be32(b + OFF + 16, 36); /* via = routers */
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_ROUTER);
+	put_be32(b + OFF + 16, UINT32_MAX - 1);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_ROUTER);
+	put_be32(b + OFF + 16, DFLY_WIRE_NO_ROUTER);
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+	assert_int_equal(out.via_router, DFLY_WIRE_NO_ROUTER);
+}
+
+static void test_data_bad_vc(void **state)
+{
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	b[OFF + 5] = 4; /* = vcs */
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_VC);
+	b[OFF + 5] = 0xff;
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_VC);
+}
+
+static void test_data_bad_size(void **state)
+{
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	put_be16(b + OFF + 6, 0);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_SIZE);
+	put_be16(b + OFF + 6, 17); /* max_phits + 1 */
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_SIZE);
+	put_be16(b + OFF + 6, 0xffff);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_SIZE);
+	put_be16(b + OFF + 6, 16);
+	/* bytes after the payload: a data frame is never padded */
+	b[n] = 0;
+	ASSERT_ERR(data_decode_exact(b, (size_t)n + 1, &out), BAD_SIZE);
+	put_be16(b + OFF + 40, 4); /* payload_len one short of the frame */
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_SIZE);
+
+	/* INFO: exactly one phit and no payload */
+	d = data_min();
+	d.type = DFLY_WIRE_PKT_INFO;
+	n = encode_data(b, &d);
+	put_be16(b + OFF + 6, 2);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_SIZE);
+	put_be16(b + OFF + 6, 1);
+	put_be16(b + OFF + 40, 1);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n + 1, &out), BAD_SIZE);
+
+	/* HOST: at least an Ethernet header of payload */
+	static const uint8_t host[14] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0x08, 0x00};
+	d = data_min();
+	d.type = DFLY_WIRE_PKT_HOST;
+	d.payload_len = 14;
+	n = dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, host);
+	assert_int_equal(n, 14 + 48 + 14);
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+	put_be16(b + OFF + 40, 13);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n - 1, &out), BAD_SIZE);
+}
+
+static void test_data_bad_hops(void **state)
+{
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	b[OFF + 3] = 3;
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_HOPS);
+	b[OFF + 3] = 0xff;
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_HOPS);
+	b[OFF + 3] = 2;
+	b[OFF + 4] = 4;
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_HOPS);
+	b[OFF + 4] = 3;
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+}
+
+static void test_data_reserved(void **state)
+{
+	uint8_t b[BUF_LEN], ref[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(ref, &d);
+
+	(void)state;
+	for (unsigned bit = 6; bit < 8; bit++) {
+		memcpy(b, ref, (size_t)n);
+		b[OFF + 2] |= (uint8_t)(1u << bit);
+		ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), RESERVED);
+	}
+	/* a PB vector without the PB flag */
+	memcpy(b, ref, (size_t)n);
+	b[OFF + 2] &= (uint8_t)~DFLY_WIRE_F_PB;
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), RESERVED);
+	/* every reserved byte, [42, 48) */
+	for (size_t i = 42; i < 48; i++) {
+		memcpy(b, ref, (size_t)n);
+		b[OFF + i] = 0x01;
+		ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), RESERVED);
+	}
+}
+
+static void test_data_encode_errors(void **state)
+{
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d;
+
+	(void)state;
+	/* too small: every size below the frame, and nothing written */
+	d = data_max();
+	for (size_t size = 0; size < 14 + 48 + 5; size++) {
+		memset(b, 0x5a, sizeof(b));
+		ASSERT_ERR(dfly_wire_data_encode(b, size, &ETH, &d, PAYLOAD), NOSPC);
+		for (size_t i = 0; i < sizeof(b); i++)
+			CHECK(b[i] == 0x5a, "size %zu: byte %zu written", size, i);
+	}
+	assert_int_equal(dfly_wire_data_encode(b, 14 + 48 + 5, &ETH, &d, PAYLOAD), 67);
+
+	d = data_max();
+	d.type = 0;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, PAYLOAD), BAD_TYPE);
+	d.type = DFLY_WIRE_PKT_COUNT;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, PAYLOAD), BAD_TYPE);
+	d = data_max();
+	d.flags = 0x40;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, PAYLOAD), RESERVED);
+	d.flags = 0; /* pb_vec still set */
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, PAYLOAD), RESERVED);
+	d = data_max();
+	d.global_hops = 3;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, PAYLOAD), BAD_HOPS);
+	d = data_max();
+	d.local_hops = 4;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, PAYLOAD), BAD_HOPS);
+	d = data_max();
+	d.size_phits = 0;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, PAYLOAD), BAD_SIZE);
+	d = data_min();
+	d.type = DFLY_WIRE_PKT_INFO;
+	d.size_phits = 2;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, NULL), BAD_SIZE);
+	d.size_phits = 1;
+	d.payload_len = 1;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, PAYLOAD), BAD_SIZE);
+	d = data_min();
+	d.type = DFLY_WIRE_PKT_HOST;
+	d.payload_len = 13;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, NULL), BAD_SIZE);
+}
+
+static void test_ctrl_truncated_every_length(void **state)
+{
+	struct dfly_wire_ctrl m[5], out;
+	uint8_t b[BUF_LEN], t[BUF_LEN];
+	int nm = ctrl_samples(m);
+
+	(void)state;
+	for (int k = 0; k < nm; k++) {
+		int n = encode_ctrl(b, &m[k]);
+		size_t tn = add_vlan(t, b, (size_t)n);
+
+		for (size_t len = 0; len < (size_t)n; len++) {
+			int rc = ctrl_decode_exact(b, len, &LIM, &out);
+
+			CHECK(rc == -DFLY_WIRE_E_TRUNCATED, "%s len %zu/%d: %s",
+			      dfly_wire_ctrl_name(m[k].type), len, n, dfly_wire_err_name(rc));
+		}
+		for (size_t len = 0; len < tn; len++) {
+			int rc = ctrl_decode_exact(t, len, &LIM, &out);
+
+			CHECK(rc == -DFLY_WIRE_E_TRUNCATED, "tagged %s len %zu/%zu: %s",
+			      dfly_wire_ctrl_name(m[k].type), len, tn, dfly_wire_err_name(rc));
+		}
+		CHECK(ctrl_decode_exact(b, (size_t)n, &LIM, &out) == 0, "%s",
+		      dfly_wire_ctrl_name(m[k].type));
+		CHECK(ctrl_decode_exact(t, tn, &LIM, &out) == 0, "tagged %s",
+		      dfly_wire_ctrl_name(m[k].type));
+	}
+}
+
+static void test_ctrl_bad_ethertype(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_ack(), out;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	put_be16(b + 12, DFLY_WIRE_ETHERTYPE_DATA);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_ETHERTYPE);
+	put_be16(b + 12, 0x0806);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_ETHERTYPE);
+	/* a control frame is not a data frame either */
+	put_be16(b + 12, DFLY_WIRE_ETHERTYPE_CTRL);
+	ASSERT_ERR(data_decode_exact(b, (size_t)n, &(struct dfly_wire_data){0}), BAD_ETHERTYPE);
+}
+
+static void test_ctrl_bad_version_and_type(void **state)
+{
+	static const uint8_t bad_ver[] = {0, 2, 0xff};
+	static const uint8_t bad_type[] = {0, DFLY_WIRE_CTRL_COUNT, 0x80, 0xff};
+	struct dfly_wire_ctrl m[5], out;
+	uint8_t b[BUF_LEN];
+	int nm = ctrl_samples(m);
+
+	(void)state;
+	for (int k = 0; k < nm; k++) {
+		int n = encode_ctrl(b, &m[k]);
+
+		for (size_t i = 0; i < sizeof(bad_ver); i++) {
+			b[OFF + 0] = bad_ver[i];
+			ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_VERSION);
+		}
+		b[OFF + 0] = DFLY_WIRE_VERSION;
+		for (size_t i = 0; i < sizeof(bad_type); i++) {
+			b[OFF + 1] = bad_type[i];
+			ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_TYPE);
+		}
+	}
+}
+
+static void test_ctrl_bad_router(void **state)
+{
+	struct dfly_wire_ctrl m[5], out;
+	uint8_t b[BUF_LEN];
+	int nm = ctrl_samples(m);
+
+	(void)state;
+	for (int k = 0; k < nm; k++) {
+		int n = encode_ctrl(b, &m[k]);
+
+		put_be32(b + OFF + 4, 36);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_ROUTER);
+		put_be32(b + OFF + 4, UINT32_MAX);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_ROUTER);
+		put_be32(b + OFF + 4, 35);
+		assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+		assert_int_equal(out.src_router, 35);
+	}
+}
+
+static void test_ctrl_bad_body_len(void **state)
+{
+	struct dfly_wire_ctrl m[5], out;
+	uint8_t b[BUF_LEN];
+	int nm = ctrl_samples(m);
+
+	(void)state;
+	for (int k = 0; k < nm; k++) {
+		int n = encode_ctrl(b, &m[k]);
+		uint16_t body_len = (uint16_t)(n - 14 - 8);
+
+		/* shorter than the body: the counts inside disagree (or the type's fixed size) */
+		put_be16(b + OFF + 2, (uint16_t)(body_len - 1));
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+		put_be16(b + OFF + 2, 0);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+		put_be16(b + OFF + 2, 0xffff);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+		/* longer, with the bytes present */
+		put_be16(b + OFF + 2, (uint16_t)(body_len + 1));
+		b[n] = 0;
+		int rc = ctrl_decode_exact(b, (size_t)n + 1, &LIM, &out);
+
+		CHECK(rc == -DFLY_WIRE_E_BAD_COUNT, "%s: %s", dfly_wire_ctrl_name(m[k].type),
+		      dfly_wire_err_name(rc));
+	}
+}
+
+static void test_ctrl_tail(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_ack(), out;
+	uint8_t b[BUF_LEN] = {0}, t[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+	size_t tn;
+
+	(void)state;
+	assert_int_equal(n, 30);
+	/* Ethernet padding up to the 60-byte minimum is accepted... */
+	for (size_t len = (size_t)n; len <= 60; len++)
+		CHECK(ctrl_decode_exact(b, len, &LIM, &out) == 0, "len %zu", len);
+	/* ...a longer tail is not */
+	ASSERT_ERR(ctrl_decode_exact(b, 61, &LIM, &out), BAD_COUNT);
+	ASSERT_ERR(ctrl_decode_exact(b, 200, &LIM, &out), BAD_COUNT);
+	/* behind a tag the minimum moves by the tag */
+	tn = add_vlan(t, b, 60);
+	assert_int_equal(tn, 64);
+	assert_int_equal(ctrl_decode_exact(t, 64, &LIM, &out), 0);
+	t[64] = 0;
+	ASSERT_ERR(ctrl_decode_exact(t, 65, &LIM, &out), BAD_COUNT);
+	/* a frame already past the minimum has no padding at all */
+	m = ctrl_credit(DFLY_WIRE_CREDIT_MAX);
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, 14 + 8 + 4 + 4 * 32);
+	b[n] = 0;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n + 1, &LIM, &out), BAD_COUNT);
+}
+
+static void test_credit_errors(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_credit(2), out;
+	uint8_t b[BUF_LEN], ref[BUF_LEN];
+	int n = encode_ctrl(ref, &m);
+	const size_t body = OFF + 8, e1 = body + 4 + 4;
+
+	(void)state;
+	assert_int_equal(n, 14 + 8 + 4 + 8);
+	/* n = 0, and n disagreeing with body_len */
+	memcpy(b, ref, (size_t)n);
+	b[body] = 0;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	b[body] = 1;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	b[body] = 3;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	/* n above the maximum with a matching body_len */
+	m = ctrl_credit(DFLY_WIRE_CREDIT_MAX);
+	n = encode_ctrl(b, &m);
+	b[body] = DFLY_WIRE_CREDIT_MAX + 1;
+	put_be16(b + OFF + 2, 4 + 4 * (DFLY_WIRE_CREDIT_MAX + 1));
+	memset(b + n, 0, 4);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n + 4, &LIM, &out), BAD_COUNT);
+	b[body] = 0xff;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n + 4, &LIM, &out), BAD_COUNT);
+
+	m = ctrl_credit(2);
+	n = encode_ctrl(ref, &m);
+	memcpy(b, ref, (size_t)n);
+	b[e1 + 0] = 4; /* vc = vcs */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_VC);
+	memcpy(b, ref, (size_t)n);
+	put_be16(b + e1 + 2, 0); /* phits 0 */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_SIZE);
+	for (unsigned bit = 1; bit < 8; bit++) {
+		memcpy(b, ref, (size_t)n);
+		b[e1 + 1] |= (uint8_t)(1u << bit);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	}
+	for (size_t i = 1; i < 4; i++) {
+		memcpy(b, ref, (size_t)n);
+		b[body + i] = 0x80;
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	}
+}
+
+static void test_pb_errors(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_pb(3), out;
+	uint8_t b[BUF_LEN], ref[BUF_LEN];
+	int n = encode_ctrl(ref, &m);
+	const size_t body = OFF + 8;
+	struct dfly_wire_limits lim = LIM;
+
+	(void)state;
+	assert_int_equal(n, 14 + 8 + 4 + 1); /* 2·3 = 6 bits */
+	/* h must be the topology's */
+	memcpy(b, ref, (size_t)n);
+	b[body + 0] = 1;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	b[body + 0] = 0;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	b[body + 0] = 3; /* 9 bits: the length no longer matches either */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	lim.h = 3;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), BAD_COUNT);
+	/* vg: 0, above the VC count, above DFLY_MAX_VCS */
+	memcpy(b, ref, (size_t)n);
+	b[body + 1] = 0;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_VC);
+	b[body + 1] = 4; /* = vcs: allowed, 8 bits still fit the one byte */
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	b[body + 1] = 5;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_VC);
+	lim = LIM;
+	lim.vcs = 100;
+	b[body + 1] = DFLY_MAX_VCS + 1;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), BAD_VC);
+	/* padding bits 6 and 7 of the vector, and the reserved u16 */
+	for (unsigned bit = 6; bit < 8; bit++) {
+		memcpy(b, ref, (size_t)n);
+		b[body + 4] |= (uint8_t)(1u << bit);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	}
+	for (size_t i = 2; i < 4; i++) {
+		memcpy(b, ref, (size_t)n);
+		b[body + i] = 1;
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	}
+}
+
+static void test_ectn_errors(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_ectn(), out;
+	uint8_t b[BUF_LEN], ref[BUF_LEN];
+	int n = encode_ctrl(ref, &m);
+	const size_t body = OFF + 8;
+	struct dfly_wire_limits lim = LIM;
+
+	(void)state;
+	assert_int_equal(n, 14 + 8 + 4 + 4);
+	/* n must be a·h/t = 8 */
+	memcpy(b, ref, (size_t)n);
+	put_be16(b + body + 2, 7); /* 7 counters also take 4 bytes */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	put_be16(b + body + 2, 0);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	put_be16(b + body + 2, 8);
+	lim.t = 2; /* a·h/t = 4 */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), BAD_COUNT);
+	lim.t = 0; /* nonsense limits, no division by zero */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), BAD_COUNT);
+	/* the reserved byte */
+	memcpy(b, ref, (size_t)n);
+	b[body + 1] = 1;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	/* an odd count leaves the last high nibble unused: it must be 0 */
+	lim = LIM;
+	lim.a = 7;
+	lim.h = 1; /* 7 counters */
+	m.ectn.n = 7;
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, 14 + 8 + 4 + 4);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &lim, &out), 0);
+	assert_int_equal(b[body + 4 + 3], 13); /* counter 6 alone in the low nibble */
+	b[body + 4 + 3] |= 0x10;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), RESERVED);
+}
+
+static void test_hello_bad_port(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_hello(), out;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	put_be16(b + OFF + 8, 7); /* radix */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_PORT);
+	put_be16(b + OFF + 8, 0xffff);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_PORT);
+	put_be16(b + OFF + 8, 1); /* a terminal port */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_PORT);
+	put_be16(b + OFF + 8, 0);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_PORT);
+	put_be16(b + OFF + 8, 2); /* the first local port */
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.hello.port, 2);
+}
+
+static void test_ack_errors(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_ack(), out;
+	uint8_t b[BUF_LEN], ref[BUF_LEN];
+	int n = encode_ctrl(ref, &m);
+
+	(void)state;
+	for (unsigned bit = 1; bit < 8; bit++) {
+		memcpy(b, ref, (size_t)n);
+		b[OFF + 8 + 4] |= (uint8_t)(1u << bit);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	}
+	for (size_t i = 5; i < 8; i++) {
+		memcpy(b, ref, (size_t)n);
+		b[OFF + 8 + i] = 1;
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	}
+}
+
+static void test_ctrl_encode_errors(void **state)
+{
+	struct dfly_wire_ctrl m[5], x;
+	uint8_t b[BUF_LEN];
+	int nm = ctrl_samples(m);
+
+	(void)state;
+	/* too small: every size below each frame, and nothing written */
+	for (int k = 0; k < nm; k++) {
+		int n = encode_ctrl(b, &m[k]);
+
+		for (size_t size = 0; size < (size_t)n; size++) {
+			memset(b, 0x5a, sizeof(b));
+			ASSERT_ERR(dfly_wire_ctrl_encode(b, size, &ETH, &m[k]), NOSPC);
+			for (size_t i = 0; i < sizeof(b); i++)
+				CHECK(b[i] == 0x5a, "%s size %zu: byte %zu written",
+				      dfly_wire_ctrl_name(m[k].type), size, i);
+		}
+	}
+	x = m[4];
+	x.type = 0;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_TYPE);
+	x.type = DFLY_WIRE_CTRL_COUNT;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_TYPE);
+
+	x = ctrl_credit(1);
+	x.credit.n = 0;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x.credit.n = DFLY_WIRE_CREDIT_MAX + 1;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x = ctrl_credit(3);
+	x.credit.e[2].phits = 0;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_SIZE);
+	x = ctrl_credit(3);
+	x.credit.e[2].flags = 0x02;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), RESERVED);
+
+	x = ctrl_pb(2);
+	x.pb.h = 0;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x.pb.h = DFLY_MAX_H + 1;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x = ctrl_pb(2);
+	x.pb.vg = 0;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_VC);
+	x.pb.vg = DFLY_MAX_VCS + 1;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_VC);
+	x = ctrl_pb(2);
+	x.pb.sat[1] = 0x04; /* VC 2 of a 2-VC port */
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), RESERVED);
+
+	x = ctrl_ectn();
+	x.ectn.n = 0;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x.ectn.n = DFLY_WIRE_ECTN_MAX + 1;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+
+	x = ctrl_ack();
+	x.ack.flags = 0x02;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), RESERVED);
+}
+
+static void test_hello_check_rejects(void **state)
+{
+	struct dfly_topo *topo = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, 1);
+	struct dfly_topo *other = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
+	struct dfly_wire_ctrl m;
+	uint32_t pr, pp;
+
+	(void)state;
+	assert_non_null(topo);
+	assert_non_null(other);
+	/* router 0, local port 2: the peer is router 1, local port 2 + (a − 2 − 0) = 4 */
+	assert_int_equal(dfly_topo_port_peer(topo, 0, 2, &pr, &pp), 0);
+	assert_int_equal(pr, 1);
+	assert_int_equal(pp, 4);
+	dfly_wire_hello_fill(&m, topo, pr, pp, 0x1234);
+	assert_int_equal(dfly_wire_hello_check(&m, topo, 0, 2, 0x1234), 0);
+
+	ASSERT_ERR(dfly_wire_hello_check(&m, topo, 0, 3, 0x1234), MISWIRED);  /* other port */
+	ASSERT_ERR(dfly_wire_hello_check(&m, topo, 2, 2, 0x1234), MISWIRED);  /* other router */
+	ASSERT_ERR(dfly_wire_hello_check(&m, topo, 0, 1, 0x1234), BAD_PORT);  /* terminal */
+	ASSERT_ERR(dfly_wire_hello_check(&m, topo, 0, 7, 0x1234), BAD_PORT);  /* radix */
+	ASSERT_ERR(dfly_wire_hello_check(&m, topo, 36, 2, 0x1234), BAD_PORT); /* router */
+	ASSERT_ERR(dfly_wire_hello_check(&m, topo, 0, 2, 0x4321), BAD_TOPO);  /* config hash */
+	assert_int_equal(dfly_wire_hello_check(&m, topo, 0, 2, 0), 0); /* hash not compared */
+	ASSERT_ERR(dfly_wire_hello_check(&m, other, 0, 2, 0x1234), BAD_TOPO); /* σ */
+
+	struct dfly_wire_ctrl x = m;
+	x.hello.port = 5; /* the right router, another of its ports */
+	ASSERT_ERR(dfly_wire_hello_check(&x, topo, 0, 2, 0), MISWIRED);
+	x = m;
+	x.hello.p = 3;
+	ASSERT_ERR(dfly_wire_hello_check(&x, topo, 0, 2, 0), BAD_TOPO);
+	x = m;
+	x.hello.a = 8;
+	ASSERT_ERR(dfly_wire_hello_check(&x, topo, 0, 2, 0), BAD_TOPO);
+	x = m;
+	x.hello.h = 4;
+	ASSERT_ERR(dfly_wire_hello_check(&x, topo, 0, 2, 0), BAD_TOPO);
+	x = m;
+	x.hello.t = 2;
+	ASSERT_ERR(dfly_wire_hello_check(&x, topo, 0, 2, 0), BAD_TOPO);
+	x = m;
+	x.hello.arr = DFLY_ARR_CONSECUTIVE;
+	ASSERT_ERR(dfly_wire_hello_check(&x, topo, 0, 2, 0), BAD_TOPO);
+	x = ctrl_ack();
+	ASSERT_ERR(dfly_wire_hello_check(&x, topo, 0, 2, 0), BAD_TYPE);
+
+	dfly_topo_destroy(topo);
+	dfly_topo_destroy(other);
+}
+
+/* ==== positive tests ====================================================================== */
+
+static void test_classify(void **state)
+{
+	uint8_t b[BUF_LEN], t[BUF_LEN];
+	struct dfly_wire_data d = data_min();
+	struct dfly_wire_ctrl m = ctrl_ack();
+	int n;
+
+	(void)state;
+	n = encode_data(b, &d);
+	assert_int_equal(dfly_wire_classify(b, (size_t)n), DFLY_WIRE_CLASS_DATA);
+	assert_int_equal(dfly_wire_classify(b, 14), DFLY_WIRE_CLASS_DATA); /* EtherType only */
+	assert_int_equal(dfly_wire_classify(t, add_vlan(t, b, (size_t)n)), DFLY_WIRE_CLASS_DATA);
+	assert_int_equal(dfly_wire_classify(t, 18), DFLY_WIRE_CLASS_DATA);
+	n = encode_ctrl(b, &m);
+	assert_int_equal(dfly_wire_classify(b, (size_t)n), DFLY_WIRE_CLASS_CTRL);
+	assert_int_equal(dfly_wire_classify(t, add_vlan(t, b, (size_t)n)), DFLY_WIRE_CLASS_CTRL);
+}
+
+static void test_data_golden(void **state)
+{
+	static const uint8_t want[14 + 48 + 5] = {
+	    /* Ethernet */
+	    0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00, 0x00, 0x05, 0x88, 0xb5,
+	    /* version, type, flags, global hops, local hops, vc, size */
+	    0x01, 0x01, 0x3f, 0x02, 0x03, 0x03, 0x00, 0x10,
+	    /* src 0, dst 71, via 35, seq */
+	    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x47, 0x00, 0x00, 0x00, 0x23, 0xfe, 0xdc,
+	    0xba, 0x98,
+	    /* generation cycle */
+	    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	    /* pb_vec, tag, payload_len, reserved */
+	    0xde, 0xad, 0xbe, 0xef, 0x11, 0x22, 0x33, 0x44, 0x00, 0x05, 0x00, 0x00, 0x00, 0x00,
+	    0x00, 0x00,
+	    /* payload */
+	    0xa0, 0xa1, 0xa2, 0xa3, 0xa4};
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max();
+	int n = encode_data(b, &d);
+
+	(void)state;
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(b, want, sizeof(want));
+	/* NULL MACs are zeros */
+	n = dfly_wire_data_encode(b, BUF_LEN, NULL, &d, PAYLOAD);
+	assert_int_equal(n, sizeof(want));
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(b[i], 0);
+	assert_memory_equal(b + 12, want + 12, sizeof(want) - 12);
+}
+
+static void assert_data_equal(const struct dfly_wire_data *x, const struct dfly_wire_data *y)
+{
+	assert_int_equal(x->type, y->type);
+	assert_int_equal(x->flags, y->flags);
+	assert_int_equal(x->global_hops, y->global_hops);
+	assert_int_equal(x->local_hops, y->local_hops);
+	assert_int_equal(x->vc, y->vc);
+	assert_int_equal(x->size_phits, y->size_phits);
+	assert_int_equal(x->src_node, y->src_node);
+	assert_int_equal(x->dst_node, y->dst_node);
+	assert_int_equal(x->via_router, y->via_router);
+	assert_int_equal(x->seq, y->seq);
+	assert_int_equal(x->gen_cycle, y->gen_cycle);
+	assert_int_equal(x->pb_vec, y->pb_vec);
+	assert_int_equal(x->tag, y->tag);
+	assert_int_equal(x->payload_len, y->payload_len);
+}
+
+static void test_data_roundtrip(void **state)
+{
+	uint8_t b[BUF_LEN], t[BUF_LEN];
+	struct dfly_wire_data d, out;
+	int n;
+
+	(void)state;
+	/* every field at its maximum */
+	d = data_max();
+	d.src_node = 71;
+	d.seq = UINT32_MAX;
+	d.gen_cycle = UINT64_MAX;
+	d.pb_vec = UINT32_MAX;
+	d.tag = UINT32_MAX;
+	n = encode_data(b, &d);
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+	assert_data_equal(&out, &d);
+	assert_int_equal(out.payload_off, 62);
+	assert_memory_equal(b + out.payload_off, PAYLOAD, sizeof(PAYLOAD));
+	/* and behind a tag */
+	size_t tn = add_vlan(t, b, (size_t)n);
+	assert_int_equal(data_decode_exact(t, tn, &out), 0);
+	assert_data_equal(&out, &d);
+	assert_int_equal(out.payload_off, 66);
+	assert_memory_equal(t + out.payload_off, PAYLOAD, sizeof(PAYLOAD));
+
+	/* every field at its minimum */
+	d = data_min();
+	d.dst_node = 0;
+	n = encode_data(b, &d);
+	assert_int_equal(n, 62);
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+	assert_data_equal(&out, &d);
+
+	/* each flag alone */
+	for (unsigned bit = 0; bit < 6; bit++) {
+		d = data_min();
+		d.flags = (uint8_t)(1u << bit);
+		n = encode_data(b, &d);
+		assert_int_equal(b[OFF + 2], 1u << bit);
+		assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+		assert_int_equal(out.flags, 1u << bit);
+	}
+	assert_int_equal(DFLY_WIRE_F_NONMIN | DFLY_WIRE_F_PHASE | DFLY_WIRE_F_MANDATORY_GLOBAL |
+			     DFLY_WIRE_F_LOCAL_MISROUTE_DONE | DFLY_WIRE_F_REPLY | DFLY_WIRE_F_PB,
+			 DFLY_WIRE_F_ALL);
+
+	/* INFO flit and HOST frame */
+	d = data_min();
+	d.type = DFLY_WIRE_PKT_INFO;
+	d.flags = DFLY_WIRE_F_PB;
+	d.pb_vec = 0x5;
+	n = encode_data(b, &d);
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+	assert_data_equal(&out, &d);
+}
+
+static void test_data_rewrite_in_place(void **state)
+{
+	uint8_t b[BUF_LEN];
+	struct dfly_wire_data d = data_max(), out;
+	int n = encode_data(b, &d);
+
+	(void)state;
+	/* forwarding: new VC, one more hop, new sequence; the payload stays where it is */
+	d.vc = 0;
+	d.global_hops = 1;
+	d.local_hops = 0;
+	d.seq = 7;
+	assert_int_equal(dfly_wire_data_encode(b, (size_t)n, &ETH, &d, NULL), n);
+	assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+	assert_data_equal(&out, &d);
+	assert_memory_equal(b + 62, PAYLOAD, sizeof(PAYLOAD));
+}
+
+static void test_credit_golden_roundtrip(void **state)
+{
+	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
+				       0x00, 0x05, 0x88, 0xb6,
+				       /* version, type CREDIT, body_len 12, src_router 35 */
+				       0x01, 0x01, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x23,
+				       /* n = 2, reserved */
+				       0x02, 0x00, 0x00, 0x00,
+				       /* {vc 0, -, 1 phit}, {vc 1, min, 65535 phits} */
+				       0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0xff, 0xff};
+	struct dfly_wire_ctrl m = ctrl_credit(2), out;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(b, want, sizeof(want));
+
+	m = ctrl_credit(DFLY_WIRE_CREDIT_MAX);
+	n = encode_ctrl(b, &m);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.type, DFLY_WIRE_CTRL_CREDIT);
+	assert_int_equal(out.src_router, 35);
+	assert_int_equal(out.credit.n, DFLY_WIRE_CREDIT_MAX);
+	for (unsigned i = 0; i < DFLY_WIRE_CREDIT_MAX; i++) {
+		assert_int_equal(out.credit.e[i].vc, i % 4);
+		assert_int_equal(out.credit.e[i].flags, i % 2 ? DFLY_WIRE_CREDIT_F_MIN : 0);
+		assert_int_equal(out.credit.e[i].phits, m.credit.e[i].phits);
+	}
+	assert_int_equal(out.credit.e[3].vc, 3); /* vcs − 1 */
+}
+
+static void test_pb_golden_roundtrip(void **state)
+{
+	static const uint8_t want_body[] = {0x02, 0x03, 0x00, 0x00, 0x0c};
+	struct dfly_wire_ctrl m = ctrl_pb(3), out;
+	struct dfly_wire_limits lim = LIM;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	/* h = 2, vg = 3: bit 2 (q 0, v 2) and bit 3 (q 1, v 0) -> 0x0c */
+	assert_int_equal(n, 14 + 8 + sizeof(want_body));
+	assert_int_equal(b[OFF + 1], DFLY_WIRE_CTRL_PB_STATE);
+	assert_int_equal(b[OFF + 3], sizeof(want_body));
+	assert_memory_equal(b + OFF + 8, want_body, sizeof(want_body));
+
+	/* every pattern of h = 2, vg = 2 */
+	for (unsigned pat = 0; pat < 16; pat++) {
+		m = ctrl_pb(2);
+		m.pb.sat[0] = pat & 3;
+		m.pb.sat[1] = pat >> 2;
+		n = encode_ctrl(b, &m);
+		assert_int_equal(b[OFF + 8 + 4], pat);
+		assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+		assert_int_equal(out.pb.h, 2);
+		assert_int_equal(out.pb.vg, 2);
+		assert_int_equal(out.pb.sat[0], pat & 3);
+		assert_int_equal(out.pb.sat[1], pat >> 2);
+		for (unsigned q = 2; q < DFLY_MAX_H; q++)
+			assert_int_equal(out.pb.sat[q], 0);
+	}
+
+	/* the largest vector: h = 16, vg = 8, 128 bits */
+	lim.h = DFLY_MAX_H;
+	lim.vcs = DFLY_MAX_VCS;
+	m = ctrl_pb(2);
+	m.pb.h = DFLY_MAX_H;
+	m.pb.vg = DFLY_MAX_VCS;
+	for (unsigned q = 0; q < DFLY_MAX_H; q++)
+		m.pb.sat[q] = (uint8_t)(q * 37 + 1);
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, 14 + 8 + 4 + 16);
+	for (unsigned q = 0; q < DFLY_MAX_H; q++)
+		assert_int_equal(b[OFF + 8 + 4 + q], (uint8_t)(q * 37 + 1)); /* byte q = port q */
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &lim, &out), 0);
+	assert_memory_equal(out.pb.sat, m.pb.sat, DFLY_MAX_H);
+}
+
+static void test_ectn_golden_roundtrip(void **state)
+{
+	static const uint8_t want_body[] = {0xc3, 0x00, 0x00, 0x08, 0x31, 0x75, 0xb9, 0xfd};
+	struct dfly_wire_ctrl m = ctrl_ectn(), out;
+	struct dfly_wire_limits lim = LIM;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	/* counters 1, 3, .., 15: even index in the low nibble */
+	assert_int_equal(n, 14 + 8 + sizeof(want_body));
+	assert_int_equal(b[OFF + 1], DFLY_WIRE_CTRL_ECTN_PARTIAL);
+	assert_memory_equal(b + OFF + 8, want_body, sizeof(want_body));
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.src_router, 4);
+	assert_int_equal(out.ectn.epoch, 0xc3);
+	assert_int_equal(out.ectn.n, 8);
+	for (unsigned k = 0; k < 8; k++)
+		assert_int_equal(out.ectn.ctr[k], k * 2 + 1);
+
+	/* all zero, then saturation of values above 15 */
+	memset(m.ectn.ctr, 0, sizeof(m.ectn.ctr));
+	n = encode_ctrl(b, &m);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	for (unsigned k = 0; k < 8; k++)
+		assert_int_equal(out.ectn.ctr[k], 0);
+	static const uint8_t big[8] = {15, 16, 17, 100, 200, 255, 14, 0};
+	static const uint8_t sat[8] = {15, 15, 15, 15, 15, 15, 14, 0};
+	memcpy(m.ectn.ctr, big, sizeof(big));
+	n = encode_ctrl(b, &m);
+	assert_int_equal(b[OFF + 8 + 4], 0xff);
+	assert_int_equal(b[OFF + 8 + 7], 0x0e);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_memory_equal(out.ectn.ctr, sat, sizeof(sat));
+
+	/* the largest array: 1023 counters (odd) */
+	lim.a = DFLY_WIRE_ECTN_MAX;
+	lim.h = 1;
+	lim.t = 1;
+	m.ectn.n = DFLY_WIRE_ECTN_MAX;
+	for (unsigned k = 0; k < DFLY_WIRE_ECTN_MAX; k++)
+		m.ectn.ctr[k] = (uint8_t)(k % 16);
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, 14 + 8 + 4 + 512);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &lim, &out), 0);
+	assert_int_equal(out.ectn.n, DFLY_WIRE_ECTN_MAX);
+	assert_memory_equal(out.ectn.ctr, m.ectn.ctr, DFLY_WIRE_ECTN_MAX);
+}
+
+static void test_ectn_group_index(void **state)
+{
+	(void)state;
+	/* g = 9: sender in group 4 lists groups 0, 1, 2, 3, 5, 6, 7, 8 */
+	static const uint32_t want[8] = {0, 1, 2, 3, 5, 6, 7, 8};
+
+	for (uint32_t k = 0; k < 8; k++) {
+		assert_int_equal(dfly_wire_ectn_group(4, k), want[k]);
+		assert_int_equal(dfly_wire_ectn_index(4, want[k]), k);
+	}
+	for (uint32_t G = 0; G < 9; G++)
+		for (uint32_t k = 0; k < 8; k++) {
+			uint32_t D = dfly_wire_ectn_group(G, k);
+
+			CHECK(D != G && D < 9, "G %u k %u -> %u", G, k, D);
+			CHECK(dfly_wire_ectn_index(G, D) == k, "G %u k %u", G, k);
+		}
+}
+
+static void test_hello_golden_roundtrip(void **state)
+{
+	static const uint8_t want_body[] = {0x00, 0x06, 0x00, 0xff, 0x00, 0x02, 0x00, 0x04,
+					    0x00, 0x02, 0x00, 0x01, 0xca, 0xfe, 0xf0, 0x0d};
+	struct dfly_wire_ctrl m = ctrl_hello(), out;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	assert_int_equal(n, 14 + 8 + 16);
+	assert_int_equal(b[OFF + 1], DFLY_WIRE_CTRL_HELLO);
+	assert_memory_equal(b + OFF + 8, want_body, sizeof(want_body));
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.src_router, 35);
+	assert_int_equal(out.hello.port, 6);
+	assert_int_equal(out.hello.arr, DFLY_ARR_PALMTREE);
+	assert_int_equal(out.hello.sigma, -1);
+	assert_int_equal(out.hello.p, 2);
+	assert_int_equal(out.hello.a, 4);
+	assert_int_equal(out.hello.h, 2);
+	assert_int_equal(out.hello.t, 1);
+	assert_int_equal(out.hello.cfg_hash, 0xcafef00du);
+	m.hello.sigma = 1;
+	n = encode_ctrl(b, &m);
+	assert_int_equal(b[OFF + 8 + 3], 0x01);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.hello.sigma, 1);
+}
+
+static void test_hello_every_link(void **state)
+{
+	struct dfly_topo *topo = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, 1);
+	struct dfly_wire_limits lim;
+	struct dfly_wire_ctrl m, out;
+	uint8_t b[BUF_LEN];
+	unsigned links = 0;
+
+	(void)state;
+	assert_non_null(topo);
+	dfly_wire_limits_init(&lim, topo, 4, 16);
+	assert_int_equal(lim.nodes, 72);
+	assert_int_equal(lim.routers, 36);
+	assert_int_equal(lim.p, 2);
+	assert_int_equal(lim.a, 4);
+	assert_int_equal(lim.h, 2);
+	assert_int_equal(lim.t, 1);
+	assert_int_equal(lim.vcs, 4);
+	assert_int_equal(lim.max_phits, 16);
+	/* the HELLO each end sends crosses the wire and passes the other end's check */
+	for (uint32_t r = 0; r < topo->routers; r++) {
+		for (uint32_t port = topo->first_local; port < topo->radix; port++) {
+			uint32_t pr, pp;
+			int n, rc;
+
+			assert_int_equal(dfly_topo_port_peer(topo, r, port, &pr, &pp), 0);
+			dfly_wire_hello_fill(&m, topo, pr, pp, 0xabcdef01u);
+			n = encode_ctrl(b, &m);
+			assert_int_equal(ctrl_decode_exact(b, (size_t)n, &lim, &out), 0);
+			rc = dfly_wire_hello_check(&out, topo, r, port, 0xabcdef01u);
+			CHECK(rc == 0, "router %u port %u: %s", r, port, dfly_wire_err_name(rc));
+			/* the same frame on the next fabric port of r is a miswiring */
+			uint32_t wrong = port + 1 < topo->radix ? port + 1 : topo->first_local;
+			ASSERT_ERR(dfly_wire_hello_check(&out, topo, r, wrong, 0xabcdef01u),
+				   MISWIRED);
+			links++;
+		}
+	}
+	assert_int_equal(links, 36 * 5);
+	dfly_topo_destroy(topo);
+}
+
+static void test_ack_golden_roundtrip(void **state)
+{
+	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
+				       0x00, 0x05, 0x88, 0xb6, 0x01, 0x05, 0x00, 0x08, 0x00, 0x00,
+				       0x00, 0x00, 0x80, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00};
+	static const uint32_t acks[] = {0, 1, 0x7fffffffu, 0x80000000u, UINT32_MAX};
+	struct dfly_wire_ctrl m = ctrl_ack(), out;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(b, want, sizeof(want));
+	for (size_t i = 0; i < sizeof(acks) / sizeof(acks[0]); i++) {
+		for (uint8_t f = 0; f < 2; f++) {
+			m.ack.ack = acks[i];
+			m.ack.flags = f;
+			n = encode_ctrl(b, &m);
+			assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+			assert_int_equal(out.type, DFLY_WIRE_CTRL_ACK);
+			assert_int_equal(out.ack.ack, acks[i]);
+			assert_int_equal(out.ack.flags, f);
+		}
+	}
+}
+
+static void test_seq_before(void **state)
+{
+	(void)state;
+	assert_true(dfly_wire_seq_before(1, 2));
+	assert_false(dfly_wire_seq_before(2, 1));
+	assert_false(dfly_wire_seq_before(5, 5));
+	assert_true(dfly_wire_seq_before(UINT32_MAX, 0)); /* wrap */
+	assert_false(dfly_wire_seq_before(0, UINT32_MAX));
+	assert_true(dfly_wire_seq_before(0, 0x7fffffffu));
+	assert_false(dfly_wire_seq_before(0, 0x80000001u)); /* more than 2^31 ahead: behind */
+}
+
+/* Random mutations of valid frames: only 0 or a named error, and accepted frames are canonical. */
+static void test_mutation_sweep(void **state)
+{
+	uint8_t ref[8][BUF_LEN], b[BUF_LEN], re[BUF_LEN];
+	size_t ref_len[8];
+	struct dfly_wire_ctrl m[5];
+	struct dfly_wire_data d;
+	unsigned accepted = 0, nref = 0;
+
+	(void)state;
+	prng_state = prng_seed;
+	d = data_max();
+	ref_len[nref] = (size_t)encode_data(ref[nref], &d);
+	nref++;
+	d = data_min();
+	ref_len[nref] = (size_t)encode_data(ref[nref], &d);
+	nref++;
+	for (int k = 0, nm = ctrl_samples(m); k < nm; k++) {
+		ref_len[nref] = (size_t)encode_ctrl(ref[nref], &m[k]);
+		nref++;
+	}
+	ref_len[nref] = add_vlan(ref[nref], ref[0], ref_len[0]);
+	nref++;
+
+	for (unsigned iter = 0; iter < 200000; iter++) {
+		unsigned k = prng_next() % nref, flips = 1 + prng_next() % 3;
+		size_t len = ref_len[k];
+		struct dfly_wire_data dd;
+		struct dfly_wire_ctrl mm;
+		int rc;
+
+		memcpy(b, ref[k], BUF_LEN);
+		for (unsigned f = 0; f < flips; f++)
+			b[prng_next() % len] ^= (uint8_t)(1u << (prng_next() % 8));
+		if (prng_next() % 4 == 0)
+			len = prng_next() % (len + 8);
+
+		rc = data_decode_exact(b, len, &dd);
+		CHECK(rc <= 0 && rc > -DFLY_WIRE_E_COUNT, "iter %u: data rc %d", iter, rc);
+		if (rc == 0 && !(b[12] == 0x81 && b[13] == 0x00)) {
+			struct dfly_wire_eth eth;
+
+			memcpy(eth.dst, b, 6);
+			memcpy(eth.src, b + 6, 6);
+			int n = dfly_wire_data_encode(re, BUF_LEN, &eth, &dd, b + dd.payload_off);
+			CHECK(n == (int)len && memcmp(re, b, len) == 0,
+			      "iter %u: data not canonical", iter);
+			accepted++;
+		}
+		rc = ctrl_decode_exact(b, len, &LIM, &mm);
+		CHECK(rc <= 0 && rc > -DFLY_WIRE_E_COUNT, "iter %u: ctrl rc %d", iter, rc);
+		if (rc == 0 && !(b[12] == 0x81 && b[13] == 0x00)) {
+			struct dfly_wire_eth eth;
+
+			memcpy(eth.dst, b, 6);
+			memcpy(eth.src, b + 6, 6);
+			int n = dfly_wire_ctrl_encode(re, BUF_LEN, &eth, &mm);
+			CHECK(n > 0 && (size_t)n <= len && memcmp(re, b, (size_t)n) == 0,
+			      "iter %u: ctrl not canonical", iter);
+			accepted++;
+		}
+	}
+	/* MAC flips, payload flips and in-range id changes are accepted: the sweep is not vacuous
+	 */
+	CHECK(accepted > 10000, "only %u mutated frames accepted", accepted);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    /* negative */
+	    cmocka_unit_test(test_err_names),
+	    cmocka_unit_test(test_classify_other),
+	    cmocka_unit_test(test_data_truncated_every_length),
+	    cmocka_unit_test(test_data_bad_ethertype),
+	    cmocka_unit_test(test_data_bad_version),
+	    cmocka_unit_test(test_data_bad_type),
+	    cmocka_unit_test(test_data_bad_node),
+	    cmocka_unit_test(test_data_bad_router),
+	    cmocka_unit_test(test_data_bad_vc),
+	    cmocka_unit_test(test_data_bad_size),
+	    cmocka_unit_test(test_data_bad_hops),
+	    cmocka_unit_test(test_data_reserved),
+	    cmocka_unit_test(test_data_encode_errors),
+	    cmocka_unit_test(test_ctrl_truncated_every_length),
+	    cmocka_unit_test(test_ctrl_bad_ethertype),
+	    cmocka_unit_test(test_ctrl_bad_version_and_type),
+	    cmocka_unit_test(test_ctrl_bad_router),
+	    cmocka_unit_test(test_ctrl_bad_body_len),
+	    cmocka_unit_test(test_ctrl_tail),
+	    cmocka_unit_test(test_credit_errors),
+	    cmocka_unit_test(test_pb_errors),
+	    cmocka_unit_test(test_ectn_errors),
+	    cmocka_unit_test(test_hello_bad_port),
+	    cmocka_unit_test(test_ack_errors),
+	    cmocka_unit_test(test_ctrl_encode_errors),
+	    cmocka_unit_test(test_hello_check_rejects),
+	    /* positive */
+	    cmocka_unit_test(test_classify),
+	    cmocka_unit_test(test_data_golden),
+	    cmocka_unit_test(test_data_roundtrip),
+	    cmocka_unit_test(test_data_rewrite_in_place),
+	    cmocka_unit_test(test_credit_golden_roundtrip),
+	    cmocka_unit_test(test_pb_golden_roundtrip),
+	    cmocka_unit_test(test_ectn_golden_roundtrip),
+	    cmocka_unit_test(test_ectn_group_index),
+	    cmocka_unit_test(test_hello_golden_roundtrip),
+	    cmocka_unit_test(test_hello_every_link),
+	    cmocka_unit_test(test_ack_golden_roundtrip),
+	    cmocka_unit_test(test_seq_before),
+	    cmocka_unit_test(test_mutation_sweep),
+	};
+	const char *seed = getenv("DFLY_TEST_SEED");
+
+	if (seed != NULL)
+		prng_seed = strtoull(seed, NULL, 0);
+	printf("test_wire: seed %#" PRIx64 " (set DFLY_TEST_SEED to override)\n", prng_seed);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

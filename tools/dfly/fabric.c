@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Virtual-time fabric (fabric.h). Per cycle, in this fixed order: every node's source (by node
+ * id) generates and offers packets; every ASIC (by router id) steps; every ASIC's ejections are
+ * collected into the sinks' statistics. Links have latency ≥ 1, so nothing pushed in cycle c is
+ * seen before cycle c + 1 and the stepping order cannot change the result.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "asic.h"
+#include "fabric.h"
+
+#define POOL_CHUNK 65536u
+#define LAT_BUCKETS (1u << 18)
+
+struct node_src {
+	struct dfly_rng rng;
+	uint32_t perm_dst;		/* PERM: fixed destination */
+	struct asic_pkt *q_head, *q_tail; /* unbounded source queue */
+	uint64_t q_len;
+};
+
+struct dfly_fabric {
+	struct dfly_netcfg cfg;
+	struct dfly_topo *topo;
+	struct asic **asics;
+	struct dfly_regs *regs;
+	struct asic_link **links;
+	uint32_t nlinks;
+	struct node_src *src;
+	uint64_t seed;
+	uint64_t now;
+	uint64_t p_gen;		/* per-cycle generation probability · 2^64 */
+	bool generating;
+
+	/* packet pool */
+	struct asic_pkt **chunks;
+	uint32_t nchunks;
+	struct asic_pkt *free_list;
+	uint32_t next_id;
+
+	/* totals over the whole run */
+	uint64_t gen_total, dlv_total, drop_inj, drop_fabric, queued_src;
+	uint64_t last_delivery;
+
+	/* measurement window */
+	bool measuring;
+	uint64_t win_start, win_end;
+	uint64_t m_attempts, m_pkts, m_phits, m_nonmin, m_hops, m_lhops, m_ghops;
+	double m_lat_sum, m_net_lat_sum;
+	uint64_t m_lat_max;
+	uint32_t *lat_hist;
+	uint64_t *inj_at_start; /* per router: packets out of injection at window start */
+	uint64_t *inj_in_win;
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Packet pool
+ */
+
+static struct asic_pkt *pkt_alloc(struct dfly_fabric *fab)
+{
+	struct asic_pkt *pk;
+
+	if (fab->free_list == NULL) {
+		struct asic_pkt **c = realloc(fab->chunks, (fab->nchunks + 1) * sizeof(*c));
+		struct asic_pkt *chunk;
+
+		if (c == NULL)
+			return NULL;
+		fab->chunks = c;
+		chunk = calloc(POOL_CHUNK, sizeof(*chunk));
+		if (chunk == NULL)
+			return NULL;
+		fab->chunks[fab->nchunks++] = chunk;
+		for (uint32_t i = POOL_CHUNK; i-- > 0;) {
+			chunk[i].next = fab->free_list;
+			fab->free_list = &chunk[i];
+		}
+	}
+	pk = fab->free_list;
+	fab->free_list = pk->next;
+	return pk;
+}
+
+static void pkt_free(struct dfly_fabric *fab, struct asic_pkt *pk)
+{
+	pk->next = fab->free_list;
+	fab->free_list = pk;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Traffic (spec §7)
+ */
+
+uint32_t dfly_fabric_pick_dst(struct dfly_fabric *fab, uint32_t n)
+{
+	const struct dfly_topo *t = fab->topo;
+	struct node_src *s = &fab->src[n];
+	uint32_t gsz = t->a * t->p, G = n / gsz, d;
+
+	switch (fab->cfg.pattern) {
+	case DFLY_PAT_UN:
+		d = dfly_rng_below(&s->rng, t->nodes - 1);
+		return d >= n ? d + 1 : d;
+	case DFLY_PAT_ADV: {
+		int64_t off = fab->cfg.adv_offset % (int64_t)t->g;
+		uint32_t Gd = (uint32_t)((G + off + t->g) % t->g);
+
+		return Gd * gsz + dfly_rng_below(&s->rng, gsz);
+	}
+	case DFLY_PAT_ADVC: {
+		/* the h groups following the source group: the groups of R_out for σ = −1 */
+		uint32_t k = dfly_rng_below(&s->rng, t->h * gsz);
+		uint32_t Gd = (G + 1 + k / gsz) % t->g;
+
+		return Gd * gsz + k % gsz;
+	}
+	case DFLY_PAT_PERM:
+		return s->perm_dst;
+	default:
+		return n;
+	}
+}
+
+/* Node-level derangement: uniform permutation, redrawn until no fixed point. */
+static void make_derangement(struct dfly_fabric *fab)
+{
+	uint32_t N = fab->topo->nodes;
+	uint32_t *perm = malloc(N * sizeof(*perm));
+	struct dfly_rng r;
+	bool ok = false;
+
+	if (perm == NULL || N < 2) {
+		free(perm);
+		return;
+	}
+	dfly_rng_seed(&r, fab->seed, 0x200000000ull);
+	while (!ok) {
+		for (uint32_t i = 0; i < N; i++)
+			perm[i] = i;
+		for (uint32_t i = N - 1; i > 0; i--) {
+			uint32_t j = dfly_rng_below(&r, i + 1), x = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = x;
+		}
+		ok = true;
+		for (uint32_t i = 0; i < N && ok; i++)
+			ok = perm[i] != i;
+	}
+	for (uint32_t i = 0; i < N; i++)
+		fab->src[i].perm_dst = perm[i];
+	free(perm);
+}
+
+void dfly_fabric_set_load(struct dfly_fabric *fab, double load)
+{
+	double p = load / fab->cfg.pkt_phits;
+
+	fab->generating = load > 0;
+	if (p >= 1.0)
+		fab->p_gen = UINT64_MAX;
+	else
+		fab->p_gen = (uint64_t)ldexp(p, 64);
+}
+
+static void generate(struct dfly_fabric *fab)
+{
+	const struct dfly_topo *t = fab->topo;
+	bool unbounded = fab->cfg.source == DFLY_SRC_UNBOUNDED;
+
+	for (uint32_t n = 0; n < t->nodes; n++) {
+		struct node_src *s = &fab->src[n];
+		struct asic *as = fab->asics[n / t->p];
+		uint32_t port = n % t->p;
+
+		/* an unbounded source first retries what it queued */
+		while (unbounded && s->q_head != NULL) {
+			struct asic_pkt *pk = s->q_head;
+			struct asic_pkt *nx = pk->next;
+
+			if (!asic_inject(as, port, pk, fab->now))
+				break;
+			s->q_head = nx;
+			if (nx == NULL)
+				s->q_tail = NULL;
+			s->q_len--;
+			fab->queued_src--;
+			fab->gen_total++;
+		}
+		if (!fab->generating || !dfly_rng_chance(&s->rng, fab->p_gen))
+			continue;
+		if (fab->measuring)
+			fab->m_attempts++;
+		{
+			struct asic_pkt *pk = pkt_alloc(fab);
+
+			if (pk == NULL)
+				continue;
+			memset(pk, 0, sizeof(*pk));
+			pk->src_node = n;
+			pk->dst_node = dfly_fabric_pick_dst(fab, n);
+			pk->val_router = ASIC_NONE;
+			pk->len = (uint16_t)fab->cfg.pkt_phits;
+			pk->gen_cycle = fab->now;
+			pk->id = fab->next_id++;
+			if (s->q_head == NULL && asic_inject(as, port, pk, fab->now)) {
+				fab->gen_total++;
+			} else if (unbounded) {
+				pk->next = NULL;
+				if (s->q_tail)
+					s->q_tail->next = pk;
+				else
+					s->q_head = pk;
+				s->q_tail = pk;
+				s->q_len++;
+				fab->queued_src++;
+			} else {
+				fab->drop_inj++;
+				fab->regs[n / t->p].drop[DFLY_DROP_INJ_FULL]++;
+				pkt_free(fab, pk);
+			}
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Sinks
+ */
+
+static void collect(struct dfly_fabric *fab)
+{
+	struct asic_ejection ej[64];
+
+	for (uint32_t r = 0; r < fab->topo->routers; r++) {
+		unsigned n;
+
+		while ((n = asic_eject_burst(fab->asics[r], ej, 64)) > 0) {
+			for (unsigned k = 0; k < n; k++) {
+				struct asic_pkt *pk = ej[k].pkt;
+				uint64_t lat;
+
+				if (ej[k].drop) {
+					fab->drop_fabric++;
+					pkt_free(fab, pk);
+					continue;
+				}
+				fab->dlv_total++;
+				fab->last_delivery = fab->now;
+				if (fab->measuring) {
+					lat = ej[k].tail_cycle - pk->gen_cycle;
+					fab->m_pkts++;
+					fab->m_phits += pk->len;
+					fab->m_lat_sum += (double)lat;
+					fab->m_net_lat_sum += (double)(ej[k].tail_cycle - pk->inj_cycle);
+					fab->lat_hist[lat < LAT_BUCKETS ? lat : LAT_BUCKETS - 1]++;
+					if (lat > fab->m_lat_max)
+						fab->m_lat_max = lat;
+					fab->m_nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
+					fab->m_hops += pk->lhops + pk->ghops;
+					fab->m_lhops += pk->lhops;
+					fab->m_ghops += pk->ghops;
+				}
+				pkt_free(fab, pk);
+			}
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Construction
+ */
+
+struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t seed, char *err,
+				       size_t errlen)
+{
+	struct dfly_fabric *fab = calloc(1, sizeof(*fab));
+	struct asic_params par = {0};
+	uint32_t nl = 0;
+	const struct dfly_topo *t;
+
+	if (fab == NULL)
+		goto out_nomem;
+	fab->cfg = *cfg;
+	fab->seed = seed;
+	fab->topo = dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
+	if (fab->topo == NULL) {
+		snprintf(err, errlen, "%s: topology: invalid p=%u a=%u h=%u t=%u", cfg->path, cfg->p,
+			 cfg->a, cfg->h, cfg->t);
+		dfly_fabric_destroy(fab);
+		errno = EINVAL;
+		return NULL;
+	}
+	t = fab->topo;
+	par.speedup = cfg->speedup;
+	par.pipe_route = cfg->pipe_route;
+	par.pipe_xbar = cfg->pipe_xbar;
+	par.alloc_iters = cfg->alloc_iters;
+	par.in_arb = cfg->in_arb;
+	par.out_arb = cfg->out_arb;
+	par.vcs[DFLY_PORT_TERMINAL] = cfg->vc_inj;
+	par.vcs[DFLY_PORT_LOCAL] = cfg->vc_local;
+	par.vcs[DFLY_PORT_GLOBAL] = cfg->vc_global;
+	par.buf[DFLY_PORT_TERMINAL] = cfg->buf_inj;
+	par.buf[DFLY_PORT_LOCAL] = cfg->buf_local;
+	par.buf[DFLY_PORT_GLOBAL] = cfg->buf_global;
+	par.buf_out = cfg->buf_out;
+	par.lat_terminal = cfg->lat_terminal;
+	par.inj_select = cfg->inj_select;
+
+	fab->asics = calloc(t->routers, sizeof(*fab->asics));
+	fab->regs = aligned_alloc(64, ((sizeof(struct dfly_regs) * t->routers + 63) / 64) * 64);
+	fab->links = calloc((size_t)t->routers * (t->a - 1 + t->h), sizeof(*fab->links));
+	fab->src = calloc(t->nodes, sizeof(*fab->src));
+	fab->lat_hist = calloc(LAT_BUCKETS, sizeof(*fab->lat_hist));
+	fab->inj_at_start = calloc(t->routers, sizeof(*fab->inj_at_start));
+	fab->inj_in_win = calloc(t->routers, sizeof(*fab->inj_in_win));
+	if (!fab->asics || !fab->regs || !fab->links || !fab->src || !fab->lat_hist ||
+	    !fab->inj_at_start || !fab->inj_in_win)
+		goto out_nomem;
+
+	for (uint32_t r = 0; r < t->routers; r++) {
+		struct dfly_regs *regs = &fab->regs[r];
+
+		fab->asics[r] = asic_create(t, r, &par, regs, seed);
+		if (fab->asics[r] == NULL) {
+			snprintf(err, errlen, "router %u: cannot create ASIC: %s", r,
+				 strerror(errno));
+			goto out_err;
+		}
+		/* the configuration loader plays the firmware's part for the static knobs */
+		regs->knobs.mode = cfg->mode;
+		regs->knobs.val_variant = cfg->val_variant;
+		regs->knobs.val_recompute = cfg->val_recompute;
+		regs->knobs.in_transit_priority = cfg->in_transit_priority;
+		{
+			uint32_t l, g;
+
+			dfly_netcfg_vc_needs(cfg, &l, &g, regs->knobs.vc_map);
+		}
+	}
+	for (uint32_t r = 0; r < t->routers; r++) {
+		for (uint32_t port = t->first_local; port < t->radix; port++) {
+			uint32_t pr, pp;
+			uint32_t lat = dfly_topo_port_kind(t, port) == DFLY_PORT_LOCAL
+					       ? cfg->lat_local
+					       : cfg->lat_global;
+
+			dfly_topo_port_peer(t, r, port, &pr, &pp);
+			fab->links[nl] = asic_link_create(fab->asics[r], port, fab->asics[pr], pp, lat);
+			if (fab->links[nl] == NULL) {
+				snprintf(err, errlen, "link %u:%u -> %u:%u: %s", r, port, pr, pp,
+					 strerror(errno));
+				goto out_err;
+			}
+			nl++;
+		}
+	}
+	fab->nlinks = nl;
+	for (uint32_t n = 0; n < t->nodes; n++)
+		dfly_rng_seed(&fab->src[n].rng, seed, n);
+	if (cfg->pattern == DFLY_PAT_PERM)
+		make_derangement(fab);
+	dfly_fabric_set_load(fab, cfg->load);
+	return fab;
+
+out_nomem:
+	snprintf(err, errlen, "out of memory");
+	errno = ENOMEM;
+out_err:
+	dfly_fabric_destroy(fab);
+	return NULL;
+}
+
+void dfly_fabric_destroy(struct dfly_fabric *fab)
+{
+	if (fab == NULL)
+		return;
+	for (uint32_t l = 0; l < fab->nlinks; l++)
+		asic_link_destroy(fab->links[l]);
+	if (fab->asics && fab->topo)
+		for (uint32_t r = 0; r < fab->topo->routers; r++)
+			asic_destroy(fab->asics[r]);
+	for (uint32_t c = 0; c < fab->nchunks; c++)
+		free(fab->chunks[c]);
+	free(fab->chunks);
+	free(fab->asics);
+	free(fab->regs);
+	free(fab->links);
+	free(fab->src);
+	free(fab->lat_hist);
+	free(fab->inj_at_start);
+	free(fab->inj_in_win);
+	dfly_topo_destroy(fab->topo);
+	free(fab);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Running
+ */
+
+uint64_t dfly_fabric_in_flight(const struct dfly_fabric *fab)
+{
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		n += asic_pkts_held(fab->asics[r]);
+	for (uint32_t l = 0; l < fab->nlinks; l++)
+		n += asic_link_pkts(fab->links[l]);
+	return n;
+}
+
+/* Packets injected by the nodes of router r so far (left the injection queues). */
+static uint64_t router_injected(const struct dfly_fabric *fab, uint32_t r)
+{
+	uint64_t n = 0;
+
+	for (uint32_t port = 0; port < fab->topo->p; port++)
+		n += fab->regs[r].port_ctr[port][DFLY_XBAR_IN_GRANTS];
+	return n;
+}
+
+static void one_cycle(struct dfly_fabric *fab)
+{
+	if (fab->generating || fab->queued_src)
+		generate(fab);
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		asic_step(fab->asics[r], fab->now);
+	collect(fab);
+	fab->now++;
+}
+
+static int watchdog(struct dfly_fabric *fab, char *why, size_t len)
+{
+	if (fab->now - fab->last_delivery <= fab->cfg.watchdog)
+		return 0;
+	if (dfly_fabric_in_flight(fab) == 0) {
+		fab->last_delivery = fab->now;
+		return 0;
+	}
+	snprintf(why, len,
+		 "watchdog: no packet delivered for %llu cycles (cycle %llu) with %llu packets "
+		 "in the network: deadlock",
+		 (unsigned long long)fab->cfg.watchdog, (unsigned long long)fab->now,
+		 (unsigned long long)dfly_fabric_in_flight(fab));
+	return -EDEADLK;
+}
+
+int dfly_fabric_step(struct dfly_fabric *fab, uint64_t cycles)
+{
+	char why[256];
+
+	for (uint64_t c = 0; c < cycles; c++) {
+		one_cycle(fab);
+		if ((fab->now & 1023) == 0 && watchdog(fab, why, sizeof(why)))
+			return -EDEADLK;
+	}
+	return 0;
+}
+
+int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, char *why,
+				 size_t len)
+{
+	uint64_t in_flight = dfly_fabric_in_flight(fab);
+
+	/* conservation: every packet accepted by an injection queue is delivered, in flight,
+	 * or counted as dropped inside the fabric */
+	if (fab->gen_total != fab->dlv_total + in_flight + fab->drop_fabric) {
+		snprintf(why, len,
+			 "conservation: injected %llu != delivered %llu + in flight %llu + dropped "
+			 "%llu",
+			 (unsigned long long)fab->gen_total, (unsigned long long)fab->dlv_total,
+			 (unsigned long long)in_flight, (unsigned long long)fab->drop_fabric);
+		return -EBUSY;
+	}
+	if (fab->drop_fabric) {
+		snprintf(why, len, "lossless fabric dropped %llu packets",
+			 (unsigned long long)fab->drop_fabric);
+		return -EBUSY;
+	}
+	for (uint32_t r = 0; r < fab->topo->routers; r++) {
+		const struct dfly_regs *rg = &fab->regs[r];
+		uint64_t rx = 0, enq = 0, deq = 0, tx = 0, xin = 0, xout = 0;
+
+		/* counter partitions: per-VC sums equal per-port totals */
+		for (uint32_t port = 0; port < fab->topo->radix; port++) {
+			uint64_t e = 0, o = 0;
+
+			for (uint32_t v = 0; v < rg->nvcs[port]; v++) {
+				e += rg->vc_ctr[port][v][DFLY_VC_ENQ_PKTS];
+				deq += rg->vc_ctr[port][v][DFLY_VC_DEQ_PKTS];
+				o += rg->vc_ctr[port][v][DFLY_VC_OUT_VC_PKTS];
+			}
+			if (e != rg->port_ctr[port][DFLY_RX_PKTS] ||
+			    o != rg->port_ctr[port][DFLY_XBAR_OUT_GRANTS]) {
+				snprintf(why, len,
+					 "router %u port %u: per-VC counters do not add up to the "
+					 "port's (enq %llu rx %llu, out %llu grants %llu)",
+					 r, port, (unsigned long long)e,
+					 (unsigned long long)rg->port_ctr[port][DFLY_RX_PKTS],
+					 (unsigned long long)o,
+					 (unsigned long long)rg->port_ctr[port][DFLY_XBAR_OUT_GRANTS]);
+				return -EBUSY;
+			}
+			rx += rg->port_ctr[port][DFLY_RX_PKTS];
+			enq += e;
+			tx += rg->port_ctr[port][DFLY_TX_PKTS];
+			xin += rg->port_ctr[port][DFLY_XBAR_IN_GRANTS];
+			xout += rg->port_ctr[port][DFLY_XBAR_OUT_GRANTS];
+		}
+		if (xin != xout || rg->route[DFLY_ROUTE_HOP_LOCAL] + rg->route[DFLY_ROUTE_HOP_GLOBAL] +
+						   rg->route[DFLY_ROUTE_EJECT] !=
+					   xout) {
+			snprintf(why, len, "router %u: grants in %llu out %llu, hop counters %llu", r,
+				 (unsigned long long)xin, (unsigned long long)xout,
+				 (unsigned long long)(rg->route[DFLY_ROUTE_HOP_LOCAL] +
+						      rg->route[DFLY_ROUTE_HOP_GLOBAL] +
+						      rg->route[DFLY_ROUTE_EJECT]));
+			return -EBUSY;
+		}
+		if (drained && (rx != tx || enq != deq)) {
+			snprintf(why, len, "router %u drained but rx %llu != tx %llu or enq %llu != "
+					   "deq %llu",
+				 r, (unsigned long long)rx, (unsigned long long)tx,
+				 (unsigned long long)enq, (unsigned long long)deq);
+			return -EBUSY;
+		}
+		if (drained) {
+			char w[200];
+
+			if (asic_check_drained(fab->asics[r], w, sizeof(w))) {
+				snprintf(why, len, "%s", w);
+				return -EBUSY;
+			}
+		}
+	}
+	if (drained) {
+		for (uint32_t l = 0; l < fab->nlinks; l++)
+			if (asic_link_pkts(fab->links[l]) || asic_link_credits(fab->links[l])) {
+				snprintf(why, len, "link %u not empty after drain", l);
+				return -EBUSY;
+			}
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void progress_line(struct dfly_fabric *fab, uint64_t total, double t0, double *last)
+{
+	double t = now_s();
+
+	if (t - t0 < 3.0 || t - *last < 2.0)
+		return;
+	*last = t;
+	fprintf(stderr, "  cycle %llu/%llu (%.0f%%), %.0f cycles/s%s",
+		(unsigned long long)fab->now, (unsigned long long)total,
+		100.0 * (double)fab->now / (double)total, (double)fab->now / (t - t0),
+		isatty(2) ? "\r" : "\n");
+}
+
+static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
+{
+	const struct dfly_topo *t = fab->topo;
+	double M = (double)fab->cfg.measure;
+	double sum = 0, sum2 = 0, mn = INFINITY, mx = 0;
+	uint64_t acc = 0, p50 = 0, p99 = 0;
+	bool have50 = false;
+
+	res->offered = fab->cfg.load;
+	res->generated = fab->m_attempts * (double)fab->cfg.pkt_phits / (M * t->nodes);
+	res->accepted = (double)fab->m_phits / (M * t->nodes);
+	res->pkts_delivered = fab->m_pkts;
+	if (fab->m_pkts) {
+		res->lat_avg = fab->m_lat_sum / fab->m_pkts;
+		res->net_lat_avg = fab->m_net_lat_sum / fab->m_pkts;
+		res->misrouted_pct = 100.0 * fab->m_nonmin / fab->m_pkts;
+		res->hops_avg = (double)fab->m_hops / fab->m_pkts;
+		res->lhops_avg = (double)fab->m_lhops / fab->m_pkts;
+		res->ghops_avg = (double)fab->m_ghops / fab->m_pkts;
+		for (uint32_t b = 0; b < LAT_BUCKETS; b++) {
+			acc += fab->lat_hist[b];
+			if (!have50 && acc * 2 >= fab->m_pkts) {
+				p50 = b;
+				have50 = true;
+			}
+			if (acc * 100 >= fab->m_pkts * 99) {
+				p99 = b;
+				break;
+			}
+		}
+		res->lat_p50 = (double)p50;
+		res->lat_p99 = (double)p99;
+		res->lat_max = fab->m_lat_max;
+	}
+	for (uint32_t r = 0; r < t->routers; r++) {
+		double x = (double)fab->inj_in_win[r] * fab->cfg.pkt_phits / (M * t->p);
+
+		sum += x;
+		sum2 += x * x;
+		if (x < mn)
+			mn = x;
+		if (x > mx)
+			mx = x;
+	}
+	{
+		double mu = sum / t->routers;
+		double var = sum2 / t->routers - mu * mu;
+
+		res->min_inj = mn;
+		res->max_min = mn > 0 ? mx / mn : 0;
+		res->cov = mu > 0 ? sqrt(var > 0 ? var : 0) / mu : 0;
+		res->jain = sum2 > 0 ? sum * sum / (t->routers * sum2) : 0;
+	}
+}
+
+int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool progress)
+{
+	const struct dfly_netcfg *cfg = &fab->cfg;
+	uint64_t total = cfg->warmup + cfg->measure;
+	double t0 = now_s(), last = t0;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	while (fab->now < total) {
+		if (fab->now == cfg->warmup) {
+			fab->measuring = true;
+			for (uint32_t r = 0; r < fab->topo->routers; r++)
+				fab->inj_at_start[r] = router_injected(fab, r);
+		}
+		one_cycle(fab);
+		if ((fab->now & 1023) == 0) {
+			if ((rc = watchdog(fab, res->why, sizeof(res->why))) != 0)
+				break;
+			if (progress)
+				progress_line(fab, total, t0, &last);
+		}
+	}
+	fab->measuring = false;
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		fab->inj_in_win[r] = router_injected(fab, r) - fab->inj_at_start[r];
+	finish_stats(fab, res);
+	res->deadlock = rc != 0;
+
+	/* drain: stop the sources and let the network empty */
+	dfly_fabric_set_load(fab, 0);
+	if (rc == 0) {
+		uint64_t limit = fab->now + cfg->drain;
+
+		while ((dfly_fabric_in_flight(fab) || fab->queued_src) && fab->now < limit) {
+			one_cycle(fab);
+			if ((fab->now & 1023) == 0 &&
+			    (rc = watchdog(fab, res->why, sizeof(res->why))) != 0) {
+				res->deadlock = true;
+				break;
+			}
+		}
+		/* let the last credits travel home */
+		for (uint32_t c = 0; c < cfg->lat_global + 2 * cfg->pipe_xbar + 2 && rc == 0; c++)
+			one_cycle(fab);
+	}
+	res->in_flight = dfly_fabric_in_flight(fab);
+	res->drained = res->in_flight == 0 && fab->queued_src == 0;
+	res->gen_total = fab->gen_total;
+	res->dlv_total = fab->dlv_total;
+	res->drop_inj = fab->drop_inj;
+	res->drop_fabric = fab->drop_fabric;
+	res->cycles = fab->now;
+	if (rc == 0) {
+		res->invariants_ok =
+			dfly_fabric_check_invariants(fab, res->drained, res->why, sizeof(res->why)) == 0;
+		if (res->invariants_ok && !res->drained)
+			snprintf(res->why, sizeof(res->why),
+				 "not drained after %llu cycles: %llu packets in flight",
+				 (unsigned long long)cfg->drain, (unsigned long long)res->in_flight);
+	}
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		asic_sync_gauges(fab->asics[r]);
+	res->wall_s = now_s() - t0;
+	if (progress && isatty(2) && res->wall_s > 3.0)
+		fprintf(stderr, "%60s\r", "");
+	return rc;
+}
+
+const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t r)
+{
+	return &fab->regs[r];
+}
+
+const struct dfly_topo *dfly_fabric_topo(const struct dfly_fabric *fab)
+{
+	return fab->topo;
+}
+
+uint64_t dfly_fabric_now(const struct dfly_fabric *fab)
+{
+	return fab->now;
+}
+
+void dfly_fabric_totals(const struct dfly_fabric *fab, uint64_t *gen, uint64_t *dlv,
+			uint64_t *drop_inj)
+{
+	*gen = fab->gen_total;
+	*dlv = fab->dlv_total;
+	*drop_inj = fab->drop_inj;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The virtual-time fabric behind `dfly sim` (DESIGN.md §1, §4): builds one ASIC per router of a
+ * network configuration, wires every local and global link with its latency, runs the Bernoulli
+ * traffic sources and sinks of every node, and steps everything in a fixed order, one emulated
+ * cycle at a time, so that the same configuration and seed give byte-identical results.
+ *
+ * A run is: warm-up, measurement window, drain (generation stopped), then the invariant checks
+ * (packets conserved, credits back to buffer sizes, queues drained). A watchdog stops a run that
+ * delivers nothing for sim.watchdog cycles while packets are queued (deadlock).
+ */
+#ifndef DFLY_FABRIC_H
+#define DFLY_FABRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "netcfg.h"
+
+struct dfly_fabric;
+
+/** Results of one run (one mechanism, pattern, load and seed). */
+struct dfly_sim_result {
+	double offered;	      /**< configured load, phits/(node·cycle) */
+	double generated;     /**< load the sources attempted in the window */
+	double accepted;      /**< phits delivered in the window / (window · nodes) */
+	double lat_avg;	      /**< cycles, generation → tail delivery, packets delivered in window */
+	double lat_p50, lat_p99;
+	uint64_t lat_max;
+	double net_lat_avg;   /**< cycles, injection-queue exit → tail delivery */
+	double misrouted_pct; /**< % of packets delivered in the window with a nonminimal route */
+	double hops_avg;      /**< router-to-router hops per delivered packet */
+	double lhops_avg, ghops_avg;
+	double min_inj;	      /**< min over routers of injected phits/(node·cycle) (spec §8.5) */
+	double max_min;	      /**< max/min injected per router (0 when min is 0) */
+	double cov;	      /**< σ/μ of injected per router */
+	double jain;	      /**< Jain's index (non-reference, spec §8.5) */
+	uint64_t pkts_delivered; /**< in the window */
+	uint64_t gen_total;	 /**< packets accepted by the injection queues, whole run */
+	uint64_t dlv_total;	 /**< packets delivered, whole run */
+	uint64_t drop_inj;	 /**< generation attempts with no room (offered, not injected) */
+	uint64_t drop_fabric;	 /**< packets dropped inside the fabric (must be 0) */
+	uint64_t in_flight;	 /**< packets still in the network at the end */
+	uint64_t cycles;	 /**< cycles simulated */
+	bool deadlock;		 /**< the watchdog fired */
+	bool drained;		 /**< the network emptied within sim.drain cycles */
+	bool invariants_ok;	 /**< conservation + credits + queues, checked after the drain */
+	char why[256];		 /**< first invariant violation or watchdog report */
+	double wall_s;		 /**< wall-clock seconds (not part of the deterministic output) */
+};
+
+/**
+ * Build the network of @p cfg for a run with @p seed. @return the fabric or NULL with errno
+ * (EINVAL, ENOMEM); @p err gets a message.
+ */
+struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t seed, char *err,
+				       size_t errlen);
+void dfly_fabric_destroy(struct dfly_fabric *fab);
+
+/**
+ * Run warm-up, measurement and drain, then check the invariants. @p progress: print a progress
+ * line on stderr when the run lasts more than a few seconds.
+ * @return 0, or -EDEADLK if the watchdog fired (res->why says where).
+ */
+int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool progress);
+
+/* Lower-level control, for tests and transient experiments. */
+
+/** Step @p cycles cycles with the sources generating at the current load. */
+int dfly_fabric_step(struct dfly_fabric *fab, uint64_t cycles);
+/** Set the offered load (0 stops generation). */
+void dfly_fabric_set_load(struct dfly_fabric *fab, double load);
+/** Packets in the network: injection queues, routers, links. */
+uint64_t dfly_fabric_in_flight(const struct dfly_fabric *fab);
+/** Check conservation, credits and drained queues. @return 0 or -EBUSY with @p why. */
+int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, char *why,
+				 size_t len);
+/** Register file of router @p r (read-only use). */
+const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t r);
+/** The topology. */
+const struct dfly_topo *dfly_fabric_topo(const struct dfly_fabric *fab);
+/** Current cycle. */
+uint64_t dfly_fabric_now(const struct dfly_fabric *fab);
+/** Totals: packets injected into queues, delivered, dropped at generation. */
+void dfly_fabric_totals(const struct dfly_fabric *fab, uint64_t *gen, uint64_t *dlv,
+			uint64_t *drop_inj);
+
+/** Destination node of a packet from @p src under the configured pattern (for tests). */
+uint32_t dfly_fabric_pick_dst(struct dfly_fabric *fab, uint32_t src);
+
+#endif /* DFLY_FABRIC_H */

@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The `dfly` command: the user's entry point to the emulator in virtual time.
+ *   dfly sim    run the virtual-time fabric over loads, mechanisms, patterns and seeds
+ *   dfly topo   print a network's topology, link table, path statistics and VC needs
+ *   dfly bench  measure emulation speed (bench sim)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "fabric.h"
+#include "netcfg.h"
+
+#ifndef DFLY_SOURCE_DIR
+#define DFLY_SOURCE_DIR "."
+#endif
+
+#define MAX_SETS 128
+#define MAX_LIST 64
+
+static void usage_main(FILE *f)
+{
+	fprintf(f, "usage: dfly COMMAND [ARGS]\n"
+		   "\n"
+		   "commands:\n"
+		   "  sim     run a network in virtual time (dfly sim --help)\n"
+		   "  topo    describe a network's topology (dfly topo --help)\n"
+		   "  bench   measure emulation speed (dfly bench --help)\n"
+		   "\n"
+		   "Every command takes --help.\n");
+}
+
+static void usage_sim(FILE *f)
+{
+	fprintf(f,
+		"usage: dfly sim CONFIG [options]\n"
+		"\n"
+		"Run the Dragonfly described by the libconfig file CONFIG in virtual time: warm-up,\n"
+		"measurement window, drain, invariant checks; one run per (mechanism, pattern, load,\n"
+		"seed). Prints a table (averaged over seeds) and optionally a CSV (one row per run).\n"
+		"\n"
+		"options:\n"
+		"  --set PATH=VALUE     override any setting, e.g. --set routing.mechanism=val\n"
+		"                       --set traffic.pattern=adv+1 (repeatable)\n"
+		"  --loads LIST|A:B:S   offered loads in phits/(node*cycle): 0.1,0.3 or 0.05:0.5:0.05\n"
+		"                       (default: traffic.load of the file)\n"
+		"  --mechanisms LIST    comma-separated routing.mechanism values (default: the file's)\n"
+		"  --patterns LIST      comma-separated traffic.pattern values (default: the file's)\n"
+		"  --seed N             first seed (default sim.seed)\n"
+		"  --seeds K            runs per point with seeds N..N+K-1 (default sim.seeds)\n"
+		"  --csv FILE           write one CSV row per run\n"
+		"  --quiet              no progress lines\n"
+		"  --help               this text\n"
+		"\n"
+		"Exit status: 0 if every run kept its invariants, 1 on a deadlock or a violated\n"
+		"invariant, 2 on a usage or configuration error.\n");
+}
+
+static void usage_topo(FILE *f)
+{
+	fprintf(f, "usage: dfly topo CONFIG [--set PATH=VALUE]... [--links]\n"
+		   "\n"
+		   "Print the topology of CONFIG: sizes, the global links of group 0 (or every group\n"
+		   "with --links), the minimal-path hop distribution over all router pairs, and the VCs\n"
+		   "each mechanism needs against what the file provides.\n");
+}
+
+static void usage_bench(FILE *f)
+{
+	fprintf(f, "usage: dfly bench sim [--cycles N] [--load L] [--configs LIST] [--pattern P]\n"
+		   "\n"
+		   "Measure the speed of dfly sim: for each config (default: h2,h4,h6 from %s/configs)\n"
+		   "run MIN under the pattern (default un) at load L (default 0.3) for N cycles\n"
+		   "(default 20000) and print simulated cycles per second, delivered packets per\n"
+		   "second and peak memory.\n",
+		DFLY_SOURCE_DIR);
+}
+
+/* Split a comma-separated list in place. */
+static int split_list(char *s, char **out, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, ","); tok != NULL && n < max; tok = strtok(NULL, ","))
+		out[n++] = tok;
+	return n;
+}
+
+static int parse_loads(const char *arg, double *loads, int max)
+{
+	double a, b, step;
+	int n = 0;
+	char *end;
+
+	if (strchr(arg, ':') != NULL) {
+		if (sscanf(arg, "%lf:%lf:%lf", &a, &b, &step) != 3 || step <= 0 || b < a)
+			return -1;
+		for (int k = 0; n < max; k++) {
+			double x = a + k * step;
+
+			if (x > b + step * 1e-6)
+				break;
+			loads[n++] = round(x * 1e9) / 1e9;
+		}
+		return n;
+	}
+	for (const char *p = arg; *p && n < max;) {
+		loads[n++] = strtod(p, &end);
+		if (end == p)
+			return -1;
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != '\0')
+			return -1;
+	}
+	return n;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char csv_header[] =
+	"mechanism,pattern,offered,accepted,lat_avg,lat_p50,lat_p99,misrouted_pct,hops_avg,"
+	"min_inj,max_min,cov,seed,generated,lat_max,net_lat_avg,lhops_avg,ghops_avg,jain,"
+	"pkts_delivered,drop_inj,cycles,invariants\n";
+
+static void csv_row(FILE *f, const char *mech, const char *pat, uint64_t seed,
+		    const struct dfly_sim_result *r)
+{
+	fprintf(f,
+		"%s,%s,%.4f,%.6f,%.3f,%.0f,%.0f,%.3f,%.4f,%.6f,%.4f,%.6f,%llu,%.6f,%llu,%.3f,%.4f,"
+		"%.4f,%.6f,%llu,%llu,%llu,%s\n",
+		mech, pat, r->offered, r->accepted, r->lat_avg, r->lat_p50, r->lat_p99,
+		r->misrouted_pct, r->hops_avg, r->min_inj, r->max_min, r->cov,
+		(unsigned long long)seed, r->generated, (unsigned long long)r->lat_max,
+		r->net_lat_avg, r->lhops_avg, r->ghops_avg, r->jain,
+		(unsigned long long)r->pkts_delivered, (unsigned long long)r->drop_inj,
+		(unsigned long long)r->cycles, r->invariants_ok ? "ok" : "FAILED");
+}
+
+static int cmd_sim(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"set", required_argument, NULL, 's'},	 {"loads", required_argument, NULL, 'l'},
+		{"seed", required_argument, NULL, 'S'},	 {"seeds", required_argument, NULL, 'k'},
+		{"csv", required_argument, NULL, 'c'},	 {"mechanisms", required_argument, NULL, 'm'},
+		{"patterns", required_argument, NULL, 'p'}, {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},	 {NULL, 0, NULL, 0},
+	};
+	const char *sets[MAX_SETS + 2];
+	int nsets = 0, nloads = 0, nmech = 0, npat = 0, opt, status = 0;
+	double loads[256];
+	char *mechs[MAX_LIST], *pats[MAX_LIST];
+	char mech_buf[512] = "", pat_buf[512] = "";
+	char seed_set[64] = "", seeds_set[64] = "";
+	const char *csv_path = NULL, *cfg_path;
+	bool quiet = false;
+	FILE *csv = NULL;
+	char err[DFLY_NETCFG_ERRLEN];
+	double t0 = now_s();
+	uint64_t sim_cycles = 0, sim_router_cycles = 0, sim_pkts = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (nsets >= MAX_SETS) {
+				fprintf(stderr, "dfly sim: too many --set options\n");
+				return 2;
+			}
+			sets[nsets++] = optarg;
+			break;
+		case 'l':
+			nloads = parse_loads(optarg, loads, 256);
+			if (nloads <= 0) {
+				fprintf(stderr, "dfly sim: --loads %s: expected LIST or A:B:STEP\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			snprintf(seed_set, sizeof(seed_set), "sim.seed=%s", optarg);
+			break;
+		case 'k':
+			snprintf(seeds_set, sizeof(seeds_set), "sim.seeds=%s", optarg);
+			break;
+		case 'c':
+			csv_path = optarg;
+			break;
+		case 'm':
+			snprintf(mech_buf, sizeof(mech_buf), "%s", optarg);
+			break;
+		case 'p':
+			snprintf(pat_buf, sizeof(pat_buf), "%s", optarg);
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			usage_sim(stdout);
+			return 0;
+		default:
+			usage_sim(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage_sim(stderr);
+		return 2;
+	}
+	cfg_path = argv[optind];
+	if (seed_set[0])
+		sets[nsets++] = seed_set;
+	if (seeds_set[0])
+		sets[nsets++] = seeds_set;
+	nmech = mech_buf[0] ? split_list(mech_buf, mechs, MAX_LIST) : 1;
+	npat = pat_buf[0] ? split_list(pat_buf, pats, MAX_LIST) : 1;
+	if (!mech_buf[0])
+		mechs[0] = NULL;
+	if (!pat_buf[0])
+		pats[0] = NULL;
+
+	for (int mi = 0; mi < nmech; mi++) {
+		for (int pi = 0; pi < npat; pi++) {
+			const char *s2[MAX_SETS + 4];
+			char mset[128], pset[128], patname[64];
+			struct dfly_netcfg cfg;
+			int n2 = 0;
+
+			for (int k = 0; k < nsets; k++)
+				s2[n2++] = sets[k];
+			if (mechs[mi]) {
+				snprintf(mset, sizeof(mset), "routing.mechanism=%s", mechs[mi]);
+				s2[n2++] = mset;
+			}
+			if (pats[pi]) {
+				snprintf(pset, sizeof(pset), "traffic.pattern=%s", pats[pi]);
+				s2[n2++] = pset;
+			}
+			if (dfly_netcfg_load(&cfg, cfg_path, s2, n2, err, sizeof(err)) != 0) {
+				fprintf(stderr, "dfly sim: %s\n", err);
+				status = 2;
+				goto out;
+			}
+			if (csv_path != NULL && csv == NULL) {
+				csv = fopen(csv_path, "w");
+				if (csv == NULL) {
+					fprintf(stderr, "dfly sim: %s: %s\n", csv_path,
+						strerror(errno));
+					status = 2;
+					goto out;
+				}
+				fputs(csv_header, csv);
+			}
+			if (mi == 0 && pi == 0) {
+				struct dfly_topo *t = dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t,
+								       cfg.arr, cfg.sigma);
+
+				printf("# dfly sim %s: ", cfg_path);
+				dfly_topo_dump(t, stdout);
+				dfly_topo_destroy(t);
+				printf("# warmup %llu + measure %llu cycles, %u seed(s) from %llu, "
+				       "packet %u phits; loads in phits/(node*cycle), latency in "
+				       "cycles\n",
+				       (unsigned long long)cfg.warmup,
+				       (unsigned long long)cfg.measure, cfg.seeds,
+				       (unsigned long long)cfg.seed, cfg.pkt_phits);
+				printf("%-5s %-7s %7s %8s %8s %7s %7s %6s %5s %8s %7s %6s\n",
+				       "mech", "pattern", "offered", "accepted", "lat_avg", "lat_p50",
+				       "lat_p99", "misr%", "hops", "min_inj", "max/min", "cov");
+			}
+			dfly_pattern_name(&cfg, patname, sizeof(patname));
+			for (int li = 0; li < (nloads ? nloads : 1); li++) {
+				struct dfly_sim_result acc = {0};
+				int ok_runs = 0;
+
+				if (nloads)
+					cfg.load = loads[li];
+				if (cfg.load < 0 || cfg.load > 1) {
+					fprintf(stderr, "dfly sim: --loads: %g out of range [0, 1]\n",
+						cfg.load);
+					status = 2;
+					goto out;
+				}
+				for (uint32_t sd = 0; sd < cfg.seeds; sd++) {
+					uint64_t seed = cfg.seed + sd;
+					struct dfly_sim_result r;
+					struct dfly_fabric *fab =
+						dfly_fabric_create(&cfg, seed, err, sizeof(err));
+
+					if (fab == NULL) {
+						fprintf(stderr, "dfly sim: %s\n", err);
+						status = 2;
+						goto out;
+					}
+					if (!quiet)
+						fprintf(stderr, "run %s %s load %.3f seed %llu\n",
+							dfly_mode_name(cfg.mode), patname, cfg.load,
+							(unsigned long long)seed);
+					dfly_fabric_run(fab, &r, !quiet);
+					sim_cycles += r.cycles;
+					sim_router_cycles += r.cycles * dfly_fabric_topo(fab)->routers;
+					sim_pkts += r.dlv_total;
+					dfly_fabric_destroy(fab);
+					if (csv)
+						csv_row(csv, dfly_mode_name(cfg.mode), patname, seed, &r);
+					if (r.deadlock || !r.invariants_ok || !r.drained) {
+						fprintf(stderr, "dfly sim: %s %s load %.3f seed %llu: %s\n",
+							dfly_mode_name(cfg.mode), patname, cfg.load,
+							(unsigned long long)seed, r.why);
+						status = 1;
+					}
+					acc.accepted += r.accepted;
+					acc.lat_avg += r.lat_avg;
+					acc.lat_p50 += r.lat_p50;
+					acc.lat_p99 += r.lat_p99;
+					acc.misrouted_pct += r.misrouted_pct;
+					acc.hops_avg += r.hops_avg;
+					acc.min_inj += r.min_inj;
+					acc.max_min += r.max_min;
+					acc.cov += r.cov;
+					ok_runs++;
+				}
+				printf("%-5s %-7s %7.3f %8.4f %8.1f %7.0f %7.0f %6.2f %5.2f %8.4f "
+				       "%7.3f %6.3f\n",
+				       dfly_mode_name(cfg.mode), patname, cfg.load,
+				       acc.accepted / ok_runs, acc.lat_avg / ok_runs,
+				       acc.lat_p50 / ok_runs, acc.lat_p99 / ok_runs,
+				       acc.misrouted_pct / ok_runs, acc.hops_avg / ok_runs,
+				       acc.min_inj / ok_runs, acc.max_min / ok_runs, acc.cov / ok_runs);
+				fflush(stdout);
+			}
+		}
+	}
+out:
+	if (csv) {
+		fclose(csv);
+		printf("# CSV written to %s\n", csv_path);
+	}
+	if (sim_cycles && !quiet) {
+		double wall = now_s() - t0;
+
+		fprintf(stderr,
+			"dfly sim: %llu cycles (%llu router-cycles) in %.2f s: %.0f cycles/s, "
+			"%.0f delivered packets/s\n",
+			(unsigned long long)sim_cycles, (unsigned long long)sim_router_cycles, wall,
+			sim_cycles / wall, sim_pkts / wall);
+	}
+	return status;
+}
+
+static int cmd_topo(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"set", required_argument, NULL, 's'},
+		{"links", no_argument, NULL, 'L'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *sets[MAX_SETS];
+	int nsets = 0, opt;
+	bool all_links = false;
+	struct dfly_netcfg cfg;
+	char err[DFLY_NETCFG_ERRLEN];
+	struct dfly_topo *t;
+	uint64_t shape[4] = {0}, pairs = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (nsets < MAX_SETS)
+				sets[nsets++] = optarg;
+			break;
+		case 'L':
+			all_links = true;
+			break;
+		case 'h':
+			usage_topo(stdout);
+			return 0;
+		default:
+			usage_topo(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage_topo(stderr);
+		return 2;
+	}
+	if (dfly_netcfg_load(&cfg, argv[optind], sets, nsets, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dfly topo: %s\n", err);
+		return 2;
+	}
+	t = dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t, cfg.arr, cfg.sigma);
+	if (t == NULL) {
+		fprintf(stderr, "dfly topo: cannot build topology: %s\n", strerror(errno));
+		return 2;
+	}
+	dfly_topo_dump(t, stdout);
+	printf("ports: terminal 0..%u, local %u..%u, global %u..%u\n", t->p - 1, t->first_local,
+	       t->first_global - 1, t->first_global, t->radix - 1);
+	for (uint32_t G = 0; G < (all_links ? t->g : 1); G++) {
+		printf("global links of group %u:\n", G);
+		for (uint32_t rho = 0; rho < t->a; rho++) {
+			printf("  router %u (id %u):", rho, G * t->a + rho);
+			for (uint32_t q = 0; q < t->h; q++) {
+				struct dfly_gport gp = dfly_topo_global_peer(t, G * t->a + rho, q);
+
+				printf("  q%u->G%u.r%u.q%u", q, gp.router / t->a, gp.router % t->a,
+				       gp.q);
+			}
+			printf("\n");
+		}
+	}
+	for (uint32_t s = 0; s < t->routers; s++) {
+		for (uint32_t d = 0; d < t->routers; d++) {
+			struct dfly_hop hops[3];
+
+			if (s == d)
+				continue;
+			shape[dfly_topo_min_path(t, s, d, d * t->p, hops)]++;
+			pairs++;
+		}
+	}
+	printf("minimal paths over %llu router pairs: 1 hop %.2f%%, 2 hops %.2f%%, 3 hops %.2f%%, "
+	       "average %.3f hops\n",
+	       (unsigned long long)pairs, 100.0 * shape[1] / pairs, 100.0 * shape[2] / pairs,
+	       100.0 * shape[3] / pairs,
+	       (double)(shape[1] + 2 * shape[2] + 3 * shape[3]) / pairs);
+	{
+		uint32_t l, g;
+		uint8_t map[DFLY_ROLE_COUNT];
+
+		dfly_netcfg_vc_needs(&cfg, &l, &g, map);
+		printf("VCs: mechanism %s needs %u local / %u global; the file provides %u / %u "
+		       "(injection %u)\n",
+		       dfly_mode_name(cfg.mode), l, g, cfg.vc_local, cfg.vc_global, cfg.vc_inj);
+	}
+	dfly_topo_destroy(t);
+	return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"cycles", required_argument, NULL, 'n'}, {"load", required_argument, NULL, 'l'},
+		{"configs", required_argument, NULL, 'c'}, {"pattern", required_argument, NULL, 'p'},
+		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+	};
+	char cfgs_buf[1024] = "h2,h4,h6", *cfgs[MAX_LIST];
+	const char *pattern = "un";
+	unsigned long long cycles = 20000;
+	double load = 0.3;
+	int opt, n;
+
+	if (argc < 2 || strcmp(argv[1], "sim") != 0) {
+		if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+			usage_bench(stdout);
+			return 0;
+		}
+		usage_bench(stderr);
+		return 2;
+	}
+	argc--;
+	argv++;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			cycles = strtoull(optarg, NULL, 10);
+			break;
+		case 'l':
+			load = strtod(optarg, NULL);
+			break;
+		case 'c':
+			snprintf(cfgs_buf, sizeof(cfgs_buf), "%s", optarg);
+			break;
+		case 'p':
+			pattern = optarg;
+			break;
+		case 'h':
+			usage_bench(stdout);
+			return 0;
+		default:
+			usage_bench(stderr);
+			return 2;
+		}
+	}
+	n = split_list(cfgs_buf, cfgs, MAX_LIST);
+	printf("%-8s %8s %8s %10s %12s %14s %16s %10s\n", "config", "routers", "nodes", "cycles",
+	       "wall_s", "cycles/s", "delivered_pkt/s", "peak_MiB");
+	for (int i = 0; i < n; i++) {
+		char path[1024], err[DFLY_NETCFG_ERRLEN], s_load[64], s_pat[64], s_w[64], s_m[64];
+		const char *sets[5] = {s_load, s_pat, s_w, s_m, "sim.drain=0"};
+		struct dfly_netcfg cfg;
+		struct dfly_fabric *fab;
+		uint64_t gen, dlv, drop;
+		struct rusage ru;
+		double t0, wall;
+
+		if (strchr(cfgs[i], '/') || strchr(cfgs[i], '.'))
+			snprintf(path, sizeof(path), "%s", cfgs[i]);
+		else
+			snprintf(path, sizeof(path), "%s/configs/%s.cfg", DFLY_SOURCE_DIR, cfgs[i]);
+		snprintf(s_load, sizeof(s_load), "traffic.load=%g", load);
+		snprintf(s_pat, sizeof(s_pat), "traffic.pattern=%s", pattern);
+		snprintf(s_w, sizeof(s_w), "sim.warmup=0");
+		snprintf(s_m, sizeof(s_m), "sim.measure=%llu", cycles);
+		if (dfly_netcfg_load(&cfg, path, sets, 4, err, sizeof(err)) != 0) {
+			fprintf(stderr, "dfly bench: %s\n", err);
+			return 2;
+		}
+		cfg.mode = DFLY_MODE_MIN;
+		fab = dfly_fabric_create(&cfg, cfg.seed, err, sizeof(err));
+		if (fab == NULL) {
+			fprintf(stderr, "dfly bench: %s\n", err);
+			return 2;
+		}
+		t0 = now_s();
+		if (dfly_fabric_step(fab, cycles) != 0)
+			fprintf(stderr, "dfly bench: %s: watchdog fired\n", cfgs[i]);
+		wall = now_s() - t0;
+		dfly_fabric_totals(fab, &gen, &dlv, &drop);
+		getrusage(RUSAGE_SELF, &ru);
+		printf("%-8s %8u %8u %10llu %12.2f %14.0f %16.0f %10.1f\n", cfgs[i],
+		       dfly_fabric_topo(fab)->routers, dfly_fabric_topo(fab)->nodes, cycles, wall,
+		       cycles / wall, dlv / wall, ru.ru_maxrss / 1024.0);
+		fflush(stdout);
+		dfly_fabric_destroy(fab);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage_main(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage_main(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "sim") == 0)
+		return cmd_sim(argc - 1, argv + 1);
+	if (strcmp(argv[1], "topo") == 0)
+		return cmd_topo(argc - 1, argv + 1);
+	if (strcmp(argv[1], "bench") == 0)
+		return cmd_bench(argc - 1, argv + 1);
+	fprintf(stderr, "dfly: unknown command '%s'\n", argv[1]);
+	usage_main(stderr);
+	return 2;
+}

@@ -1,0 +1,1380 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Network configuration loader (netcfg.h, DESIGN.md §6). One table lists every setting of
+ * struct dfly_netcfg with its path, type, default and range. The loader reads a libconfig file,
+ * applies the `--set PATH=VALUE` overrides, rejects unknown names, wrong types and out-of-range
+ * values, then checks the rules that tie settings together (topology sizes, VCs per routing
+ * mechanism, buffers that hold a packet). The same table drives dfly_netcfg_dump(), so no setting
+ * can be loadable and missing from a dump. Lives in tools/: libconfig never enters asic-emu/.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <libconfig.h>
+
+#include "netcfg.h"
+
+/* Enum members are stored through an int (table-driven loader). */
+_Static_assert(sizeof(enum dfly_arrangement) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum dfly_arb) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum dfly_inj_select) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum dfly_source_mode) == sizeof(int), "enum size");
+
+#define NC_PATH_MAX 256      /**< longest setting path */
+#define NC_BUF_MAX  16777216 /**< largest buffer, phits (2^24) */
+#define NC_LAT_MAX  1000000  /**< largest latency, cycles */
+
+/** How a setting is typed in the file and stored in the struct. */
+enum nc_kind {
+	NC_GROUP, /**< a group of settings; no field */
+	NC_U32,   /**< integer → uint32_t */
+	NC_U64,   /**< integer (32 or 64 bit) → uint64_t */
+	NC_INT,   /**< integer → int */
+	NC_DBL,   /**< number → double */
+	NC_BOOL,  /**< true/false → bool */
+	NC_ENUM,  /**< string from names[] → enum (stored as int) */
+	NC_STR,   /**< string with its own parse/print functions */
+};
+
+/** Parse a string value into @p cfg; on error write the message (after "SETTING: ") to msg. */
+typedef int nc_parse_fn(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len);
+/** Print the value of a NC_STR setting (without quotes). */
+typedef void nc_print_fn(const struct dfly_netcfg *cfg, char *buf, size_t len);
+
+/** One setting of the file. */
+struct nc_setting {
+	const char *path;      /**< dotted path, e.g. "router.speedup" */
+	enum nc_kind kind;     /**< type */
+	size_t off;            /**< offset of the field in struct dfly_netcfg (not NC_GROUP/STR) */
+	bool required;         /**< no default: must be in the file or a --set */
+	int64_t def, min, max; /**< integer, bool and enum-index default; integer range */
+	double ddef, dmin, dmax;  /**< NC_DBL default and range */
+	const char *sdef;         /**< NC_STR default (NULL if required) */
+	const char *const *names; /**< NC_ENUM names, NULL-terminated; index = enum value */
+	nc_parse_fn *parse;       /**< NC_STR parser */
+	nc_print_fn *print;       /**< NC_STR printer */
+	const char *doc;          /**< one-line description, written as a comment by the dump */
+};
+
+static const char *const nc_arr_names[] = {"palmtree", "consecutive", NULL};
+static const char *const nc_arb_names[] = {"rr", "lrs", "age", NULL};
+static const char *const nc_inj_names[] = {"jsq", "random", "dest", NULL};
+static const char *const nc_src_names[] = {"skip", "unbounded", NULL};
+
+/** Routing mechanisms of spec §4–§6 that are not implemented yet. */
+static const char *const nc_mech_later[] = {"ugal",     "pb",     "olm",  "par", "base",
+					    "filtered", "hybrid", "ectn", "lia", "tpr",
+					    "pb-acor",  "ugal-g", NULL};
+/** Traffic patterns of spec §7 that are not implemented yet. */
+static const char *const nc_pat_later[] = {"bursty-un",  "mix",      "c1",     "c2",
+					   "all-to-all", "graph500", "halo3d", NULL};
+
+static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern;
+static nc_print_fn nc_print_mechanism, nc_print_path_a, nc_print_pattern;
+
+/* One setting per line reads best as a table. */
+/* clang-format off */
+#define NC_OFF(field) offsetof(struct dfly_netcfg, field)
+#define NC_G(p) {.path = p, .kind = NC_GROUP}
+#define NC_I(p, k, field, d, lo, hi, text)                                                         \
+	{.path = p, .kind = k, .off = NC_OFF(field), .def = d, .min = lo, .max = hi, .doc = text}
+#define NC_REQ(p, field, lo, hi, text)                                                             \
+	{.path = p, .kind = NC_U32, .off = NC_OFF(field), .required = true, .min = lo, .max = hi,  \
+	 .doc = text}
+#define NC_D(p, field, d, lo, hi, text)                                                            \
+	{.path = p, .kind = NC_DBL, .off = NC_OFF(field), .ddef = d, .dmin = lo, .dmax = hi,       \
+	 .doc = text}
+#define NC_B(p, field, d, text)                                                                    \
+	{.path = p, .kind = NC_BOOL, .off = NC_OFF(field), .def = d, .doc = text}
+#define NC_E(p, field, n, text)                                                                    \
+	{.path = p, .kind = NC_ENUM, .off = NC_OFF(field), .names = n, .doc = text}
+#define NC_S(p, req, d, fn, text)                                                                  \
+	{.path = p, .kind = NC_STR, .required = req, .sdef = d, .parse = nc_parse_##fn,            \
+	 .print = nc_print_##fn, .doc = text}
+
+/**
+ * Every setting, grouped (a group's members follow it contiguously; dfly_netcfg_dump() relies on
+ * it). Defaults and ranges are the ones documented in netcfg.h and configs/README.md.
+ */
+static const struct nc_setting nc_settings[] = {
+	NC_G("topology"),
+	NC_REQ("topology.p", p, 1, DFLY_MAX_PORTS, "terminals (nodes) per router"),
+	NC_REQ("topology.a", a, 1, DFLY_MAX_A, "routers per group"),
+	NC_REQ("topology.h", h, 1, DFLY_MAX_H, "global links per router"),
+	NC_I("topology.t", NC_U32, t, 1, 1, DFLY_MAX_A, "trunking: global links per group pair"),
+	NC_E("topology.arrangement", arr, nc_arr_names, "global links: palmtree | consecutive"),
+	NC_I("topology.sigma", NC_INT, sigma, -1, INT_MIN, INT_MAX, "palmtree orientation: -1 | +1"),
+
+	NC_G("router"),
+	NC_I("router.speedup", NC_U32, speedup, 2, 1, 8, "internal speedup S"),
+	NC_I("router.route_cycles", NC_U32, pipe_route, 2, 0, NC_LAT_MAX, "RO+IA+OA, cycles"),
+	NC_I("router.xbar_cycles", NC_U32, pipe_xbar, 3, 1, NC_LAT_MAX, "crossbar traversal, cycles"),
+	NC_I("router.alloc_iters", NC_U32, alloc_iters, 1, 1, 8, "allocator iterations"),
+	NC_E("router.input_arbiter", in_arb, nc_arb_names, "rr | lrs | age"),
+	NC_E("router.output_arbiter", out_arb, nc_arb_names, "rr | lrs | age"),
+	NC_B("router.in_transit_priority", in_transit_priority, false,
+	     "output arbiter prefers transit over injection"),
+
+	NC_G("buffers"),
+	NC_I("buffers.injection", NC_U32, buf_inj, 256, 1, NC_BUF_MAX, "phits per injection VC"),
+	NC_I("buffers.local", NC_U32, buf_local, 32, 1, NC_BUF_MAX, "phits per local input VC"),
+	NC_I("buffers.global", NC_U32, buf_global, 256, 1, NC_BUF_MAX, "phits per global input VC"),
+	NC_I("buffers.output", NC_U32, buf_out, 32, 1, NC_BUF_MAX, "phits per output port FIFO"),
+
+	NC_G("vcs"),
+	NC_I("vcs.injection", NC_U32, vc_inj, 3, 1, DFLY_MAX_VCS, "VCs per injection port"),
+	NC_I("vcs.local", NC_U32, vc_local, 4, 1, DFLY_MAX_VCS, "VCs per local port"),
+	NC_I("vcs.global", NC_U32, vc_global, 2, 1, DFLY_MAX_VCS, "VCs per global port"),
+
+	NC_G("links"),
+	NC_I("links.local_latency", NC_U32, lat_local, 10, 1, NC_LAT_MAX, "cycles"),
+	NC_I("links.global_latency", NC_U32, lat_global, 100, 1, NC_LAT_MAX, "cycles"),
+	NC_I("links.terminal_latency", NC_U32, lat_terminal, 1, 1, NC_LAT_MAX,
+	     "node <-> router, cycles"),
+
+	NC_G("packet"),
+	NC_I("packet.phits", NC_U32, pkt_phits, 8, 1, 4096, "packet length L"),
+	NC_I("packet.phit_bytes", NC_U32, phit_bytes, 10, 1, 4096, "bytes per phit"),
+
+	NC_G("clock"),
+	NC_D("clock.cycle_ns", cycle_ns, 1.0, 0.001, 1e6, "ns per cycle"),
+
+	NC_G("routing"),
+	NC_S("routing.mechanism", true, NULL, mechanism, "min | val"),
+	NC_G("routing.val"),
+	NC_S("routing.val.path_a", false, "lgl", path_a, "lgl | lg- | -gl | -g-"),
+	NC_B("routing.val.recompute", val_recompute, false,
+	     "redraw S_ROOT when the injection head is not granted"),
+
+	NC_G("traffic"),
+	NC_S("traffic.pattern", false, "un", pattern, "un | adv+N | adv-N | advc | perm"),
+	NC_D("traffic.load", load, 0.1, 0.0, 1.0, "phits/(node*cycle)"),
+	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest"),
+	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
+
+	NC_G("sim"),
+	NC_I("sim.warmup", NC_U64, warmup, 60000, 0, INT64_MAX, "cycles, statistics discarded"),
+	NC_I("sim.measure", NC_U64, measure, 60000, 1, INT64_MAX, "cycles measured"),
+	NC_I("sim.drain", NC_U64, drain, 200000, 0, INT64_MAX, "max cycles to drain"),
+	NC_I("sim.watchdog", NC_U64, watchdog, 10000, 1, INT64_MAX,
+	     "cycles without delivery with packets queued"),
+	NC_I("sim.seed", NC_U64, seed, 1, 0, INT64_MAX, "first seed"),
+	NC_I("sim.seeds", NC_U32, seeds, 1, 1, 10000, "runs per load: seed, seed+1, ..."),
+};
+/* clang-format on */
+
+#define NC_NSETTINGS (sizeof(nc_settings) / sizeof(nc_settings[0]))
+
+/** A setting (or group) that a --set created or changed. */
+struct nc_override {
+	char path[NC_PATH_MAX]; /**< dotted path */
+	const char *set;        /**< the "PATH=VALUE" argument responsible */
+};
+
+/** State of one dfly_netcfg_load() call. */
+struct nc_ctx {
+	config_t lc;             /**< the parsed file */
+	const char *file;        /**< file name as given */
+	struct nc_override *ovs; /**< settings touched by --set, in order */
+	size_t nov;              /**< entries used in ovs */
+	size_t cap;              /**< entries allocated in ovs */
+	char *err;               /**< error line */
+	size_t errlen;           /**< size of err */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Table look-ups and names
+ */
+
+static const struct nc_setting *nc_find(const char *path)
+{
+	for (size_t i = 0; i < NC_NSETTINGS; i++)
+		if (strcmp(nc_settings[i].path, path) == 0)
+			return &nc_settings[i];
+	return NULL;
+}
+
+/** Comma-separated names of the known members of group @p prefix ("" for the root). */
+static void nc_children(const char *prefix, char *buf, size_t len)
+{
+	size_t plen = strlen(prefix), used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NC_NSETTINGS; i++) {
+		const char *p = nc_settings[i].path;
+
+		if (plen > 0) {
+			if (strncmp(p, prefix, plen) != 0 || p[plen] != '.')
+				continue;
+			p += plen + 1;
+		}
+		if (strchr(p, '.') != NULL)
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", p);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+static const char *nc_type_name(int type)
+{
+	switch (type) {
+	case CONFIG_TYPE_GROUP:
+		return "group";
+	case CONFIG_TYPE_INT:
+		return "integer";
+	case CONFIG_TYPE_INT64:
+		return "64-bit integer";
+	case CONFIG_TYPE_FLOAT:
+		return "float";
+	case CONFIG_TYPE_STRING:
+		return "string";
+	case CONFIG_TYPE_BOOL:
+		return "boolean";
+	case CONFIG_TYPE_ARRAY:
+		return "array";
+	case CONFIG_TYPE_LIST:
+		return "list";
+	default:
+		return "unknown type";
+	}
+}
+
+static const char *nc_expected(enum nc_kind kind)
+{
+	switch (kind) {
+	case NC_GROUP:
+		return "a group";
+	case NC_U32:
+	case NC_U64:
+	case NC_INT:
+		return "an integer";
+	case NC_DBL:
+		return "a number";
+	case NC_BOOL:
+		return "true or false";
+	case NC_ENUM:
+	case NC_STR:
+		return "a string";
+	}
+	return "?";
+}
+
+static int nc_name_index(const char *const *names, const char *val)
+{
+	for (int i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], val) == 0)
+			return i;
+	return -1;
+}
+
+static void nc_join(const char *const *names, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; names[i] != NULL; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+const char *dfly_mode_name(enum dfly_route_mode mode)
+{
+	switch (mode) {
+	case DFLY_MODE_MIN:
+		return "min";
+	case DFLY_MODE_VAL:
+		return "val";
+	default:
+		return "?";
+	}
+}
+
+const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	switch (cfg->pattern) {
+	case DFLY_PAT_UN:
+		snprintf(buf, len, "un");
+		break;
+	case DFLY_PAT_ADV:
+		snprintf(buf, len, "adv%+d", cfg->adv_offset);
+		break;
+	case DFLY_PAT_ADVC:
+		snprintf(buf, len, "advc");
+		break;
+	case DFLY_PAT_PERM:
+		snprintf(buf, len, "perm");
+		break;
+	default:
+		snprintf(buf, len, "?");
+		break;
+	}
+	return buf;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * String-valued settings
+ */
+
+static int nc_parse_mechanism(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
+{
+	if (strcmp(val, "min") == 0) {
+		cfg->mode = DFLY_MODE_MIN;
+		return 0;
+	}
+	if (strcmp(val, "val") == 0) {
+		cfg->mode = DFLY_MODE_VAL;
+		return 0;
+	}
+	if (nc_name_index(nc_mech_later, val) >= 0) {
+		snprintf(msg, len, "mechanism '%s' is not implemented yet (implemented: min, val)",
+			 val);
+		return -1;
+	}
+	snprintf(msg, len, "unknown mechanism '%s' (expected one of: min, val)", val);
+	return -1;
+}
+
+static void nc_print_mechanism(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", dfly_mode_name(cfg->mode));
+}
+
+static int nc_parse_path_a(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
+{
+	int v = dfly_val_variant_parse(val);
+
+	if (v < 0) {
+		snprintf(msg, len,
+			 "unknown Path-A variant '%s' (expected one of: lgl, lg-, -gl, -g-)", val);
+		return -1;
+	}
+	cfg->val_variant = (enum dfly_val_variant)v;
+	return 0;
+}
+
+static void nc_print_path_a(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", dfly_val_variant_name(cfg->val_variant));
+}
+
+static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
+{
+	static const char *const fixed[] = {"un", "advc", "perm"};
+	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN, DFLY_PAT_ADVC, DFLY_PAT_PERM};
+
+	cfg->adv_offset = 0;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (strcmp(val, fixed[i]) == 0) {
+			cfg->pattern = fixed_pat[i];
+			return 0;
+		}
+	}
+	if (strncmp(val, "adv", 3) == 0 && (val[3] == '+' || val[3] == '-')) {
+		const char *digits = val + 4;
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(digits, &end, 10);
+		if (!isdigit((unsigned char)digits[0]) || *end != '\0' || errno != 0 ||
+		    n > INT_MAX) {
+			snprintf(msg, len,
+				 "bad pattern '%s' (expected adv+N or adv-N with an integer N)",
+				 val);
+			return -1;
+		}
+		cfg->pattern = DFLY_PAT_ADV;
+		cfg->adv_offset = val[3] == '-' ? -(int)n : (int)n;
+		return 0;
+	}
+	if (nc_name_index(nc_pat_later, val) >= 0) {
+		snprintf(
+		    msg, len,
+		    "pattern '%s' is not implemented yet (implemented: un, adv+N, adv-N, advc, "
+		    "perm)",
+		    val);
+		return -1;
+	}
+	snprintf(msg, len, "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm)",
+		 val);
+	return -1;
+}
+
+static void nc_print_pattern(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	dfly_pattern_name(cfg, buf, len);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Field access
+ */
+
+static void nc_store_int(struct dfly_netcfg *cfg, const struct nc_setting *s, int64_t v)
+{
+	char *field = (char *)cfg + s->off;
+
+	switch (s->kind) {
+	case NC_U32: {
+		uint32_t u = (uint32_t)v;
+		memcpy(field, &u, sizeof(u));
+		break;
+	}
+	case NC_U64: {
+		uint64_t u = (uint64_t)v;
+		memcpy(field, &u, sizeof(u));
+		break;
+	}
+	case NC_INT:
+	case NC_ENUM: {
+		int i = (int)v;
+		memcpy(field, &i, sizeof(i));
+		break;
+	}
+	case NC_BOOL: {
+		bool b = v != 0;
+		memcpy(field, &b, sizeof(b));
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static int64_t nc_load_int(const struct dfly_netcfg *cfg, const struct nc_setting *s)
+{
+	const char *field = (const char *)cfg + s->off;
+
+	switch (s->kind) {
+	case NC_U32: {
+		uint32_t u;
+		memcpy(&u, field, sizeof(u));
+		return u;
+	}
+	case NC_U64: {
+		uint64_t u;
+		memcpy(&u, field, sizeof(u));
+		return (int64_t)u;
+	}
+	case NC_INT:
+	case NC_ENUM: {
+		int i;
+		memcpy(&i, field, sizeof(i));
+		return i;
+	}
+	case NC_BOOL: {
+		bool b;
+		memcpy(&b, field, sizeof(b));
+		return b;
+	}
+	default:
+		return 0;
+	}
+}
+
+static void nc_store_double(struct dfly_netcfg *cfg, const struct nc_setting *s, double v)
+{
+	memcpy((char *)cfg + s->off, &v, sizeof(v));
+}
+
+static double nc_load_double(const struct dfly_netcfg *cfg, const struct nc_setting *s)
+{
+	double v;
+
+	memcpy(&v, (const char *)cfg + s->off, sizeof(v));
+	return v;
+}
+
+/** Shortest "%g" that reads back as @p v, always with a '.' or an exponent (a libconfig float). */
+static void nc_fmt_double(double v, char *buf, size_t len)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (strpbrk(buf, ".eEn") == NULL && strlen(buf) + 3 <= len)
+		strcat(buf, ".0");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors: "FILE:LINE: SETTING: message", "FILE: SETTING: message", "--set P=V: SETTING: message"
+ */
+
+/** The --set argument that created or last changed @p path, or NULL. */
+static const char *nc_override_of(const struct nc_ctx *c, const char *path)
+{
+	for (size_t i = c->nov; i-- > 0;)
+		if (strcmp(c->ovs[i].path, path) == 0)
+			return c->ovs[i].set;
+	return NULL;
+}
+
+/** Where to blame @p path: its --set, its line, the line of its closest group, or the file. */
+static void nc_where(const struct nc_ctx *c, const char *path, char *buf, size_t len)
+{
+	const char *set = nc_override_of(c, path);
+	char p[NC_PATH_MAX];
+
+	if (set != NULL) {
+		snprintf(buf, len, "--set %s: ", set);
+		return;
+	}
+	snprintf(p, sizeof(p), "%s", path);
+	for (;;) {
+		const config_setting_t *s = config_lookup(&c->lc, p);
+		char *dot;
+
+		if (s != NULL && config_setting_source_line(s) > 0 &&
+		    nc_override_of(c, p) == NULL) {
+			const char *file = config_setting_source_file(s);
+
+			snprintf(buf, len, "%s:%u: ", file ? file : c->file,
+				 (unsigned)config_setting_source_line(s));
+			return;
+		}
+		dot = strrchr(p, '.');
+		if (dot == NULL)
+			break;
+		*dot = '\0';
+	}
+	snprintf(buf, len, "%s: ", c->file);
+}
+
+/** Replace line breaks so the message stays one line. */
+static void nc_one_line(char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+__attribute__((format(printf, 3, 4))) static int nc_fail(struct nc_ctx *c, const char *path,
+							 const char *fmt, ...)
+{
+	char where[NC_PATH_MAX + 64], msg[DFLY_NETCFG_ERRLEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	nc_where(c, path, where, sizeof(where));
+	snprintf(c->err, c->errlen, "%s%s: %s", where, path, msg);
+	nc_one_line(c->err);
+	return -EINVAL;
+}
+
+/** Error without a setting location: "PREFIX: message". */
+__attribute__((format(printf, 2, 3))) static int nc_fail_raw(struct nc_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	nc_one_line(c->err);
+	return -EINVAL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * --set PATH=VALUE
+ */
+
+static int nc_record(struct nc_ctx *c, const char *path, const char *set)
+{
+	if (c->nov == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		struct nc_override *ovs = realloc(c->ovs, cap * sizeof(*ovs));
+
+		if (ovs == NULL)
+			return -ENOMEM;
+		c->ovs = ovs;
+		c->cap = cap;
+	}
+	snprintf(c->ovs[c->nov].path, sizeof(c->ovs[c->nov].path), "%s", path);
+	c->ovs[c->nov].set = set;
+	c->nov++;
+	return 0;
+}
+
+/** A libconfig setting name: [A-Za-z*][-A-Za-z0-9_*]*. */
+static bool nc_is_name(const char *s, size_t n)
+{
+	if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '*'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '*'))
+			return false;
+	return true;
+}
+
+static bool nc_parse_i64(const char *v, int64_t *out)
+{
+	int base = 10;
+	const char *digits = v;
+	char *end;
+	long long n;
+
+	if (*digits == '+' || *digits == '-')
+		digits++;
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+		base = 16;
+	if (!isdigit((unsigned char)digits[0]))
+		return false;
+	errno = 0;
+	n = strtoll(v, &end, base);
+	if (errno != 0 || *end != '\0')
+		return false;
+	*out = n;
+	return true;
+}
+
+static bool nc_parse_f64(const char *v, double *out)
+{
+	char *end;
+	double d;
+
+	if (!(isdigit((unsigned char)*v) || *v == '+' || *v == '-' || *v == '.'))
+		return false;
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno != 0 || *end != '\0' || end == v || !isfinite(d))
+		return false;
+	*out = d;
+	return true;
+}
+
+static bool nc_parse_bool(const char *v, int *out)
+{
+	if (strcasecmp(v, "true") == 0)
+		*out = 1;
+	else if (strcasecmp(v, "false") == 0)
+		*out = 0;
+	else
+		return false;
+	return true;
+}
+
+/** A typed --set value. */
+struct nc_value {
+	int type;  /**< CONFIG_TYPE_* */
+	int64_t i; /**< INT, INT64 */
+	double d;  /**< FLOAT */
+	int b;     /**< BOOL */
+	char *s;   /**< STRING (allocated) */
+};
+
+/** Convert @p v to @p type; @return false if it does not convert. */
+static bool nc_convert(const char *v, int type, struct nc_value *out)
+{
+	size_t n = strlen(v);
+
+	out->type = type;
+	switch (type) {
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64:
+		if (!nc_parse_i64(v, &out->i))
+			return false;
+		out->type =
+		    out->i >= INT_MIN && out->i <= INT_MAX ? CONFIG_TYPE_INT : CONFIG_TYPE_INT64;
+		return true;
+	case CONFIG_TYPE_FLOAT:
+		return nc_parse_f64(v, &out->d);
+	case CONFIG_TYPE_BOOL:
+		return nc_parse_bool(v, &out->b);
+	case CONFIG_TYPE_STRING:
+		if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
+			out->s = strndup(v + 1, n - 2);
+		else
+			out->s = strdup(v);
+		return out->s != NULL;
+	default:
+		return false;
+	}
+}
+
+/** Type of a new setting from the syntax of @p v. */
+static int nc_infer(const char *v)
+{
+	size_t n = strlen(v);
+	int64_t i;
+	double d;
+	int b;
+
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
+		return CONFIG_TYPE_STRING;
+	if (nc_parse_bool(v, &b))
+		return CONFIG_TYPE_BOOL;
+	if (nc_parse_i64(v, &i))
+		return CONFIG_TYPE_INT;
+	if (nc_parse_f64(v, &d))
+		return CONFIG_TYPE_FLOAT;
+	return CONFIG_TYPE_STRING;
+}
+
+static int nc_kind_type(enum nc_kind kind)
+{
+	switch (kind) {
+	case NC_U32:
+	case NC_U64:
+	case NC_INT:
+		return CONFIG_TYPE_INT;
+	case NC_DBL:
+		return CONFIG_TYPE_FLOAT;
+	case NC_BOOL:
+		return CONFIG_TYPE_BOOL;
+	case NC_ENUM:
+	case NC_STR:
+		return CONFIG_TYPE_STRING;
+	default:
+		return CONFIG_TYPE_GROUP;
+	}
+}
+
+static const char *nc_type_expected(int type)
+{
+	switch (type) {
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64:
+		return "an integer";
+	case CONFIG_TYPE_FLOAT:
+		return "a number";
+	case CONFIG_TYPE_BOOL:
+		return "true or false";
+	default:
+		return "a string";
+	}
+}
+
+static void nc_set_value(config_setting_t *s, const struct nc_value *v)
+{
+	switch (v->type) {
+	case CONFIG_TYPE_INT:
+		config_setting_set_int(s, (int)v->i);
+		break;
+	case CONFIG_TYPE_INT64:
+		config_setting_set_int64(s, v->i);
+		break;
+	case CONFIG_TYPE_FLOAT:
+		config_setting_set_float(s, v->d);
+		break;
+	case CONFIG_TYPE_BOOL:
+		config_setting_set_bool(s, v->b);
+		break;
+	case CONFIG_TYPE_STRING:
+		config_setting_set_string(s, v->s);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * Apply one "PATH=VALUE": a known setting takes the value in its table type, an existing unknown
+ * setting keeps its type, a new unknown setting gets the type of VALUE's syntax. Missing groups
+ * on the way are created. Everything touched is recorded for error reporting.
+ */
+static int nc_apply_set(struct nc_ctx *c, const char *set)
+{
+	const char *eq = strchr(set, '='), *value, *comp;
+	config_setting_t *grp = config_root_setting(&c->lc), *m;
+	const struct nc_setting *known;
+	struct nc_value v = {0};
+	char path[NC_PATH_MAX], *last;
+	int type, rc;
+
+	if (eq == NULL || eq == set)
+		return nc_fail_raw(c, "--set %s: expected PATH=VALUE", set);
+	if ((size_t)(eq - set) >= sizeof(path))
+		return nc_fail_raw(c, "--set %s: setting path too long", set);
+	memcpy(path, set, (size_t)(eq - set));
+	path[eq - set] = '\0';
+	value = eq + 1;
+
+	/* Walk (and create) the groups of the path. */
+	comp = path;
+	for (;;) {
+		const char *dot = strchr(comp, '.');
+		size_t n = dot ? (size_t)(dot - comp) : strlen(comp);
+		char name[NC_PATH_MAX], prefix[NC_PATH_MAX];
+
+		if (!nc_is_name(comp, n))
+			return nc_fail_raw(c, "--set %s: bad setting path '%s'", set, path);
+		if (dot == NULL)
+			break;
+		memcpy(name, comp, n);
+		name[n] = '\0';
+		memcpy(prefix, path, (size_t)(dot - path));
+		prefix[dot - path] = '\0';
+		m = config_setting_get_member(grp, name);
+		if (m == NULL) {
+			m = config_setting_add(grp, name, CONFIG_TYPE_GROUP);
+			if (m == NULL)
+				return nc_fail_raw(c, "--set %s: %s: cannot create group", set,
+						   prefix);
+			rc = nc_record(c, prefix, set);
+			if (rc < 0)
+				return rc;
+		} else if (!config_setting_is_group(m)) {
+			return nc_fail_raw(c, "--set %s: %s: not a group", set, prefix);
+		}
+		grp = m;
+		comp = dot + 1;
+	}
+	last = path + (comp - path);
+
+	m = config_setting_get_member(grp, last);
+	known = nc_find(path);
+	if (known != NULL)
+		type = nc_kind_type(known->kind);
+	else if (m != NULL)
+		type = config_setting_type(m);
+	else
+		type = nc_infer(value);
+	if (type == CONFIG_TYPE_GROUP || type == CONFIG_TYPE_ARRAY || type == CONFIG_TYPE_LIST)
+		return nc_fail_raw(c,
+				   "--set %s: %s: is a %s (expected the path of a single setting)",
+				   set, path, nc_type_name(type));
+	if (!nc_convert(value, type, &v))
+		return nc_fail_raw(c, "--set %s: %s: expected %s", set, path,
+				   nc_type_expected(type));
+
+	if (m != NULL && config_setting_type(m) != v.type) {
+		config_setting_remove(grp, last);
+		m = NULL;
+	}
+	if (m == NULL)
+		m = config_setting_add(grp, last, v.type);
+	if (m == NULL) {
+		free(v.s);
+		return nc_fail_raw(c, "--set %s: %s: cannot create setting", set, path);
+	}
+	nc_set_value(m, &v);
+	free(v.s);
+	return nc_record(c, path, set);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Reading and checking
+ */
+
+/** Reject names the table does not know, and scalars where a group is expected. */
+static int nc_check_names(struct nc_ctx *c, const config_setting_t *grp, const char *prefix)
+{
+	int n = config_setting_length(grp);
+
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *s = config_setting_get_elem(grp, (unsigned)i);
+		const struct nc_setting *known;
+		char path[NC_PATH_MAX], list[320];
+		int rc;
+
+		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "",
+			 config_setting_name(s));
+		known = nc_find(path);
+		if (known == NULL) {
+			nc_children(prefix, list, sizeof(list));
+			return nc_fail(c, path, "unknown setting (expected one of: %s)", list);
+		}
+		if (known->kind != NC_GROUP)
+			continue;
+		if (!config_setting_is_group(s))
+			return nc_fail(c, path, "wrong type: %s (expected a group)",
+				       nc_type_name(config_setting_type(s)));
+		rc = nc_check_names(c, s, path);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int nc_range_error(struct nc_ctx *c, const struct nc_setting *s, int64_t v)
+{
+	if (s->max == INT64_MAX)
+		return nc_fail(c, s->path, "%" PRId64 " is out of range (expected >= %" PRId64 ")",
+			       v, s->min);
+	return nc_fail(c, s->path,
+		       "%" PRId64 " is out of range (expected %" PRId64 "..%" PRId64 ")", v, s->min,
+		       s->max);
+}
+
+/** Fill one setting from the file, or from its default. */
+static int nc_read_one(struct nc_ctx *c, struct dfly_netcfg *cfg, const struct nc_setting *s)
+{
+	const config_setting_t *cs = config_lookup(&c->lc, s->path);
+	char msg[DFLY_NETCFG_ERRLEN], list[128];
+	int type, idx;
+	int64_t i;
+	double d;
+
+	if (s->kind == NC_GROUP)
+		return 0;
+	if (cs == NULL) {
+		if (s->required)
+			return nc_fail(c, s->path, "missing required setting");
+		switch (s->kind) {
+		case NC_DBL:
+			nc_store_double(cfg, s, s->ddef);
+			return 0;
+		case NC_STR:
+			return s->parse(cfg, s->sdef, msg, sizeof(msg)) == 0 ? 0 : -EINVAL;
+		default:
+			nc_store_int(cfg, s, s->def);
+			return 0;
+		}
+	}
+
+	type = config_setting_type(cs);
+	switch (s->kind) {
+	case NC_U32:
+	case NC_U64:
+	case NC_INT:
+		if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64)
+			break;
+		i = type == CONFIG_TYPE_INT ? config_setting_get_int(cs)
+					    : config_setting_get_int64(cs);
+		if (i < s->min || i > s->max)
+			return nc_range_error(c, s, i);
+		nc_store_int(cfg, s, i);
+		return 0;
+	case NC_DBL:
+		if (type == CONFIG_TYPE_INT)
+			d = config_setting_get_int(cs);
+		else if (type == CONFIG_TYPE_INT64)
+			d = (double)config_setting_get_int64(cs);
+		else if (type == CONFIG_TYPE_FLOAT)
+			d = config_setting_get_float(cs);
+		else
+			break;
+		if (!(d >= s->dmin && d <= s->dmax))
+			return nc_fail(c, s->path, "%g is out of range (expected %g..%g)", d,
+				       s->dmin, s->dmax);
+		nc_store_double(cfg, s, d);
+		return 0;
+	case NC_BOOL:
+		if (type != CONFIG_TYPE_BOOL)
+			break;
+		nc_store_int(cfg, s, config_setting_get_bool(cs));
+		return 0;
+	case NC_ENUM:
+		if (type != CONFIG_TYPE_STRING)
+			break;
+		idx = nc_name_index(s->names, config_setting_get_string(cs));
+		if (idx < 0) {
+			nc_join(s->names, list, sizeof(list));
+			return nc_fail(c, s->path, "unknown value '%s' (expected one of: %s)",
+				       config_setting_get_string(cs), list);
+		}
+		nc_store_int(cfg, s, idx);
+		return 0;
+	case NC_STR:
+		if (type != CONFIG_TYPE_STRING)
+			break;
+		if (s->parse(cfg, config_setting_get_string(cs), msg, sizeof(msg)) < 0)
+			return nc_fail(c, s->path, "%s", msg);
+		return 0;
+	case NC_GROUP:
+		return 0;
+	}
+	return nc_fail(c, s->path, "wrong type: %s (expected %s)", nc_type_name(type),
+		       nc_expected(s->kind));
+}
+
+/** "S1=L0 D2=L1" for the roles of @p used that travel on local (or global) ports. */
+static void nc_role_list(const uint8_t map[DFLY_ROLE_COUNT], unsigned used, bool global, char *buf,
+			 size_t len)
+{
+	static const char *const names[DFLY_ROLE_COUNT] = {"S1", "S2", "G1", "I1",
+							   "I2", "G2", "D1", "D2"};
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int r = 0; r < DFLY_ROLE_COUNT; r++) {
+		bool is_global = r == DFLY_ROLE_G1 || r == DFLY_ROLE_G2;
+		int n;
+
+		if (!(used & (1u << r)) || is_global != global)
+			continue;
+		n = snprintf(buf + off, len - off, "%s%s=%c%u", off ? " " : "", names[r],
+			     global ? 'G' : 'L', map[r]);
+		if (n < 0 || (size_t)n >= len - off)
+			break;
+		off += (size_t)n;
+	}
+}
+
+static bool nc_val_group(const struct dfly_netcfg *cfg)
+{
+	return cfg->val_variant == DFLY_VAL_LG_ || cfg->val_variant == DFLY_VAL__G_;
+}
+
+/** Roles a mechanism's reference path uses (bit r = role r), spec §2.2. */
+static unsigned nc_roles_used(const struct dfly_netcfg *cfg)
+{
+	unsigned m = 1u << DFLY_ROLE_S1 | 1u << DFLY_ROLE_G1 | 1u << DFLY_ROLE_D2;
+
+	if (cfg->mode == DFLY_MODE_VAL) {
+		m |= 1u << DFLY_ROLE_I2 | 1u << DFLY_ROLE_G2;
+		if (!nc_val_group(cfg))
+			m |= 1u << DFLY_ROLE_I1;
+	}
+	return m;
+}
+
+static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
+{
+	uint8_t map[DFLY_ROLE_COUNT];
+	uint32_t need_l, need_g;
+	char what[64], roles[64];
+
+	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
+	if (cfg->mode == DFLY_MODE_VAL)
+		snprintf(what, sizeof(what), "val with path_a %s%s",
+			 dfly_val_variant_name(cfg->val_variant),
+			 nc_val_group(cfg) ? " (VAL-group)" : "");
+	else
+		snprintf(what, sizeof(what), "%s", dfly_mode_name(cfg->mode));
+	if (cfg->vc_local < need_l) {
+		nc_role_list(map, nc_roles_used(cfg), false, roles, sizeof(roles));
+		return nc_fail(c, "vcs.local",
+			       "too few VCs for %s: %" PRIu32 " (expected >= %" PRIu32
+			       ": %s; spec 2.2)",
+			       what, cfg->vc_local, need_l, roles);
+	}
+	if (cfg->vc_global < need_g) {
+		nc_role_list(map, nc_roles_used(cfg), true, roles, sizeof(roles));
+		return nc_fail(c, "vcs.global",
+			       "too few VCs for %s: %" PRIu32 " (expected >= %" PRIu32
+			       ": %s; spec 2.2)",
+			       what, cfg->vc_global, need_g, roles);
+	}
+	return 0;
+}
+
+/** Rules that tie settings together, once every setting has a valid value on its own. */
+static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
+{
+	static const struct {
+		const char *path;
+		size_t off;
+	} bufs[] = {
+	    {"buffers.injection", NC_OFF(buf_inj)},
+	    {"buffers.local", NC_OFF(buf_local)},
+	    {"buffers.global", NC_OFF(buf_global)},
+	    {"buffers.output", NC_OFF(buf_out)},
+	};
+	uint32_t radix, g;
+	struct dfly_topo *topo;
+	int rc;
+
+	if (cfg->a % cfg->t != 0)
+		return nc_fail(c, "topology.t",
+			       "%" PRIu32 " does not divide topology.a = %" PRIu32
+			       " (expected a divisor of a)",
+			       cfg->t, cfg->a);
+	if (cfg->sigma != 1 && cfg->sigma != -1)
+		return nc_fail(c, "topology.sigma", "%d is out of range (expected -1 or +1)",
+			       cfg->sigma);
+	if (cfg->arr == DFLY_ARR_CONSECUTIVE && cfg->t != 1)
+		return nc_fail(c, "topology.arrangement",
+			       "consecutive needs topology.t = 1 (t = %" PRIu32 ")", cfg->t);
+	radix = cfg->p + cfg->a - 1 + cfg->h;
+	if (radix > DFLY_MAX_PORTS)
+		return nc_fail(c, "topology",
+			       "radix p + a - 1 + h = %" PRIu32 " is too large (expected <= %d)",
+			       radix, DFLY_MAX_PORTS);
+	g = cfg->a * cfg->h / cfg->t + 1;
+	if (g > DFLY_MAX_GROUPS)
+		return nc_fail(c, "topology",
+			       "g = a*h/t + 1 = %" PRIu32 " groups is too many (expected <= %d)", g,
+			       DFLY_MAX_GROUPS);
+	topo = dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
+	if (topo == NULL)
+		return nc_fail(c, "topology", "rejected by dfly_topo_create: %s", strerror(errno));
+	dfly_topo_destroy(topo);
+
+	if (cfg->mode == DFLY_MODE_VAL && g < 3)
+		return nc_fail(
+		    c, "routing.mechanism",
+		    "val needs at least 3 groups (g = %" PRIu32 "; expected a*h/t + 1 >= 3)", g);
+	rc = nc_check_vcs(c, cfg);
+	if (rc < 0)
+		return rc;
+
+	for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
+		uint32_t v;
+
+		memcpy(&v, (const char *)cfg + bufs[i].off, sizeof(v));
+		if (v < cfg->pkt_phits)
+			return nc_fail(c, bufs[i].path,
+				       "%" PRIu32 " phits is smaller than a packet (expected >= "
+				       "packet.phits = %" PRIu32 ")",
+				       v, cfg->pkt_phits);
+	}
+
+	if (cfg->pattern == DFLY_PAT_ADV && ((int64_t)cfg->adv_offset % g + g) % g == 0) {
+		char name[32];
+
+		return nc_fail(c, "traffic.pattern",
+			       "'%s' sends every packet to its own group (expected N mod g != 0, "
+			       "g = %" PRIu32 ")",
+			       dfly_pattern_name(cfg, name, sizeof(name)), g);
+	}
+	return 0;
+}
+
+int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *const *sets, int nsets,
+		     char *err, size_t errlen)
+{
+	struct nc_ctx c = {.file = path};
+	char dummy[DFLY_NETCFG_ERRLEN], *dir = NULL, *slash;
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	c.err = err != NULL && errlen > 0 ? err : dummy;
+	c.errlen = err != NULL && errlen > 0 ? errlen : sizeof(dummy);
+	c.err[0] = '\0';
+	memset(cfg, 0, sizeof(*cfg));
+	config_init(&c.lc);
+
+	f = fopen(path, "r");
+	if (f == NULL)
+		rc = -errno;
+	else if (fstat(fileno(f), &st) < 0)
+		rc = -errno;
+	else
+		rc = S_ISDIR(st.st_mode) ? -EISDIR : 0;
+	if (f != NULL)
+		fclose(f);
+	if (rc < 0) {
+		snprintf(c.err, c.errlen, "%s: cannot open: %s", path, strerror(-rc));
+		goto out;
+	}
+
+	/* @include is resolved relative to the file's directory. */
+	dir = strdup(path);
+	if (dir == NULL) {
+		rc = -ENOMEM;
+		snprintf(c.err, c.errlen, "%s: %s", path, strerror(ENOMEM));
+		goto out;
+	}
+	slash = strrchr(dir, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+		config_set_include_dir(&c.lc, *dir ? dir : "/");
+	}
+
+	if (config_read_file(&c.lc, path) != CONFIG_TRUE) {
+		if (config_error_type(&c.lc) == CONFIG_ERR_PARSE) {
+			rc = nc_fail_raw(&c, "%s:%d: syntax error: %s",
+					 config_error_file(&c.lc) ? config_error_file(&c.lc) : path,
+					 config_error_line(&c.lc), config_error_text(&c.lc));
+		} else {
+			rc = -EIO;
+			snprintf(c.err, c.errlen, "%s: cannot read: %s", path,
+				 config_error_text(&c.lc));
+		}
+		goto out;
+	}
+
+	for (int i = 0; i < nsets; i++) {
+		rc = nc_apply_set(&c, sets[i]);
+		if (rc < 0)
+			goto out;
+	}
+
+	rc = nc_check_names(&c, config_root_setting(&c.lc), "");
+	if (rc < 0)
+		goto out;
+	for (size_t i = 0; i < NC_NSETTINGS; i++) {
+		rc = nc_read_one(&c, cfg, &nc_settings[i]);
+		if (rc < 0)
+			goto out;
+	}
+	rc = nc_check(&c, cfg);
+	if (rc < 0)
+		goto out;
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+out:
+	if (rc == -ENOMEM && c.err[0] == '\0')
+		snprintf(c.err, c.errlen, "%s: %s", path, strerror(ENOMEM));
+	free(dir);
+	free(c.ovs);
+	config_destroy(&c.lc);
+	return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Dump
+ */
+
+/** Number of leading groups two dotted paths share. */
+static int nc_common_depth(const char *x, const char *y)
+{
+	int depth = 0;
+
+	for (;;) {
+		const char *dx = strchr(x, '.'), *dy = strchr(y, '.');
+
+		if (dx == NULL || dy == NULL || dx - x != dy - y || strncmp(x, y, (size_t)(dx - x)))
+			return depth;
+		depth++;
+		x = dx + 1;
+		y = dy + 1;
+	}
+}
+
+static int nc_depth(const char *path)
+{
+	int depth = 0;
+
+	for (; *path != '\0'; path++)
+		depth += *path == '.';
+	return depth;
+}
+
+static void nc_indent(FILE *f, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputc('\t', f);
+}
+
+void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f)
+{
+	const char *prev = "";
+	int open = 0;
+
+	fprintf(f, "# dfly network configuration: every setting, effective values");
+	if (cfg->path[0] != '\0')
+		fprintf(f, " (read from %s)", cfg->path);
+	fprintf(f, ".\n# Format and defaults: tools/dfly/netcfg.h, configs/README.md.\n");
+
+	for (size_t i = 0; i < NC_NSETTINGS; i++) {
+		const struct nc_setting *s = &nc_settings[i];
+		const char *leaf = strrchr(s->path, '.');
+		char val[128], line[192];
+		int keep;
+
+		if (s->kind == NC_GROUP)
+			continue;
+		/* Close the groups not shared with the previous setting, open the new ones. */
+		keep = nc_common_depth(prev, s->path);
+		while (open > keep) {
+			open--;
+			nc_indent(f, open);
+			fprintf(f, "};\n");
+		}
+		while (open < nc_depth(s->path)) {
+			const char *start = s->path, *end;
+
+			for (int d = 0; d < open; d++)
+				start = strchr(start, '.') + 1;
+			end = strchr(start, '.');
+			if (open == 0)
+				fputc('\n', f);
+			nc_indent(f, open);
+			fprintf(f, "%.*s = {\n", (int)(end - start), start);
+			open++;
+		}
+		leaf = leaf ? leaf + 1 : s->path;
+
+		switch (s->kind) {
+		case NC_U32:
+		case NC_U64: {
+			int64_t v = nc_load_int(cfg, s);
+
+			snprintf(val, sizeof(val), "%" PRId64 "%s", v, v > INT_MAX ? "L" : "");
+			break;
+		}
+		case NC_INT:
+			snprintf(val, sizeof(val), "%" PRId64, nc_load_int(cfg, s));
+			break;
+		case NC_DBL:
+			nc_fmt_double(nc_load_double(cfg, s), val, sizeof(val));
+			break;
+		case NC_BOOL:
+			snprintf(val, sizeof(val), "%s", nc_load_int(cfg, s) ? "true" : "false");
+			break;
+		case NC_ENUM: {
+			int64_t idx = nc_load_int(cfg, s), n = 0;
+
+			while (s->names[n] != NULL)
+				n++;
+			snprintf(val, sizeof(val), "\"%s\"",
+				 idx >= 0 && idx < n ? s->names[idx] : "?");
+			break;
+		}
+		case NC_STR: {
+			char name[64];
+
+			s->print(cfg, name, sizeof(name));
+			snprintf(val, sizeof(val), "\"%s\"", name);
+			break;
+		}
+		case NC_GROUP:
+			break;
+		}
+		snprintf(line, sizeof(line), "%s = %s;", leaf, val);
+		nc_indent(f, open);
+		fprintf(f, "%-*s # %s\n", 36 - 8 * open, line, s->doc);
+		prev = s->path;
+	}
+	while (open > 0) {
+		open--;
+		nc_indent(f, open);
+		fprintf(f, "};\n");
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * VC requirements (spec §2.2)
+ */
+
+void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32_t *global,
+			  uint8_t vc_map[DFLY_ROLE_COUNT])
+{
+	uint8_t map[DFLY_ROLE_COUNT] = {0};
+	uint32_t l, g;
+
+	if (cfg->mode == DFLY_MODE_VAL && nc_val_group(cfg)) {
+		/* VAL-group: l0 g1 l2 g3 l4 → 3/2 */
+		map[DFLY_ROLE_I1] = 1; /* unused: S_ROOT is the landing router */
+		map[DFLY_ROLE_I2] = 1;
+		map[DFLY_ROLE_G2] = 1;
+		map[DFLY_ROLE_D2] = 2;
+		l = 3;
+		g = 2;
+	} else if (cfg->mode == DFLY_MODE_VAL) {
+		/* VAL: l0 g1 l2 l3 g4 l5 → 4/2 */
+		map[DFLY_ROLE_I1] = 1;
+		map[DFLY_ROLE_I2] = 2;
+		map[DFLY_ROLE_G2] = 1;
+		map[DFLY_ROLE_D2] = 3;
+		l = 4;
+		g = 2;
+	} else {
+		/* MIN: l0 g1 l2 → 2/1 */
+		map[DFLY_ROLE_D2] = 1;
+		l = 2;
+		g = 1;
+	}
+	if (local != NULL)
+		*local = l;
+	if (global != NULL)
+		*global = g;
+	if (vc_map != NULL)
+		memcpy(vc_map, map, sizeof(map));
+}
