@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Install the Debian 12 packages dfly needs, if they are missing. Run as root (or with sudo).
+set -euo pipefail
+
+PKGS=(
+    build-essential meson ninja-build pkg-config   # build
+    libdpdk-dev dpdk-dev                           # DPDK 22.11 (dataplane)
+    libpcap-dev libconfig-dev                      # capture, configuration
+    libcmocka-dev                                  # unit tests
+    gnuplot-nox tshark                             # plots, trace dissection
+    iproute2                                       # namespaces for integration tests
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "deps: all ${#PKGS[@]} packages present"
+    exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps: done"

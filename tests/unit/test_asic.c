@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of the ASIC model (asic-emu/asic.c) on hand-built networks, driven cycle by cycle:
+ * the exact timing of a packet through pipeline, crossbar and links; credits reserved at grant
+ * and returned when the tail leaves the input buffer, with link latency; back-pressure when the
+ * downstream buffer holds one packet; VC assignment by hop role for Valiant; drops with a named
+ * reason for a bad VC; injection refusal when full; the table double-buffer protocol.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <errno.h>
+
+#include "asic.h"
+
+struct net {
+	struct dfly_topo *topo;
+	struct asic **as;
+	struct dfly_regs *regs;
+	struct asic_link **links;
+	uint32_t nlinks;
+};
+
+static const uint8_t map_min[DFLY_ROLE_COUNT] = {[DFLY_ROLE_S1] = 0, [DFLY_ROLE_G1] = 0,
+						 [DFLY_ROLE_D2] = 1};
+static const uint8_t map_val[DFLY_ROLE_COUNT] = {
+	[DFLY_ROLE_S1] = 0, [DFLY_ROLE_G1] = 0, [DFLY_ROLE_I1] = 1,
+	[DFLY_ROLE_I2] = 2, [DFLY_ROLE_G2] = 1, [DFLY_ROLE_D2] = 3};
+
+static struct asic_params default_params(uint32_t buf_local)
+{
+	struct asic_params par = {
+		.speedup = 2,
+		.pipe_route = 2,
+		.pipe_xbar = 3,
+		.alloc_iters = 1,
+		.in_arb = DFLY_ARB_RR,
+		.out_arb = DFLY_ARB_RR,
+		.vcs = {3, 4, 2},
+		.buf = {256, buf_local, 256},
+		.buf_out = 32,
+		.lat_terminal = 1,
+		.inj_select = DFLY_INJ_JSQ,
+	};
+	return par;
+}
+
+static void net_build(struct net *n, uint32_t p, uint32_t a, uint32_t h,
+		      const struct asic_params *par, enum dfly_route_mode mode,
+		      const uint8_t *map)
+{
+	n->topo = dfly_topo_create(p, a, h, 1, DFLY_ARR_PALMTREE, -1);
+	assert_non_null(n->topo);
+	n->as = calloc(n->topo->routers, sizeof(*n->as));
+	n->regs = calloc(n->topo->routers, sizeof(*n->regs));
+	n->links = calloc((size_t)n->topo->routers * n->topo->radix, sizeof(*n->links));
+	n->nlinks = 0;
+	for (uint32_t r = 0; r < n->topo->routers; r++) {
+		n->as[r] = asic_create(n->topo, r, par, &n->regs[r], 42);
+		assert_non_null(n->as[r]);
+		n->regs[r].knobs.mode = mode;
+		n->regs[r].knobs.val_variant = DFLY_VAL_LGL;
+		memcpy(n->regs[r].knobs.vc_map, map, DFLY_ROLE_COUNT);
+	}
+	for (uint32_t r = 0; r < n->topo->routers; r++) {
+		for (uint32_t port = n->topo->first_local; port < n->topo->radix; port++) {
+			uint32_t pr, pp;
+
+			assert_int_equal(dfly_topo_port_peer(n->topo, r, port, &pr, &pp), 0);
+			n->links[n->nlinks] = asic_link_create(
+				n->as[r], port, n->as[pr], pp,
+				dfly_topo_port_kind(n->topo, port) == DFLY_PORT_LOCAL ? 10 : 100);
+			assert_non_null(n->links[n->nlinks]);
+			n->nlinks++;
+		}
+	}
+}
+
+static void net_free(struct net *n)
+{
+	for (uint32_t l = 0; l < n->nlinks; l++)
+		asic_link_destroy(n->links[l]);
+	for (uint32_t r = 0; r < n->topo->routers; r++)
+		asic_destroy(n->as[r]);
+	free(n->as);
+	free(n->regs);
+	free(n->links);
+	dfly_topo_destroy(n->topo);
+}
+
+/* Step every router through cycle @p c and collect ejections into @p out. */
+static unsigned net_cycle(struct net *n, uint64_t c, struct asic_ejection *out, unsigned max)
+{
+	unsigned got = 0;
+
+	for (uint32_t r = 0; r < n->topo->routers; r++)
+		asic_step(n->as[r], c);
+	for (uint32_t r = 0; r < n->topo->routers; r++)
+		got += asic_eject_burst(n->as[r], out + got, max - got);
+	return got;
+}
+
+static void pkt_init(struct asic_pkt *pk, uint32_t src, uint32_t dst, uint64_t gen)
+{
+	memset(pk, 0, sizeof(*pk));
+	pk->src_node = src;
+	pk->dst_node = dst;
+	pk->val_router = ASIC_NONE;
+	pk->len = 8;
+	pk->gen_cycle = gen;
+}
+
+static void assert_drained(struct net *n)
+{
+	char why[200];
+
+	for (uint32_t r = 0; r < n->topo->routers; r++) {
+		int rc = asic_check_drained(n->as[r], why, sizeof(why));
+
+		if (rc)
+			fprintf(stderr, "%s\n", why);
+		assert_int_equal(rc, 0);
+	}
+	for (uint32_t l = 0; l < n->nlinks; l++) {
+		assert_int_equal(asic_link_pkts(n->links[l]), 0);
+		assert_int_equal(asic_link_credits(n->links[l]), 0);
+	}
+}
+
+/* Negative: bad parameters and link wiring are refused. */
+static void test_create_errors(void **state)
+{
+	struct dfly_topo *t = dfly_topo_create(1, 2, 1, 1, DFLY_ARR_PALMTREE, -1);
+	struct asic_params par = default_params(32);
+	struct dfly_regs regs[2];
+	struct asic *a, *b;
+
+	(void)state;
+	par.speedup = 0;
+	assert_null(asic_create(t, 0, &par, &regs[0], 1));
+	par = default_params(32);
+	par.vcs[1] = DFLY_MAX_VCS + 1;
+	assert_null(asic_create(t, 0, &par, &regs[0], 1));
+	par = default_params(32);
+	assert_null(asic_create(t, t->routers, &par, &regs[0], 1));
+	a = asic_create(t, 0, &par, &regs[0], 1);
+	b = asic_create(t, 1, &par, &regs[1], 1);
+	assert_non_null(a);
+	assert_non_null(b);
+	/* terminal port 0 cannot carry a fabric link; a local port cannot feed a global one */
+	assert_null(asic_link_create(a, 0, b, 0, 10));
+	assert_null(asic_link_create(a, t->first_local, b, t->first_global, 10));
+	assert_null(asic_link_create(a, t->first_local, b, t->first_local, 0));
+	{
+		struct asic_link *l = asic_link_create(a, t->first_local, b, t->first_local, 10);
+
+		assert_non_null(l);
+		/* each port takes one link */
+		assert_null(asic_link_create(a, t->first_local, b, t->first_local, 10));
+		asic_link_destroy(l);
+	}
+	asic_destroy(a);
+	asic_destroy(b);
+	asic_destroy(NULL);
+	dfly_topo_destroy(t);
+}
+
+/*
+ * One packet, router 0 → router 1 of group 0 (p=1, a=2, h=1): generated at cycle 0, the head
+ * reaches router 0 at 1 (terminal link), requests at 3 (route pipeline 2), is granted at 3,
+ * enters the output FIFO at 6 (crossbar 3), leaves at 6, reaches router 1 at 16 (local link 10),
+ * granted at 18, leaves at 21 to the node; the tail arrives at 21 + 1 + 8 − 1 = 29.
+ * At router 1 the crossbar cannot outrun the arriving tail: the tail leaves the input buffer at
+ * cycle 24 (head 16 + 8 phits), so the credit reaches router 0 at 34.
+ */
+static void test_single_packet_timing(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk;
+	struct asic_ejection ej[4];
+	uint32_t out0 = 1; /* router 0's only local port (p = 1) */
+	uint64_t tail = 0;
+
+	(void)state;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	pkt_init(&pk, 0, 1, 0);
+	assert_true(asic_inject(n.as[0], 0, &pk, 0));
+	for (uint64_t c = 0; c < 60; c++) {
+		if (net_cycle(&n, c, ej, 4)) {
+			assert_ptr_equal(ej[0].pkt, &pk);
+			assert_int_equal(ej[0].drop, 0);
+			tail = ej[0].tail_cycle;
+		}
+		asic_sync_gauges(n.as[0]);
+		/* credits: reserved at the grant (cycle 3), back at cycle 34 */
+		if (c < 3 || c >= 34)
+			assert_int_equal(n.regs[0].vc_gauge[out0][1][DFLY_VC_CREDITS], 32);
+		else
+			assert_int_equal(n.regs[0].vc_gauge[out0][1][DFLY_VC_CREDITS], 24);
+	}
+	assert_int_equal(tail, 29);
+	assert_int_equal(pk.inj_cycle, 3);
+	assert_int_equal(pk.lhops, 1);
+	assert_int_equal(pk.ghops, 0);
+	/* intra-group minimal hop: role D2, the last local VC of the 2/1 map */
+	assert_int_equal(n.regs[1].vc_ctr[1][1][DFLY_VC_ENQ_PKTS], 1);
+	assert_int_equal(n.regs[0].route[DFLY_ROUTE_INJ_MIN], 1);
+	assert_int_equal(n.regs[0].route[DFLY_ROUTE_HOP_LOCAL], 1);
+	assert_int_equal(n.regs[1].route[DFLY_ROUTE_EJECT], 1);
+	assert_int_equal(n.regs[0].port_ctr[out0][DFLY_LINK_BUSY_CYCLES], 8);
+	assert_int_equal(n.regs[0].port_ctr[out0][DFLY_CREDITS_RX], 8);
+	assert_int_equal(n.regs[1].port_ctr[1][DFLY_CREDITS_TX], 8);
+	assert_drained(&n);
+	net_free(&n);
+}
+
+/*
+ * Back-pressure: the downstream local VC holds exactly one packet (8 phits). The second packet
+ * (generated at 0, serialised behind the first on the node link: head at router 0 at 9) must
+ * wait for the first one's credit (back at 34): granted 34, out 37, at router 1 at 47, granted
+ * 49, out 52, tail at the node 52 + 8 = 60.
+ */
+static void test_backpressure_one_packet_buffer(void **state)
+{
+	struct asic_params par = default_params(8);
+	struct net n;
+	struct asic_pkt pk[2];
+	struct asic_ejection ej[4];
+	uint64_t tails[2] = {0, 0};
+
+	(void)state;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	for (int i = 0; i < 2; i++) {
+		pkt_init(&pk[i], 0, 1, 0);
+		pk[i].id = (uint32_t)i;
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	for (uint64_t c = 0; c < 100; c++) {
+		unsigned got = net_cycle(&n, c, ej, 4);
+
+		for (unsigned k = 0; k < got; k++)
+			tails[ej[k].pkt->id] = ej[k].tail_cycle;
+	}
+	assert_int_equal(tails[0], 29);
+	assert_int_equal(tails[1], 60);
+	/* the second head waited 31 cycles × 2 ticks for its credit, all counted as stalls */
+	{
+		uint64_t stalls = 0;
+
+		for (int v = 0; v < 3; v++)
+			stalls += n.regs[0].vc_ctr[0][v][DFLY_VC_CREDIT_STALL];
+		assert_int_equal(stalls, (34 - 11) * 2);
+	}
+	assert_drained(&n);
+	net_free(&n);
+}
+
+/*
+ * Valiant on h=2 (4/2 VCs): every packet uses each role's VC at most once, local VC indices and
+ * global VC indices strictly increase along the path, S_ROOT is outside the source and
+ * destination groups, and the packet is marked nonminimal.
+ */
+static void test_val_roles(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	enum { NPKT = 200 };
+	struct asic_pkt *pk = calloc(NPKT, sizeof(*pk));
+	struct asic_ejection ej[64];
+	unsigned done = 0;
+
+	(void)state;
+	net_build(&n, 2, 4, 2, &par, DFLY_MODE_VAL, map_val);
+	for (uint32_t i = 0; i < NPKT; i++) {
+		uint32_t src = (i * 7) % n.topo->nodes, dst = (i * 13 + 5) % n.topo->nodes;
+
+		if (dst == src)
+			dst = (dst + 1) % n.topo->nodes;
+		pkt_init(&pk[i], src, dst, 0);
+		pk[i].id = i;
+		/* one packet at a time, so the VC counters' deltas belong to it */
+		assert_true(asic_inject(n.as[src / 2], src % 2, &pk[i], i * 2000));
+		for (uint64_t c = i * 2000; c < i * 2000 + 2000; c++) {
+			unsigned got = net_cycle(&n, c, ej, 64);
+
+			for (unsigned k = 0; k < got; k++) {
+				struct asic_pkt *p = ej[k].pkt;
+				uint32_t G = p->val_router / 4, Gs = p->src_node / 8,
+					 Gd = p->dst_node / 8;
+
+				assert_int_equal(ej[k].drop, 0);
+				assert_true(p->flags & ASIC_PKT_NONMIN);
+				assert_true(G != Gs && G != Gd);
+				assert_int_equal(p->ghops, 2);
+				assert_true(p->lhops <= 4);
+				done++;
+			}
+		}
+		/* VC use along this packet's path: each local VC at most once, globals G0 + G1 */
+		{
+			uint64_t lv[4] = {0}, gv[2] = {0};
+			static uint64_t prev_l[4], prev_g[2];
+
+			for (uint32_t r = 0; r < n.topo->routers; r++) {
+				for (uint32_t port = n.topo->first_local; port < n.topo->radix;
+				     port++) {
+					for (uint32_t v = 0; v < 4; v++) {
+						uint64_t x = n.regs[r].vc_ctr[port][v]
+								     [DFLY_VC_OUT_VC_PKTS];
+
+						if (port < n.topo->first_global)
+							lv[v] += x;
+						else if (v < 2)
+							gv[v] += x;
+					}
+				}
+			}
+			for (int v = 0; v < 4; v++) {
+				assert_true(lv[v] - prev_l[v] <= 1);
+				prev_l[v] = lv[v];
+			}
+			for (int v = 0; v < 2; v++) {
+				assert_int_equal(gv[v] - prev_g[v], 1);
+				prev_g[v] = gv[v];
+			}
+		}
+	}
+	assert_int_equal(done, NPKT);
+	assert_drained(&n);
+	net_free(&n);
+	free(pk);
+}
+
+/* A packet arriving with a VC the port does not have is dropped and counted, never queued. */
+static void test_bad_vc_dropped(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk;
+	struct asic_ejection ej[4];
+	struct asic_link *l;
+	unsigned got = 0;
+
+	(void)state;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	l = n.links[0]; /* router 0 local → router 1 */
+	pkt_init(&pk, 0, 1, 0);
+	pk.vc = 7;
+	l->data[l->d_tail & l->mask].pkt = &pk;
+	l->data[l->d_tail & l->mask].due = 5;
+	l->d_tail++;
+	for (uint64_t c = 0; c < 10; c++)
+		got += net_cycle(&n, c, ej + got, 4 - got);
+	assert_int_equal(got, 1);
+	assert_int_equal(ej[0].drop, 1 + DFLY_DROP_BAD_VC);
+	assert_int_equal(n.regs[1].drop[DFLY_DROP_BAD_VC], 1);
+	assert_int_equal(asic_pkts_held(n.as[1]), 0);
+	net_free(&n);
+}
+
+/* Injection refuses a packet when no injection VC has room, and reports the room left. */
+static void test_injection_full(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk[3 * 32 + 1];
+	unsigned accepted = 0;
+
+	(void)state;
+	par.buf[DFLY_PORT_TERMINAL] = 256;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	assert_int_equal(asic_inject_room(n.as[0], 0), 256);
+	for (unsigned i = 0; i < 3 * 32 + 1; i++) {
+		pkt_init(&pk[i], 0, 1, 0);
+		accepted += asic_inject(n.as[0], 0, &pk[i], 0);
+	}
+	assert_int_equal(accepted, 3 * 32);
+	assert_int_equal(asic_inject_room(n.as[0], 0), 0);
+	assert_int_equal(asic_pkts_held(n.as[0]), 3 * 32);
+	net_free(&n);
+}
+
+/* Tables: the firmware cannot overwrite a bank until the ASIC has switched to the last one. */
+static void test_table_double_buffer(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct dfly_regs_tables *t;
+
+	(void)state;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	assert_int_equal(dfly_regs_check(&n.regs[0]), 0);
+	t = dfly_regs_tables_begin(&n.regs[0]);
+	assert_non_null(t);
+	assert_ptr_equal(t, &n.regs[0].tables[1]);
+	t->ugal_t[3] = 77;
+	dfly_regs_tables_publish(&n.regs[0]);
+	/* the ASIC has not stepped: a second publication must wait */
+	assert_null(dfly_regs_tables_begin(&n.regs[0]));
+	asic_step(n.as[0], 0);
+	assert_int_equal(atomic_load(&n.regs[0].tables_seen), 1);
+	t = dfly_regs_tables_begin(&n.regs[0]);
+	assert_non_null(t);
+	assert_ptr_equal(t, &n.regs[0].tables[0]);
+	assert_int_equal(t->ugal_t[3], 77); /* the new bank starts as a copy of the live one */
+	n.regs[0].magic = 0;
+	assert_int_equal(dfly_regs_check(&n.regs[0]), -EPROTO);
+	net_free(&n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_errors),
+		cmocka_unit_test(test_bad_vc_dropped),
+		cmocka_unit_test(test_injection_full),
+		cmocka_unit_test(test_single_packet_timing),
+		cmocka_unit_test(test_backpressure_one_packet_buffer),
+		cmocka_unit_test(test_val_roles),
+		cmocka_unit_test(test_table_double_buffer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
