@@ -360,8 +360,9 @@ static void route(struct asic *as, struct asic_pkt *pk)
 		pk->val_router = ASIC_NONE;
 		if (k->mode == DFLY_MODE_VAL) {
 			uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
-			uint32_t r = dfly_topo_val_root(t, (enum dfly_val_variant)k->val_variant,
-							as->router, dst_group, r1, r2);
+			uint32_t r = dfly_topo_val_root_ex(
+				t, (enum dfly_val_variant)k->val_variant,
+				(enum dfly_val_exclude)k->val_exclude, as->router, dst_group, r1, r2);
 
 			if (r == UINT32_MAX) {
 				pk->flags |= ASIC_PKT_NOINTER;
@@ -499,9 +500,13 @@ static void out_stage(struct asic *as, uint64_t now)
 				out->head++;
 				as->held--;
 				out->link_free = now + pk->len;
-				out->rel_cycle = now + pk->len;
-				out->rel_len = pk->len;
-				out->rel_pending = 1;
+				if (as->par.out_free_at_tail) {
+					out->rel_cycle = now + pk->len;
+					out->rel_len = pk->len;
+					out->rel_pending = 1;
+				} else {
+					out->occ -= pk->len;
+				}
 				as->regs->port_ctr[o][DFLY_TX_PKTS]++;
 				as->regs->port_ctr[o][DFLY_TX_PHITS] += pk->len;
 				as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES] += pk->len;
@@ -594,10 +599,12 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 			as->in_mask &= ~(1ull << i);
 	}
 	in->busy_until = end;
-	in->rel_tick = end;
+	in->rel_tick = as->par.credit_at_tail ? end : tick;
 	in->rel_len = pk->len;
 	in->rel_vc = (uint8_t)v;
 	as->rel_mask |= 1ull << i;
+	if (!as->par.credit_at_tail)
+		release_inputs(as, tick, now);
 	in->rr = (v + 1) % in->nvc;
 	in->last_served = tick;
 

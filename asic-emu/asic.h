@@ -100,6 +100,10 @@ struct asic_params {
 	uint32_t buf_out;	/**< phits per output FIFO */
 	uint32_t lat_terminal;	/**< node ↔ router link latency, cycles */
 	enum dfly_inj_select inj_select; /**< injection VC selection */
+	bool credit_at_tail;	/**< free input space + return credit when the tail leaves (else at
+				     the grant, FOGSim's reading) */
+	bool out_free_at_tail;	/**< free output FIFO space when the tail leaves (else when the
+				     head starts onto the link) */
 };
 
 /** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */

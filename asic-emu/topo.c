@@ -221,18 +221,27 @@ static uint32_t pick_group_excluding(const struct dfly_topo *topo, uint32_t x, u
 uint32_t dfly_topo_val_root(const struct dfly_topo *topo, enum dfly_val_variant v, uint32_t router,
 			    uint32_t dst_group, uint32_t r1, uint32_t r2)
 {
+	return dfly_topo_val_root_ex(topo, v, DFLY_VAL_EXCL_SRC_DST, router, dst_group, r1, r2);
+}
+
+uint32_t dfly_topo_val_root_ex(const struct dfly_topo *topo, enum dfly_val_variant v,
+			       enum dfly_val_exclude excl, uint32_t router, uint32_t dst_group,
+			       uint32_t r1, uint32_t r2)
+{
 	uint32_t G = router / topo->a, h = topo->h;
 	uint32_t cand[DFLY_MAX_PORTS];
 	uint32_t n = 0, Gi;
+	/* the second excluded group: dst_group, or G again when only the source is excluded */
+	uint32_t X = excl == DFLY_VAL_EXCL_SRC ? G : dst_group;
 
-	if (topo->g <= (G == dst_group ? 1u : 2u))
+	if (topo->g <= (G == X ? 1u : 2u))
 		return UINT32_MAX;
 
 	if (v == DFLY_VAL__GL || v == DFLY_VAL__G_) {
 		for (uint32_t q = 0; q < h; q++) {
 			uint32_t pg = topo->peer[router * h + q].router / topo->a;
 
-			if (pg != dst_group)
+			if (pg != X)
 				cand[n++] = q;
 		}
 		if (n == 0)
@@ -240,12 +249,12 @@ uint32_t dfly_topo_val_root(const struct dfly_topo *topo, enum dfly_val_variant 
 	}
 	switch (v) {
 	case DFLY_VAL_LGL:
-		Gi = pick_group_excluding(topo, G, dst_group, r1);
+		Gi = pick_group_excluding(topo, G, X, r1);
 		return Gi * topo->a + dfly_uniform(r2, topo->a);
 	case DFLY_VAL_LG_: {
 		uint32_t rho, q;
 
-		Gi = pick_group_excluding(topo, G, dst_group, r1);
+		Gi = pick_group_excluding(topo, G, X, r1);
 		dfly_topo_link_to_group(topo, G, Gi, dfly_uniform(r2, topo->t), &rho, &q);
 		return topo->peer[(G * topo->a + rho) * h + q].router;
 	}

@@ -154,6 +154,7 @@ struct dfly_regs_knobs {
 	uint32_t mode;		    /**< enum dfly_route_mode */
 	uint32_t val_variant;	    /**< enum dfly_val_variant */
 	uint32_t val_recompute;	    /**< redraw S_ROOT when the injection head is not granted */
+	uint32_t val_exclude;	    /**< enum dfly_val_exclude */
 	uint8_t vc_map[DFLY_ROLE_COUNT]; /**< VC index used by each hop role */
 	uint32_t in_transit_priority; /**< output arbiter prefers transit over injection inputs */
 };

@@ -28,6 +28,13 @@ extern "C" {
 /** Largest group count (g = a·h/t + 1). */
 #define DFLY_MAX_GROUPS 1024
 
+/** Groups a Valiant intermediate may not be in (spec §4.3 "intermediate group exclusion"). */
+enum dfly_val_exclude {
+	DFLY_VAL_EXCL_SRC_DST = 0, /**< source and destination groups (spec PROPOSAL, default) */
+	DFLY_VAL_EXCL_SRC = 1,	   /**< source group only: S_ROOT may be in the destination group,
+					whose path then has one global hop [xcheck: FOGSim] */
+};
+
 /** Global-link arrangement inside the group (spec §1.4). */
 enum dfly_arrangement {
 	DFLY_ARR_PALMTREE = 0,	 /**< G' = G + σ(hρ + q + 1) mod g; the papers' default */
@@ -194,6 +201,15 @@ unsigned dfly_topo_min_path(const struct dfly_topo *topo, uint32_t src_router, u
  */
 uint32_t dfly_topo_val_root(const struct dfly_topo *topo, enum dfly_val_variant v, uint32_t router,
 			    uint32_t dst_group, uint32_t r1, uint32_t r2);
+
+/**
+ * dfly_topo_val_root() with a choice of excluded groups: with DFLY_VAL_EXCL_SRC the destination
+ * group is a valid intermediate group (and -GL/-G- may take the port that leads to it).
+ * @return the S_ROOT router id, or UINT32_MAX when no allowed group exists.
+ */
+uint32_t dfly_topo_val_root_ex(const struct dfly_topo *topo, enum dfly_val_variant v,
+			       enum dfly_val_exclude excl, uint32_t router, uint32_t dst_group,
+			       uint32_t r1, uint32_t r2);
 
 /** Map a uniform 32-bit random value to [0, n) without division (Lemire's multiply-shift). */
 static inline uint32_t dfly_uniform(uint32_t r, uint32_t n)

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 #include <errno.h>
+#include <stdbool.h>
 
 #include "asic.h"
 
@@ -179,7 +180,7 @@ static void test_create_errors(void **state)
  * At router 1 the crossbar cannot outrun the arriving tail: the tail leaves the input buffer at
  * cycle 24 (head 16 + 8 phits), so the credit reaches router 0 at 34.
  */
-static void test_single_packet_timing(void **state)
+static void single_packet_timing(bool credit_at_tail, uint64_t credit_back)
 {
 	struct asic_params par = default_params(32);
 	struct net n;
@@ -188,7 +189,7 @@ static void test_single_packet_timing(void **state)
 	uint32_t out0 = 1; /* router 0's only local port (p = 1) */
 	uint64_t tail = 0;
 
-	(void)state;
+	par.credit_at_tail = credit_at_tail;
 	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
 	pkt_init(&pk, 0, 1, 0);
 	assert_true(asic_inject(n.as[0], 0, &pk, 0));
@@ -199,8 +200,8 @@ static void test_single_packet_timing(void **state)
 			tail = ej[0].tail_cycle;
 		}
 		asic_sync_gauges(n.as[0]);
-		/* credits: reserved at the grant (cycle 3), back at cycle 34 */
-		if (c < 3 || c >= 34)
+		/* credits: reserved at the grant (cycle 3), back at credit_back */
+		if (c < 3 || c >= credit_back)
 			assert_int_equal(n.regs[0].vc_gauge[out0][1][DFLY_VC_CREDITS], 32);
 		else
 			assert_int_equal(n.regs[0].vc_gauge[out0][1][DFLY_VC_CREDITS], 24);
@@ -221,13 +222,27 @@ static void test_single_packet_timing(void **state)
 	net_free(&n);
 }
 
+static void test_single_packet_timing_tail(void **state)
+{
+	(void)state;
+	single_packet_timing(true, 34);
+}
+
+/* FOGSim's release point: router 1 returns the credit at its grant (18), back at 28. */
+static void test_single_packet_timing_grant(void **state)
+{
+	(void)state;
+	single_packet_timing(false, 28);
+}
+
 /*
  * Back-pressure: the downstream local VC holds exactly one packet (8 phits). The second packet
  * (generated at 0, serialised behind the first on the node link: head at router 0 at 9) must
  * wait for the first one's credit (back at 34): granted 34, out 37, at router 1 at 47, granted
- * 49, out 52, tail at the node 52 + 8 = 60.
+ * 49, out 52, tail at the node 52 + 8 = 60. With the credit returned at the grant (back at 28):
+ * granted 28, out 31, at router 1 at 41, granted 43, out 46, tail 54.
  */
-static void test_backpressure_one_packet_buffer(void **state)
+static void backpressure(bool credit_at_tail, uint64_t credit_back, uint64_t tail2)
 {
 	struct asic_params par = default_params(8);
 	struct net n;
@@ -235,7 +250,7 @@ static void test_backpressure_one_packet_buffer(void **state)
 	struct asic_ejection ej[4];
 	uint64_t tails[2] = {0, 0};
 
-	(void)state;
+	par.credit_at_tail = credit_at_tail;
 	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
 	for (int i = 0; i < 2; i++) {
 		pkt_init(&pk[i], 0, 1, 0);
@@ -249,17 +264,29 @@ static void test_backpressure_one_packet_buffer(void **state)
 			tails[ej[k].pkt->id] = ej[k].tail_cycle;
 	}
 	assert_int_equal(tails[0], 29);
-	assert_int_equal(tails[1], 60);
-	/* the second head waited 31 cycles × 2 ticks for its credit, all counted as stalls */
+	assert_int_equal(tails[1], tail2);
+	/* the second head (ready at 11) waited for its credit, every tick counted as a stall */
 	{
 		uint64_t stalls = 0;
 
 		for (int v = 0; v < 3; v++)
 			stalls += n.regs[0].vc_ctr[0][v][DFLY_VC_CREDIT_STALL];
-		assert_int_equal(stalls, (34 - 11) * 2);
+		assert_int_equal(stalls, (credit_back - 11) * 2);
 	}
 	assert_drained(&n);
 	net_free(&n);
+}
+
+static void test_backpressure_tail(void **state)
+{
+	(void)state;
+	backpressure(true, 34, 60);
+}
+
+static void test_backpressure_grant(void **state)
+{
+	(void)state;
+	backpressure(false, 28, 54);
 }
 
 /*
@@ -421,8 +448,10 @@ int main(void)
 		cmocka_unit_test(test_create_errors),
 		cmocka_unit_test(test_bad_vc_dropped),
 		cmocka_unit_test(test_injection_full),
-		cmocka_unit_test(test_single_packet_timing),
-		cmocka_unit_test(test_backpressure_one_packet_buffer),
+		cmocka_unit_test(test_single_packet_timing_tail),
+		cmocka_unit_test(test_single_packet_timing_grant),
+		cmocka_unit_test(test_backpressure_tail),
+		cmocka_unit_test(test_backpressure_grant),
 		cmocka_unit_test(test_val_roles),
 		cmocka_unit_test(test_table_double_buffer),
 	};

@@ -187,7 +187,7 @@ static void test_unknown_setting(void **state)
 	expect_error(BASE "router = {\n\tspeedup = 2;\n\tspeedupp = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:11: router.speedupp: unknown setting (expected one of: speedup, "
 		     "route_cycles, xbar_cycles, alloc_iters, input_arbiter, output_arbiter, "
-		     "in_transit_priority)");
+		     "in_transit_priority, credit_release, output_release)");
 	expect_error(BASE "rooter = {\n\tspeedup = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:9: rooter: unknown setting (expected one of: topology, router, buffers, "
 		     "vcs, links, packet, clock, routing, traffic, sim)");
@@ -199,7 +199,7 @@ static void test_unknown_setting(void **state)
 		     "\tval = {\n\t\tpath = \"lgl\";\n\t};\n};\n",
 		     NULL, 0, -EINVAL,
 		     "FILE:5: routing.val.path: unknown setting (expected one of: path_a, "
-		     "recompute)");
+		     "recompute, exclude)");
 }
 
 static void test_sigma(void **state)
@@ -378,7 +378,7 @@ static void test_set_errors(void **state)
 	expect_error(BASE, (const char *const[]){"router.speedupp=3"}, 1, -EINVAL,
 		     "--set router.speedupp=3: router.speedupp: unknown setting (expected one of: "
 		     "speedup, route_cycles, xbar_cycles, alloc_iters, input_arbiter, "
-		     "output_arbiter, in_transit_priority)");
+		     "output_arbiter, in_transit_priority, credit_release, output_release)");
 	expect_error(BASE, (const char *const[]){"foo.bar=1"}, 1, -EINVAL,
 		     "--set foo.bar=1: foo: unknown setting (expected one of: topology, router, "
 		     "buffers, vcs, links, packet, clock, routing, traffic, sim)");
@@ -468,6 +468,9 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.in_arb, DFLY_ARB_RR);
 	assert_int_equal(cfg.out_arb, DFLY_ARB_RR);
 	assert_false(cfg.in_transit_priority);
+	assert_int_equal(cfg.credit_release, DFLY_REL_EARLY);
+	assert_int_equal(cfg.output_release, DFLY_REL_EARLY);
+	assert_int_equal(cfg.val_exclude, DFLY_VAL_EXCL_SRC_DST);
 	assert_int_equal(cfg.buf_inj, 256);
 	assert_int_equal(cfg.buf_local, 32);
 	assert_int_equal(cfg.buf_global, 256);
@@ -540,6 +543,8 @@ static void test_dump_round_trip(void **state)
 				      "router.input_arbiter=lrs",
 				      "router.output_arbiter=age",
 				      "router.in_transit_priority=true",
+				      "router.credit_release=tail",
+				      "router.output_release=tail",
 				      "buffers.injection=1000",
 				      "buffers.local=64",
 				      "buffers.global=2048",
@@ -556,6 +561,7 @@ static void test_dump_round_trip(void **state)
 				      "routing.mechanism=val",
 				      "routing.val.path_a=lg-",
 				      "routing.val.recompute=true",
+				      "routing.val.exclude=src",
 				      "traffic.pattern=adv-2",
 				      "traffic.load=0.35",
 				      "traffic.injection_vc=dest",
@@ -566,7 +572,10 @@ static void test_dump_round_trip(void **state)
 				      "sim.watchdog=123456789012",
 				      "sim.seed=9000000000000000000",
 				      "sim.seeds=10"},
-		35);
+		38);
+	assert_int_equal(cfg.credit_release, DFLY_REL_TAIL);
+	assert_int_equal(cfg.output_release, DFLY_REL_TAIL);
+	assert_int_equal(cfg.val_exclude, DFLY_VAL_EXCL_SRC);
 	assert_int_equal(cfg.seed, 9000000000000000000ull);
 	assert_true(cfg.cycle_ns == 0.3);
 	round_trip(&cfg);

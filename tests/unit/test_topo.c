@@ -1275,6 +1275,46 @@ static void test_dump(void **state)
 	dfly_topo_destroy(topo);
 }
 
+/* routing.val.exclude = src: S_ROOT is never in the source group, and the destination group is
+ * a valid intermediate for every variant (h=2: -GL/-G- may take the port to dst_group). */
+static void test_val_root_exclude_src(void **state)
+{
+	struct dfly_topo *topo = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
+
+	(void)state;
+	assert_non_null(topo);
+	for (int v = 0; v < DFLY_VAL_VARIANT_COUNT; v++) {
+		/* router 3 of group 0 holds the links to groups 1 and 2 (σ = −1) */
+		uint32_t R = 3, D = 2, in_dst = 0;
+
+		for (uint32_t i = 0; i < 4000; i++) {
+			uint32_t r1 = i * 2654435761u, r2 = (i * 40503u) ^ 0x9e3779b9u;
+			uint32_t root = dfly_topo_val_root_ex(topo, (enum dfly_val_variant)v,
+							      DFLY_VAL_EXCL_SRC, R, D, r1, r2);
+
+			assert_true(root < topo->routers);
+			assert_true(root / topo->a != 0);
+			in_dst += root / topo->a == D;
+			/* the default exclusion never lands in D */
+			assert_true(dfly_topo_val_root(topo, (enum dfly_val_variant)v, R, D, r1, r2) /
+					    topo->a !=
+				    D);
+		}
+		assert_true(in_dst > 0);
+	}
+	/* g = 2: excluding only the source still leaves the other group */
+	{
+		struct dfly_topo *t2 = dfly_topo_create(1, 1, 1, 1, DFLY_ARR_PALMTREE, -1);
+
+		assert_non_null(t2);
+		assert_int_equal(dfly_topo_val_root_ex(t2, DFLY_VAL_LGL, DFLY_VAL_EXCL_SRC, 0, 1, 5, 7),
+				 1);
+		assert_int_equal(dfly_topo_val_root(t2, DFLY_VAL_LGL, 0, 1, 5, 7), UINT32_MAX);
+		dfly_topo_destroy(t2);
+	}
+	dfly_topo_destroy(topo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1295,6 +1335,7 @@ int main(void)
 	    cmocka_unit_test(test_val_root_coverage),
 	    cmocka_unit_test(test_val_root_no_intermediate_group),
 	    cmocka_unit_test(test_val_root_fallback),
+		cmocka_unit_test(test_val_root_exclude_src),
 	    cmocka_unit_test(test_local_type),
 	    cmocka_unit_test(test_group_offset),
 	    cmocka_unit_test(test_val_variant_names),

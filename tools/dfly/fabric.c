@@ -314,6 +314,8 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 	par.buf_out = cfg->buf_out;
 	par.lat_terminal = cfg->lat_terminal;
 	par.inj_select = cfg->inj_select;
+	par.credit_at_tail = cfg->credit_release == DFLY_REL_TAIL;
+	par.out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
 
 	fab->asics = calloc(t->routers, sizeof(*fab->asics));
 	fab->regs = aligned_alloc(64, ((sizeof(struct dfly_regs) * t->routers + 63) / 64) * 64);
@@ -339,6 +341,7 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 		regs->knobs.mode = cfg->mode;
 		regs->knobs.val_variant = cfg->val_variant;
 		regs->knobs.val_recompute = cfg->val_recompute;
+		regs->knobs.val_exclude = cfg->val_exclude;
 		regs->knobs.in_transit_priority = cfg->in_transit_priority;
 		{
 			uint32_t l, g;

@@ -68,6 +68,9 @@ static const char *const nc_arr_names[] = {"palmtree", "consecutive", NULL};
 static const char *const nc_arb_names[] = {"rr", "lrs", "age", NULL};
 static const char *const nc_inj_names[] = {"jsq", "random", "dest", NULL};
 static const char *const nc_src_names[] = {"skip", "unbounded", NULL};
+static const char *const nc_excl_names[] = {"src+dst", "src", NULL};
+static const char *const nc_crel_names[] = {"grant", "tail", NULL};
+static const char *const nc_orel_names[] = {"start", "tail", NULL};
 
 /** Routing mechanisms of spec §4–§6 that are not implemented yet. */
 static const char *const nc_mech_later[] = {"ugal",     "pb",     "olm",  "par", "base",
@@ -122,6 +125,10 @@ static const struct nc_setting nc_settings[] = {
 	NC_E("router.output_arbiter", out_arb, nc_arb_names, "rr | lrs | age"),
 	NC_B("router.in_transit_priority", in_transit_priority, false,
 	     "output arbiter prefers transit over injection"),
+	NC_E("router.credit_release", credit_release, nc_crel_names,
+	     "input slot + credit freed at: grant | tail"),
+	NC_E("router.output_release", output_release, nc_orel_names,
+	     "output FIFO slot freed at: start | tail"),
 
 	NC_G("buffers"),
 	NC_I("buffers.injection", NC_U32, buf_inj, 256, 1, NC_BUF_MAX, "phits per injection VC"),
@@ -153,6 +160,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_S("routing.val.path_a", false, "lgl", path_a, "lgl | lg- | -gl | -g-"),
 	NC_B("routing.val.recompute", val_recompute, false,
 	     "redraw S_ROOT when the injection head is not granted"),
+	NC_E("routing.val.exclude", val_exclude, nc_excl_names,
+	     "groups S_ROOT may not be in: src+dst | src"),
 
 	NC_G("traffic"),
 	NC_S("traffic.pattern", false, "un", pattern, "un | adv+N | adv-N | advc | perm"),

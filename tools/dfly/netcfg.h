@@ -34,6 +34,17 @@ enum dfly_source_mode {
 	DFLY_SRC_UNBOUNDED, /**< "unbounded": keep it in an unbounded source queue */
 };
 
+/**
+ * When a router frees buffer space a departing packet held (spec §3.3, A-3.3). EARLY is the
+ * FOGSim reading [xcheck]: the input slot and its credit at the grant, the output FIFO slot when
+ * the head starts onto the link; safe whenever the space cannot be refilled before the last
+ * phit has left (link latency ≥ packet drain time). TAIL holds the space until the tail leaves.
+ */
+enum dfly_release {
+	DFLY_REL_EARLY = 0, /**< "grant" (input/credit) or "start" (output): default */
+	DFLY_REL_TAIL,	    /**< "tail": when the packet's last phit leaves */
+};
+
 /** Every setting, with its path in the file and its default. */
 struct dfly_netcfg {
 	char path[512]; /**< file the configuration came from */
@@ -51,6 +62,8 @@ struct dfly_netcfg {
 	enum dfly_arb in_arb;	  /**< router.input_arbiter: "rr" (default) | "lrs" | "age" */
 	enum dfly_arb out_arb;	  /**< router.output_arbiter: "rr" (default) | "lrs" | "age" */
 	bool in_transit_priority; /**< router.in_transit_priority: default false */
+	enum dfly_release credit_release; /**< router.credit_release: "grant" (default) | "tail" */
+	enum dfly_release output_release; /**< router.output_release: "start" (default) | "tail" */
 
 	/* buffers.* (phits) */
 	uint32_t buf_inj;    /**< buffers.injection: per injection VC, default 256 */
@@ -77,6 +90,7 @@ struct dfly_netcfg {
 	enum dfly_route_mode mode;	   /**< routing.mechanism: "min" | "val"; required */
 	enum dfly_val_variant val_variant; /**< routing.val.path_a: "lgl" (default) | "lg-" | ... */
 	bool val_recompute;		   /**< routing.val.recompute: default false (spec §4.3) */
+	enum dfly_val_exclude val_exclude; /**< routing.val.exclude: "src+dst" (default) | "src" */
 
 	/* traffic.* */
 	enum dfly_pattern pattern;	 /**< traffic.pattern: "un" (default) | "adv+N" | ... */
