@@ -75,7 +75,8 @@ static void usage_bench(FILE *f)
 {
 	fprintf(f, "usage: dfly bench sim [--cycles N] [--load L] [--configs LIST] [--pattern P]\n"
 		   "\n"
-		   "Measure the speed of dfly sim: for each config (default: h2,h4,h6 from %s/configs)\n"
+		   "Measure the speed of dfly sim: for each config (default: h2, h4 and cfg-l, the\n"
+		   "h=6 network, from %s/configs)\n"
 		   "run MIN under the pattern (default un) at load L (default 0.3) for N cycles\n"
 		   "(default 20000) and print simulated cycles per second, delivered packets per\n"
 		   "second and peak memory.\n",
@@ -457,7 +458,7 @@ static int cmd_bench(int argc, char **argv)
 		{"configs", required_argument, NULL, 'c'}, {"pattern", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
 	};
-	char cfgs_buf[1024] = "h2,h4,h6", *cfgs[MAX_LIST];
+	char cfgs_buf[1024] = "h2,h4,cfg-l", *cfgs[MAX_LIST];
 	const char *pattern = "un";
 	unsigned long long cycles = 20000;
 	double load = 0.3;
