@@ -119,7 +119,7 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	as->group = router / topo->a;
 	as->radix = topo->radix;
 	as->p = topo->p;
-	as->min_len = 1;
+	as->min_len = par->min_pkt_phits ? par->min_pkt_phits : 1;
 	dfly_rng_seed(&as->rng, seed, 0x100000000ull + router);
 	dfly_regs_init(regs, router, topo->radix);
 

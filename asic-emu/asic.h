@@ -102,6 +102,7 @@ struct asic_params {
 	enum dfly_inj_select inj_select; /**< injection VC selection */
 	bool credit_at_tail;	/**< free input space + return credit when the tail leaves (else at
 				     the grant, FOGSim's reading) */
+	uint32_t min_pkt_phits; /**< smallest packet the driver will send (sizes the rings; 0 = 1) */
 	bool out_free_at_tail;	/**< free output FIFO space when the tail leaves (else when the
 				     head starts onto the link) */
 };

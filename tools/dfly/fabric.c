@@ -316,6 +316,7 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 	par.inj_select = cfg->inj_select;
 	par.credit_at_tail = cfg->credit_release == DFLY_REL_TAIL;
 	par.out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
+	par.min_pkt_phits = cfg->pkt_phits; /* the generators make fixed-size packets */
 
 	fab->asics = calloc(t->routers, sizeof(*fab->asics));
 	fab->regs = aligned_alloc(64, ((sizeof(struct dfly_regs) * t->routers + 63) / 64) * 64);
