@@ -155,7 +155,9 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 			}
 		}
 	}
-	as->ej_mask = pow2_at_least(4 * topo->p + 4) - 1;
+	/* per cycle at most one ejection per terminal port and one drop per incoming link; the
+	 * driver drains every cycle, so twice that never fills */
+	as->ej_mask = pow2_at_least(2 * (topo->radix + topo->p) + 4) - 1;
 	as->ej = calloc(as->ej_mask + 1, sizeof(*as->ej));
 	if (as->ej == NULL)
 		goto out_free;
@@ -771,27 +773,6 @@ void asic_step(struct asic *as, uint64_t now)
 		}
 	}
 	as->regs->cycle = now;
-}
-
-bool asic_is_idle(const struct asic *as)
-{
-	uint64_t m;
-
-	if (as->held || as->rel_mask || as->out_mask)
-		return false;
-	for (m = as->link_in_mask; m; m &= m - 1) {
-		const struct asic_link *l = as->in[ctz64(m)].link;
-
-		if (l->d_head != l->d_tail)
-			return false;
-	}
-	for (m = as->link_out_mask; m; m &= m - 1) {
-		const struct asic_link *l = as->out[ctz64(m)].link;
-
-		if (l->c_head != l->c_tail)
-			return false;
-	}
-	return true;
 }
 
 unsigned asic_eject_burst(struct asic *as, struct asic_ejection *out, unsigned max)

@@ -152,9 +152,6 @@ uint32_t asic_inject_room(const struct asic *as, uint32_t port);
 /** Advance the ASIC through cycle @p now (called once per cycle, increasing). */
 void asic_step(struct asic *as, uint64_t now);
 
-/** True when the ASIC has nothing to do until something arrives. */
-bool asic_is_idle(const struct asic *as);
-
 /**
  * Take up to @p max delivered (or dropped, see asic_ejection.drop) packets. @return how many were written to @p out.
  */

@@ -51,8 +51,7 @@ struct dfly_topo *dfly_topo_create(uint32_t p, uint32_t a, uint32_t h, uint32_t 
 	if (p == 0 || a == 0 || h == 0 || t == 0 || a % t != 0 || (sigma != 1 && sigma != -1) ||
 	    (arr != DFLY_ARR_PALMTREE && arr != DFLY_ARR_CONSECUTIVE) ||
 	    (arr == DFLY_ARR_CONSECUTIVE && t != 1) ||
-	    (uint64_t)p + a - 1 + h > DFLY_MAX_PORTS ||
-	    (a * h) % t != 0 || a * h / t + 1 > DFLY_MAX_GROUPS) {
+	    (uint64_t)p + a - 1 + h > DFLY_MAX_PORTS || a * h / t + 1 > DFLY_MAX_GROUPS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -293,7 +292,7 @@ const char *dfly_val_variant_name(enum dfly_val_variant v)
 
 int dfly_val_variant_parse(const char *name)
 {
-	for (int i = 0; i < DFLY_VAL_VARIANT_COUNT; i++)
+	for (int i = 0; name != NULL && i < DFLY_VAL_VARIANT_COUNT; i++)
 		if (strcmp(name, val_names[i]) == 0)
 			return i;
 	return -1;

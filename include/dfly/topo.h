@@ -197,7 +197,8 @@ unsigned dfly_topo_min_path(const struct dfly_topo *topo, uint32_t src_router, u
  * the current router's global ports that do not lead to dst_group; when there is none they fall
  * back to LGL / LG- respectively.
  *
- * @return the S_ROOT router id, or UINT32_MAX when no intermediate group exists (g < 3).
+ * @return the S_ROOT router id, or UINT32_MAX when no group outside {source, dst_group} exists
+ *   (g = 2 with distinct groups, g = 1).
  */
 uint32_t dfly_topo_val_root(const struct dfly_topo *topo, enum dfly_val_variant v, uint32_t router,
 			    uint32_t dst_group, uint32_t r1, uint32_t r2);
@@ -225,7 +226,7 @@ int dfly_topo_local_type(const struct dfly_topo *topo, uint32_t local_index);
 /** Group offset Δ = (D − S) mod g mapped to [−(g−1)/2, +(g−1)/2] (spec §0.3). */
 int dfly_topo_group_offset(const struct dfly_topo *topo, uint32_t S, uint32_t D);
 
-/** Name of a Path-A variant ("lgl", "lg-", "-gl", "-g-"), and its inverse (-1 if unknown). */
+/** Name of a Path-A variant ("lgl", "lg-", "-gl", "-g-"), and its inverse (-1 if unknown or NULL). */
 const char *dfly_val_variant_name(enum dfly_val_variant v);
 int dfly_val_variant_parse(const char *name);
 

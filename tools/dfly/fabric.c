@@ -672,8 +672,10 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 				break;
 			}
 		}
-		/* let the last credits travel home */
-		for (uint32_t c = 0; c < cfg->lat_global + 2 * cfg->pipe_xbar + 2 && rc == 0; c++)
+		/* let the last credits travel home over the slowest link */
+		uint32_t lat = cfg->lat_global > cfg->lat_local ? cfg->lat_global : cfg->lat_local;
+
+		for (uint32_t c = 0; c < lat + 2 * cfg->pipe_xbar + 2 && rc == 0; c++)
 			one_cycle(fab);
 	}
 	res->in_flight = dfly_fabric_in_flight(fab);
