@@ -32,7 +32,6 @@
 #define ASIC_PKT_NONMIN 0x01u	 /**< a nonminimal (Valiant) decision was committed */
 #define ASIC_PKT_PHASE1 0x02u	 /**< past S_ROOT: routing towards the destination */
 #define ASIC_PKT_ROUTED 0x04u	 /**< source decision made (S_ROOT drawn or MIN chosen) */
-#define ASIC_PKT_MEASURED 0x08u	 /**< generated inside the measurement window (driver's flag) */
 
 /**
  * Packet descriptor: header fields plus the emulator's side-band metadata. It lives in a pool

@@ -302,6 +302,7 @@ static void test_val_roles(void **state)
 	struct asic_pkt *pk = calloc(NPKT, sizeof(*pk));
 	struct asic_ejection ej[64];
 	unsigned done = 0;
+	uint64_t prev_l[4] = {0}, prev_g[2] = {0}; /* VC counters before the current packet */
 
 	(void)state;
 	net_build(&n, 2, 4, 2, &par, DFLY_MODE_VAL, map_val);
@@ -333,7 +334,6 @@ static void test_val_roles(void **state)
 		/* VC use along this packet's path: each local VC at most once, globals G0 + G1 */
 		{
 			uint64_t lv[4] = {0}, gv[2] = {0};
-			static uint64_t prev_l[4], prev_g[2];
 
 			for (uint32_t r = 0; r < n.topo->routers; r++) {
 				for (uint32_t port = n.topo->first_local; port < n.topo->radix;

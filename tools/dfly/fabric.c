@@ -51,7 +51,6 @@ struct dfly_fabric {
 
 	/* measurement window */
 	bool measuring;
-	uint64_t win_start, win_end;
 	uint64_t m_attempts, m_pkts, m_phits, m_nonmin, m_hops, m_lhops, m_ghops;
 	double m_lat_sum, m_net_lat_sum;
 	uint64_t m_lat_max;

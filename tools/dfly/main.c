@@ -502,7 +502,7 @@ static int cmd_bench(int argc, char **argv)
 	       "wall_s", "cycles/s", "delivered_pkt/s", "peak_MiB");
 	for (int i = 0; i < n; i++) {
 		char path[1024], err[DFLY_NETCFG_ERRLEN], s_load[64], s_pat[64], s_w[64], s_m[64];
-		const char *sets[5] = {s_load, s_pat, s_w, s_m, "sim.drain=0"};
+		const char *sets[4] = {s_load, s_pat, s_w, s_m};
 		struct dfly_netcfg cfg;
 		struct dfly_fabric *fab;
 		uint64_t gen, dlv, drop;
