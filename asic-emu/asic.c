@@ -64,7 +64,8 @@ struct asic {
 	const struct dfly_topo *topo;
 	struct asic_params par;
 	struct dfly_regs *regs;
-	const struct dfly_regs_tables *tables;
+	const struct dfly_tbl_pb *tbl_pb; /* tables acquired at the start of the step */
+	const struct dfly_tbl_ugal *tbl_ugal;
 	uint32_t router, group, radix, p;
 	uint32_t min_len;	/* smallest packet, sizes the rings */
 	struct dfly_rng rng;
@@ -161,7 +162,8 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	as->ej = calloc(as->ej_mask + 1, sizeof(*as->ej));
 	if (as->ej == NULL)
 		goto out_free;
-	as->tables = &regs->tables[0];
+	as->tbl_pb = &regs->tables[0].pb;
+	as->tbl_ugal = &regs->tables[0].ugal;
 	return as;
 
 out_free:
@@ -757,7 +759,8 @@ void asic_step(struct asic *as, uint64_t now)
 {
 	uint32_t S = as->par.speedup;
 
-	as->tables = dfly_regs_tables_acquire(as->regs);
+	as->tbl_pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
+	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
 	rx_credits(as, now);
 	rx_data(as, now);
 	if (as->out_mask)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Register file helpers (include/dfly/regs.h): initialisation, layout check, the double-buffered
- * table publication protocol, and the counter name tables generated from the X-macro lists.
+ * table publication protocol, the CPU-port rings, and the counter name tables generated from the
+ * X-macro lists.
  */
 #include <errno.h>
 #include <string.h>
@@ -28,8 +29,16 @@ void dfly_regs_init(struct dfly_regs *regs, uint32_t router, uint32_t nports)
 	regs->size = sizeof(*regs);
 	regs->router = router;
 	regs->nports = nports;
-	atomic_init(&regs->tables_gen, 0);
-	atomic_init(&regs->tables_seen, 0);
+	for (int t = 0; t < DFLY_TBL_COUNT; t++) {
+		atomic_init(&regs->tbl_gen[t], 0);
+		atomic_init(&regs->tbl_seen[t], 0);
+	}
+	atomic_init(&regs->cpu_rx.head, 0);
+	atomic_init(&regs->cpu_rx.tail, 0);
+	atomic_init(&regs->cpu_tx.head, 0);
+	atomic_init(&regs->cpu_tx.tail, 0);
+	atomic_init(&regs->fw.pb_own_vec, 0);
+	atomic_init(&regs->fw.heartbeat, 0);
 }
 
 int dfly_regs_check(const struct dfly_regs *regs)
@@ -40,25 +49,70 @@ int dfly_regs_check(const struct dfly_regs *regs)
 	return 0;
 }
 
-struct dfly_regs_tables *dfly_regs_tables_begin(struct dfly_regs *regs)
+void *dfly_regs_tbl_begin(struct dfly_regs *regs, enum dfly_tbl t)
 {
-	uint64_t gen = atomic_load_explicit(&regs->tables_gen, memory_order_acquire);
-	uint64_t seen = atomic_load_explicit(&regs->tables_seen, memory_order_acquire);
-	struct dfly_regs_tables *next;
+	uint64_t gen = atomic_load_explicit(&regs->tbl_gen[t], memory_order_acquire);
+	uint64_t seen = atomic_load_explicit(&regs->tbl_seen[t], memory_order_acquire);
+	size_t off = dfly_tbl_offset(t);
+	char *next;
 
 	if (seen != gen) {
 		errno = EBUSY;
 		return NULL;
 	}
-	next = &regs->tables[(gen + 1) & 1];
-	/* start from the live bank so a writer only changes what it owns */
-	memcpy(next, &regs->tables[gen & 1], sizeof(*next));
+	next = (char *)&regs->tables[(gen + 1) & 1] + off;
+	/* start from the live bank so a writer only changes what it means to */
+	memcpy(next, (const char *)&regs->tables[gen & 1] + off, dfly_tbl_size(t));
 	return next;
 }
 
-void dfly_regs_tables_publish(struct dfly_regs *regs)
+void dfly_regs_tbl_publish(struct dfly_regs *regs, enum dfly_tbl t)
 {
-	atomic_fetch_add_explicit(&regs->tables_gen, 1, memory_order_release);
+	atomic_fetch_add_explicit(&regs->tbl_gen[t], 1, memory_order_release);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * CPU port rings (single producer, single consumer)
+ */
+
+int dfly_cpu_ring_put(struct dfly_cpu_ring *r, uint16_t port, uint64_t cycle, const void *frame,
+		      uint16_t len)
+{
+	uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint32_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+	struct dfly_cpu_slot *s;
+
+	if (len > DFLY_CPU_FRAME_MAX)
+		return -EMSGSIZE;
+	if (tail - head >= DFLY_CPU_RING_SLOTS) {
+		r->full++;
+		return -ENOBUFS;
+	}
+	s = &r->slot[tail & (DFLY_CPU_RING_SLOTS - 1)];
+	s->port = port;
+	s->len = len;
+	s->reserved = 0;
+	s->cycle = cycle;
+	memcpy(s->frame, frame, len);
+	atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+	return 0;
+}
+
+const struct dfly_cpu_slot *dfly_cpu_ring_peek(struct dfly_cpu_ring *r)
+{
+	uint32_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	uint32_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+
+	if (head == tail)
+		return NULL;
+	return &r->slot[head & (DFLY_CPU_RING_SLOTS - 1)];
+}
+
+void dfly_cpu_ring_pop(struct dfly_cpu_ring *r)
+{
+	uint32_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+
+	atomic_store_explicit(&r->head, head + 1, memory_order_release);
 }
 
 void dfly_regs_dump(const struct dfly_regs *regs, FILE *f)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v1: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v2: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -8,9 +8,13 @@
  * Ownership:
  *   - counters and gauges: one writer, the ASIC; anybody reads them.
  *   - knobs and tables: one writer, the firmware (or the configuration loader before start).
- *     Multi-word tables are double buffered: the firmware fills the inactive bank and publishes
- *     it by bumping a generation number; the ASIC switches banks only at a step boundary and
- *     acknowledges the generation it uses, so it never reads a half-written table.
+ *     Multi-word tables are double buffered, each table on its own generation number: the
+ *     firmware fills the inactive bank of one table and publishes it by bumping that table's
+ *     generation; the ASIC switches banks only at a step boundary and acknowledges the
+ *     generation it uses, so it never reads a half-written table.
+ *   - the CPU port: two single-producer/single-consumer rings of encoded 0x88B6 control frames,
+ *     firmware → ASIC (sent on a named fabric port) and ASIC → firmware (received, with the
+ *     port). Control frames are accepted only on fabric ports.
  *
  * Every counter family is declared once as an X-macro list X(ENUM, name, description): the enum,
  * the name strings, the telemetry keys and the CSV columns all come from the same list.
@@ -20,6 +24,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -30,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 1u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 2u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -50,7 +55,12 @@ extern "C" {
 	X(XBAR_OUT_GRANTS, xbar_out_grants, "crossbar grants given by this output port")           \
 	X(LINK_BUSY_CYCLES, link_busy_cycles, "cycles this output link carried a phit")            \
 	X(CREDITS_RX, credits_rx, "credit phits received from the downstream router")              \
-	X(CREDITS_TX, credits_tx, "credit phits returned to the upstream router")
+	X(CREDITS_TX, credits_tx, "credit phits returned to the upstream router")                  \
+	X(CTRL_TX, ctrl_tx, "control frames sent on this port (out of band)")                      \
+	X(CTRL_RX, ctrl_rx, "control frames received on this port and handed to the firmware")     \
+	X(PB_PIGGY_TX, pb_piggy_tx, "data packets that carried the PB vector (in-band mode)")      \
+	X(PB_INFO_TX, pb_info_tx, "PB information flits sent on this idle link (in-band mode)")    \
+	X(PB_RX, pb_rx, "PB vectors received on this port in band (piggybacked or info flit)")
 
 /** Per (port, VC) counters; the input side of the VC unless stated. */
 #define DFLY_FOREACH_VC_CTR(X)                                                                     \
@@ -65,7 +75,10 @@ extern "C" {
 #define DFLY_FOREACH_VC_GAUGE(X)                                                                   \
 	X(OCC, occ, "phits stored or reserved in this input VC")                                   \
 	X(OCC_HWM, occ_hwm, "high-water mark of occ")                                              \
-	X(CREDITS, credits, "credits (phits) the output holds for the downstream input VC")
+	X(CREDITS, credits, "credits (phits) the output holds for the downstream input VC")        \
+	X(DOWN_OCC, down_occ,                                                                      \
+	  "phits of the downstream input VC this output has used (capacity - credits): the Q of "  \
+	  "UGAL and PB")
 
 /** Named drop reasons (per router). The fabric itself never drops: every entry is an edge or a
  *  malformed-input drop. */
@@ -75,14 +88,44 @@ extern "C" {
 	X(BAD_VC, bad_vc, "VC out of range for the port")                                          \
 	X(BAD_PORT, bad_port, "packet arrived on a port that cannot carry it")                     \
 	X(NO_ROOM, no_room, "packet arrived with no credit reserved (flow-control violation)")    \
-	X(DECODE, decode, "frame rejected by the wire decoder")
+	X(DECODE, decode, "frame rejected by the wire decoder")                                    \
+	X(CTRL_HOST, ctrl_host, "control frame offered on a terminal (host) port")                 \
+	X(CPU_RX_FULL, cpu_rx_full, "control frame received while the CPU rx ring was full")       \
+	X(CPU_TX_BAD, cpu_tx_bad, "CPU tx frame for a port that is not a fabric port, or too long")
 
-/** Routing decisions (per router), counted once per packet at its decision point. */
+/**
+ * Routing decisions (per router). Decision counters count once per packet at its decision point,
+ * when the decision is committed (the packet is granted); the INJ_* family partitions the packets
+ * that left this router's injection queues.
+ */
 #define DFLY_FOREACH_ROUTE_CTR(X)                                                                  \
 	X(INJ_MIN, inj_min, "packets injected on their minimal path")                              \
 	X(INJ_VAL, inj_val, "packets injected towards a Valiant intermediate router")              \
 	X(INJ_MIN_NO_INTERMEDIATE, inj_min_no_intermediate,                                        \
 	  "nonminimal routing wanted but no intermediate group exists (g < 3): minimal")           \
+	X(INJ_GLOBAL_MISROUTE, inj_global_misroute,                                                \
+	  "packets injected onto a global misroute of the current router (OLM, CRG)")              \
+	X(SRC_MIN_INTRA, src_min_intra,                                                            \
+	  "source-adaptive: destination in the source group, minimal (A-4.8)")                     \
+	X(SRC_MIN_UGAL, src_min_ugal,                                                              \
+	  "source-adaptive: minimal, UGAL inequality held (and PB bit clear)")                     \
+	X(SRC_NONMIN_UGAL, src_nonmin_ugal, "source-adaptive: nonminimal, UGAL inequality failed") \
+	X(SRC_NONMIN_SAT, src_nonmin_sat,                                                          \
+	  "PB: nonminimal, saturation bit of the minimal global channel set")                      \
+	X(NONMIN_NO_CANDIDATE, nonmin_no_candidate,                                                \
+	  "nonminimal chosen but the candidate had no credits for the packet: minimal (spec 4.1)") \
+	X(PAR_TRANSIT_NONMIN, par_transit_nonmin,                                                  \
+	  "PAR: changed to nonminimal in transit in the source group (UGAL failed)")               \
+	X(PAR_TRANSIT_MIN, par_transit_min,                                                        \
+	  "PAR: re-evaluated in transit in the source group, stayed minimal")                      \
+	X(OLM_LOCAL_SRC, olm_local_src,                                                            \
+	  "OLM: local misroute in the source group (NRG), global hop mandatory next")              \
+	X(OLM_MANDATORY_GLOBAL, olm_mandatory_global,                                              \
+	  "OLM: global hop taken under the mandatory_global rule")                                 \
+	X(OLM_LOCAL_INTER, olm_local_inter, "OLM: local misroute in the intermediate group (+L)")  \
+	X(OLM_LOCAL_DST, olm_local_dst, "OLM: local misroute in the destination group (+L)")       \
+	X(OLM_NO_CANDIDATE, olm_no_candidate,                                                      \
+	  "OLM: misrouting allowed here but no candidate met the trigger: minimal")                \
 	X(VAL_REACHED, val_reached, "packets that reached their intermediate router here")         \
 	X(HOP_LOCAL, hop_local, "packets granted to a local output")                               \
 	X(HOP_GLOBAL, hop_global, "packets granted to a global output")                            \
@@ -119,6 +162,10 @@ extern const char *const dfly_route_ctr_descs[DFLY_ROUTE_CTR_COUNT];
 enum dfly_route_mode {
 	DFLY_MODE_MIN = 0, /**< oblivious minimal (spec §4.2) */
 	DFLY_MODE_VAL = 1, /**< oblivious Valiant with a Path-A variant (spec §4.3) */
+	DFLY_MODE_UGAL,	   /**< UGAL-L at injection (spec §4.5) */
+	DFLY_MODE_PB,	   /**< PiggyBack: group saturation bit and UGAL-L at injection (§4.6) */
+	DFLY_MODE_PAR,	   /**< Progressive Adaptive Routing, UGAL-L in the source group (§4.7) */
+	DFLY_MODE_OLM,	   /**< Opportunistic Local Misrouting, in transit, MM+L (§4.10) */
 	DFLY_MODE_COUNT
 };
 
@@ -157,24 +204,58 @@ struct dfly_regs_knobs {
 	uint32_t val_exclude;	    /**< enum dfly_val_exclude */
 	uint8_t vc_map[DFLY_ROLE_COUNT]; /**< VC index used by each hop role */
 	uint32_t in_transit_priority; /**< output arbiter prefers transit over injection inputs */
+	/* UGAL-L (spec §4.5): route minimally iff Q_min·256 ≤ f_q8·Q_val + t·256 */
+	uint32_t ugal_f_q8;	/**< F in 1/256 units (2.0 = 512) */
+	int32_t ugal_t;		/**< T in phits (the config's packets × packet length) */
+	uint32_t ugal_per_port; /**< compare whole-port occupancy instead of the hop's VC */
+	/** Spec §4.1: a nonminimal candidate is valid only if its VC has credits for the packet */
+	uint32_t nonmin_needs_credits;
+	/* PB (spec §4.6) */
+	uint32_t pb_per_vc;	 /**< saturation bits per global VC (else one bit per port) */
+	uint32_t pb_inband;	 /**< IAR mode: piggyback the own vector on local data packets */
+	uint32_t pb_piggy_every; /**< in-band: piggyback on one packet in N per local port */
+	/* OLM (spec §4.10): candidate valid iff occ%(c)·100 ≤ olm_x_pct·occ%(min) */
+	uint32_t olm_x_pct;
 };
 
-/**
- * One bank of the double-buffered tables. v1 holds the tables of the mechanisms to come so that
- * their issues add logic, not layout: each member says which mechanism writes it.
- */
+/** Double-buffered tables, each with its own generation (enum dfly_tbl indexes them). */
+enum dfly_tbl {
+	DFLY_TBL_PB = 0, /**< struct dfly_tbl_pb */
+	DFLY_TBL_UGAL,	 /**< struct dfly_tbl_ugal */
+	DFLY_TBL_ECTN,	 /**< struct dfly_tbl_ectn */
+	DFLY_TBL_LIA,	 /**< struct dfly_tbl_lia */
+	DFLY_TBL_COUNT
+};
+
+/** PiggyBack: group saturation bits [ρ][q] (bit v = global port q of router ρ of this group,
+ *  VC v, saturated). Written by the PB firmware. */
+struct dfly_tbl_pb {
+	uint8_t sat[DFLY_MAX_A][DFLY_MAX_H];
+};
+
+/** UGAL / LIA / TPR: threshold T in phits per destination group. */
+struct dfly_tbl_ugal {
+	int32_t t[DFLY_MAX_GROUPS];
+};
+
+/** ECtN: combined contention per destination group (own live partial + received). */
+struct dfly_tbl_ectn {
+	uint16_t combined[DFLY_MAX_GROUPS];
+};
+
+/** LIA: L1 flag, per destination group L2 decision and traffic level (0 benign, 1 mix, 2 adv). */
+struct dfly_tbl_lia {
+	uint8_t use_l1;
+	uint8_t l2[DFLY_MAX_GROUPS];
+	uint8_t level[DFLY_MAX_GROUPS];
+};
+
+/** One bank of every table. */
 struct dfly_regs_tables {
-	/** PiggyBack: group saturation bits [ρ][q] (bit v = VC v saturated). Written by PB fw. */
-	uint8_t group_sat[DFLY_MAX_A][DFLY_MAX_H];
-	/** UGAL / LIA / TPR: threshold T in phits per destination group. */
-	int32_t ugal_t[DFLY_MAX_GROUPS];
-	/** ECtN: combined contention per destination group (own live partial + received). */
-	uint16_t ectn_combined[DFLY_MAX_GROUPS];
-	/** LIA: L1 flag (use the first local hop) and per destination group L2 decision. */
-	uint8_t lia_use_l1;
-	uint8_t lia_l2[DFLY_MAX_GROUPS];
-	/** LIA / TPR traffic level per destination group (0 benign, 1 mix, 2 adversarial). */
-	uint8_t lia_level[DFLY_MAX_GROUPS];
+	struct dfly_tbl_pb pb;
+	struct dfly_tbl_ugal ugal;
+	struct dfly_tbl_ectn ectn;
+	struct dfly_tbl_lia lia;
 };
 
 /** Counters the ASIC keeps for mechanisms to come (one writer: the ASIC). */
@@ -183,6 +264,46 @@ struct dfly_regs_mech_ctrs {
 	uint16_t ectn_partial[DFLY_MAX_GROUPS];	  /**< ECtN partial array per remote group */
 	uint32_t lia_injected[DFLY_MAX_GROUPS];	  /**< LIA: packets out of injection, current bucket */
 	uint32_t lia_stored[DFLY_MAX_GROUPS];	  /**< LIA: packets stored in injection queues */
+	/* PB in-band (IAR) reception: latest vector per local input port and how many arrived */
+	uint32_t pb_rx_vec[DFLY_MAX_PORTS];
+	uint64_t pb_rx_count[DFLY_MAX_PORTS];
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * CPU port
+ */
+
+#define DFLY_CPU_RING_SLOTS 64u	 /**< frames per ring (power of two) */
+#define DFLY_CPU_FRAME_MAX 544u	 /**< bytes: the largest control frame (ECTN_PARTIAL, g = 1024) */
+
+/** One control frame on the CPU port. */
+struct dfly_cpu_slot {
+	uint16_t port;	/**< ASIC port it leaves on (tx) or arrived on (rx) */
+	uint16_t len;	/**< frame bytes */
+	uint32_t reserved;
+	uint64_t cycle; /**< emulated cycle it was queued (tx) or received (rx) */
+	uint8_t frame[DFLY_CPU_FRAME_MAX]; /**< the Ethernet frame, EtherType 0x88B6 */
+};
+
+/** A single-producer/single-consumer ring: the producer moves tail, the consumer head. */
+struct dfly_cpu_ring {
+	_Atomic uint32_t head;
+	_Atomic uint32_t tail;
+	uint64_t full; /**< producer: frames refused because the ring was full */
+	struct dfly_cpu_slot slot[DFLY_CPU_RING_SLOTS];
+};
+
+/** Producer: queue a frame. @return 0 or -ENOBUFS (ring full, counted) / -EMSGSIZE. */
+int dfly_cpu_ring_put(struct dfly_cpu_ring *r, uint16_t port, uint64_t cycle, const void *frame,
+		      uint16_t len);
+/** Consumer: the oldest frame, or NULL if empty. Release it with dfly_cpu_ring_pop(). */
+const struct dfly_cpu_slot *dfly_cpu_ring_peek(struct dfly_cpu_ring *r);
+void dfly_cpu_ring_pop(struct dfly_cpu_ring *r);
+
+/** Firmware-written registers that are not knobs (read by the ASIC every packet). */
+struct dfly_regs_fw {
+	_Atomic uint32_t pb_own_vec; /**< PB in-band: own saturation vector, bit q·vg + v */
+	_Atomic uint64_t heartbeat;  /**< cycle of the firmware's last tick */
 };
 
 /** The register file of one ASIC. */
@@ -193,6 +314,7 @@ struct dfly_regs {
 	uint32_t router;  /**< global router id this file belongs to */
 	uint32_t nports;  /**< ports in use (the radix) */
 	uint32_t nvcs[DFLY_MAX_PORTS]; /**< VCs in use per input port */
+	uint32_t vc_cap[DFLY_MAX_PORTS]; /**< phits per VC of the downstream input (fabric ports) */
 
 	/* ASIC-written */
 	uint64_t cycle;					    /**< emulated cycle last stepped */
@@ -202,12 +324,15 @@ struct dfly_regs {
 	uint64_t drop[DFLY_DROP_COUNT];
 	uint64_t route[DFLY_ROUTE_CTR_COUNT];
 	struct dfly_regs_mech_ctrs mech;
-	_Atomic uint64_t tables_seen; /**< generation of the table bank the ASIC now uses */
+	_Atomic uint64_t tbl_seen[DFLY_TBL_COUNT]; /**< generation of each table the ASIC uses */
+	struct dfly_cpu_ring cpu_rx; /**< ASIC → firmware: control frames received */
 
 	/* firmware-written */
 	struct dfly_regs_knobs knobs;
-	_Atomic uint64_t tables_gen;		/**< published generation; bank = gen & 1 */
-	struct dfly_regs_tables tables[2];	/**< double buffer */
+	struct dfly_regs_fw fw;
+	_Atomic uint64_t tbl_gen[DFLY_TBL_COUNT]; /**< published generation; bank = gen & 1 */
+	struct dfly_regs_tables tables[2];	  /**< double buffer */
+	struct dfly_cpu_ring cpu_tx; /**< firmware → ASIC: control frames to send */
 };
 
 /** Initialise a register file in place: magic, version, size, zeroed counters, gen 0. */
@@ -216,22 +341,58 @@ void dfly_regs_init(struct dfly_regs *regs, uint32_t router, uint32_t nports);
 /** @return 0 if @p regs has the right magic, version and size; -EPROTO otherwise. */
 int dfly_regs_check(const struct dfly_regs *regs);
 
-/**
- * Firmware side: the bank to fill for the next publication, or NULL (errno EBUSY) while the ASIC
- * has not yet switched to the last published generation.
- */
-struct dfly_regs_tables *dfly_regs_tables_begin(struct dfly_regs *regs);
-
-/** Firmware side: publish the bank returned by dfly_regs_tables_begin(). */
-void dfly_regs_tables_publish(struct dfly_regs *regs);
-
-/** ASIC side, at a step boundary: the current bank, acknowledging its generation. */
-static inline const struct dfly_regs_tables *dfly_regs_tables_acquire(struct dfly_regs *regs)
+/** Offset (inside struct dfly_regs_tables) and size of table @p t. */
+static inline size_t dfly_tbl_offset(enum dfly_tbl t)
 {
-	uint64_t gen = atomic_load_explicit(&regs->tables_gen, memory_order_acquire);
+	switch (t) {
+	case DFLY_TBL_PB:
+		return offsetof(struct dfly_regs_tables, pb);
+	case DFLY_TBL_UGAL:
+		return offsetof(struct dfly_regs_tables, ugal);
+	case DFLY_TBL_ECTN:
+		return offsetof(struct dfly_regs_tables, ectn);
+	default:
+		return offsetof(struct dfly_regs_tables, lia);
+	}
+}
 
-	atomic_store_explicit(&regs->tables_seen, gen, memory_order_release);
-	return &regs->tables[gen & 1];
+static inline size_t dfly_tbl_size(enum dfly_tbl t)
+{
+	switch (t) {
+	case DFLY_TBL_PB:
+		return sizeof(struct dfly_tbl_pb);
+	case DFLY_TBL_UGAL:
+		return sizeof(struct dfly_tbl_ugal);
+	case DFLY_TBL_ECTN:
+		return sizeof(struct dfly_tbl_ectn);
+	default:
+		return sizeof(struct dfly_tbl_lia);
+	}
+}
+
+/**
+ * Firmware side: the inactive bank of table @p t, filled with a copy of the live bank (so a
+ * writer changes only what it means to), or NULL (errno EBUSY) while the ASIC has not yet
+ * switched to the last published generation of that table.
+ */
+void *dfly_regs_tbl_begin(struct dfly_regs *regs, enum dfly_tbl t);
+
+/** Firmware side: publish the bank of table @p t returned by dfly_regs_tbl_begin(). */
+void dfly_regs_tbl_publish(struct dfly_regs *regs, enum dfly_tbl t);
+
+/** Generation of table @p t the firmware last published. */
+static inline uint64_t dfly_regs_tbl_gen(const struct dfly_regs *regs, enum dfly_tbl t)
+{
+	return atomic_load_explicit(&regs->tbl_gen[t], memory_order_acquire);
+}
+
+/** ASIC side, at a step boundary: the current bank of table @p t, acknowledging it. */
+static inline const void *dfly_regs_tbl_acquire(struct dfly_regs *regs, enum dfly_tbl t)
+{
+	uint64_t gen = atomic_load_explicit(&regs->tbl_gen[t], memory_order_acquire);
+
+	atomic_store_explicit(&regs->tbl_seen[t], gen, memory_order_release);
+	return (const char *)&regs->tables[gen & 1] + dfly_tbl_offset(t);
 }
 
 /** Print every non-zero counter of @p regs, one "name value" line each. */

@@ -211,7 +211,7 @@ struct dfly_wire_credits {
 	struct dfly_wire_credit e[DFLY_WIRE_CREDIT_MAX]; /**< entries [0, n) */
 };
 
-/** PB_STATE body: the sender's saturation bits, laid out like dfly_regs_tables.group_sat. */
+/** PB_STATE body: the sender's saturation bits, laid out like dfly_tbl_pb.sat. */
 struct dfly_wire_pb_state {
 	uint8_t h;               /**< global ports of the sender */
 	uint8_t vg;              /**< VCs per global port, 1..DFLY_MAX_VCS */

@@ -419,24 +419,33 @@ static void test_table_double_buffer(void **state)
 {
 	struct asic_params par = default_params(32);
 	struct net n;
-	struct dfly_regs_tables *t;
+	struct dfly_tbl_ugal *t;
+	struct dfly_tbl_pb *pb;
 
 	(void)state;
 	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
 	assert_int_equal(dfly_regs_check(&n.regs[0]), 0);
-	t = dfly_regs_tables_begin(&n.regs[0]);
+	t = dfly_regs_tbl_begin(&n.regs[0], DFLY_TBL_UGAL);
 	assert_non_null(t);
-	assert_ptr_equal(t, &n.regs[0].tables[1]);
-	t->ugal_t[3] = 77;
-	dfly_regs_tables_publish(&n.regs[0]);
-	/* the ASIC has not stepped: a second publication must wait */
-	assert_null(dfly_regs_tables_begin(&n.regs[0]));
+	assert_ptr_equal(t, &n.regs[0].tables[1].ugal);
+	t->t[3] = 77;
+	dfly_regs_tbl_publish(&n.regs[0], DFLY_TBL_UGAL);
+	/* the ASIC has not stepped: a second publication of that table must wait ... */
+	assert_null(dfly_regs_tbl_begin(&n.regs[0], DFLY_TBL_UGAL));
+	assert_int_equal(errno, EBUSY);
+	/* ... but another table has its own generation */
+	pb = dfly_regs_tbl_begin(&n.regs[0], DFLY_TBL_PB);
+	assert_ptr_equal(pb, &n.regs[0].tables[1].pb);
 	asic_step(n.as[0], 0);
-	assert_int_equal(atomic_load(&n.regs[0].tables_seen), 1);
-	t = dfly_regs_tables_begin(&n.regs[0]);
+	assert_int_equal(atomic_load(&n.regs[0].tbl_seen[DFLY_TBL_UGAL]), 1);
+	t = dfly_regs_tbl_begin(&n.regs[0], DFLY_TBL_UGAL);
 	assert_non_null(t);
-	assert_ptr_equal(t, &n.regs[0].tables[0]);
-	assert_int_equal(t->ugal_t[3], 77); /* the new bank starts as a copy of the live one */
+	assert_ptr_equal(t, &n.regs[0].tables[0].ugal);
+	assert_int_equal(t->t[3], 77); /* the new bank starts as a copy of the live one */
+	assert_int_equal(((const struct dfly_tbl_ugal *)dfly_regs_tbl_acquire(&n.regs[0],
+									     DFLY_TBL_UGAL))
+				 ->t[3],
+			 77);
 	n.regs[0].magic = 0;
 	assert_int_equal(dfly_regs_check(&n.regs[0]), -EPROTO);
 	net_free(&n);

@@ -57,6 +57,9 @@ struct dfly_fabric {
 	uint32_t *lat_hist;
 	uint64_t *inj_at_start; /* per router: packets out of injection at window start */
 	uint64_t *inj_in_win;
+
+	dfly_delivery_fn *tap;
+	void *tap_ctx;
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -234,6 +237,46 @@ static void generate(struct dfly_fabric *fab)
  * Sinks
  */
 
+static void tap_delivery(struct dfly_fabric *fab, const struct asic_ejection *e)
+{
+	const struct asic_pkt *pk = e->pkt;
+	uint32_t gsz = fab->topo->a * fab->topo->p;
+	struct dfly_delivery d = {
+	    .src_node = pk->src_node,
+	    .dst_node = pk->dst_node,
+	    .gen_cycle = pk->gen_cycle,
+	    .inj_cycle = pk->inj_cycle,
+	    .tail_cycle = e->tail_cycle,
+	    .len = pk->len,
+	    .lhops = pk->lhops,
+	    .ghops = pk->ghops,
+	    .nonmin = (pk->flags & ASIC_PKT_NONMIN) != 0,
+	};
+
+	d.global_misrouted = pk->ghops > (pk->src_node / gsz != pk->dst_node / gsz ? 1 : 0);
+	fab->tap(fab->tap_ctx, &d);
+}
+
+void dfly_fabric_set_tap(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ctx)
+{
+	fab->tap = fn;
+	fab->tap_ctx = ctx;
+}
+
+int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, int adv_offset)
+{
+	int64_t g = fab->topo->g;
+
+	if (pattern >= DFLY_PAT_COUNT ||
+	    (pattern == DFLY_PAT_ADV && (((int64_t)adv_offset % g) + g) % g == 0))
+		return -EINVAL;
+	fab->cfg.pattern = pattern;
+	fab->cfg.adv_offset = adv_offset;
+	if (pattern == DFLY_PAT_PERM)
+		make_derangement(fab);
+	return 0;
+}
+
 static void collect(struct dfly_fabric *fab)
 {
 	struct asic_ejection ej[64];
@@ -253,6 +296,8 @@ static void collect(struct dfly_fabric *fab)
 				}
 				fab->dlv_total++;
 				fab->last_delivery = fab->now;
+				if (fab->tap)
+					tap_delivery(fab, &ej[k]);
 				if (fab->measuring) {
 					lat = ej[k].tail_cycle - pk->gen_cycle;
 					fab->m_pkts++;

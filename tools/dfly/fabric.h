@@ -85,6 +85,31 @@ uint64_t dfly_fabric_now(const struct dfly_fabric *fab);
 void dfly_fabric_totals(const struct dfly_fabric *fab, uint64_t *gen, uint64_t *dlv,
 			uint64_t *drop_inj);
 
+/** One delivered packet, as the delivery tap sees it. */
+struct dfly_delivery {
+	uint32_t src_node, dst_node;
+	uint64_t gen_cycle;  /**< generation cycle */
+	uint64_t inj_cycle;  /**< cycle it left the injection queue */
+	uint64_t tail_cycle; /**< cycle its tail reached the destination node */
+	uint16_t len;	     /**< phits */
+	uint8_t lhops, ghops;
+	bool nonmin;	       /**< a nonminimal decision was committed (VAL, UGAL, PB, PAR, OLM) */
+	bool global_misrouted; /**< took more global hops than its minimal path (spec §8.4) */
+};
+
+/** Called for every delivered packet (whole run, not only the measurement window). */
+typedef void dfly_delivery_fn(void *ctx, const struct dfly_delivery *d);
+
+/** Install (or remove, with NULL) the delivery tap. */
+void dfly_fabric_set_tap(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ctx);
+
+/**
+ * Switch every node to another spatial pattern from the next generated packet on (transient
+ * experiments, spec §7.4). "perm" draws a new derangement from the run's seed.
+ * @return 0 or -EINVAL (adv offset that maps a group onto itself).
+ */
+int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, int adv_offset);
+
 /** Destination node of a packet from @p src under the configured pattern (for tests). */
 uint32_t dfly_fabric_pick_dst(struct dfly_fabric *fab, uint32_t src);
 
