@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "asic.h"
+#include "dfly/wire.h"
 
-#define ASIC_PKT_NOINTER 0x10u /* VAL wanted, no intermediate group: routed minimally */
 
 struct asic_ivc {
 	struct asic_pkt **ring; /* packets whose head has arrived or is on the terminal link */
@@ -58,6 +58,9 @@ struct asic_out {
 	uint32_t credit_cap[DFLY_MAX_VCS];
 	uint32_t rr;		/* output arbiter: next input to favour */
 	struct asic_link *link; /* outgoing link, NULL for terminal ports */
+	uint32_t piggy_cnt;	/* PB in-band: packets since the last piggybacked vector */
+	uint32_t last_vec;	/* PB in-band: last vector sent on this link */
+	bool vec_sent;		/* PB in-band: last_vec is valid */
 };
 
 struct asic {
@@ -70,11 +73,13 @@ struct asic {
 	uint32_t min_len;	/* smallest packet, sizes the rings */
 	struct dfly_rng rng;
 	uint64_t held;		/* packets in input VCs and output FIFOs */
+	uint64_t tick;		/* allocator tick the route stage evaluates at */
 	uint64_t in_mask;	/* inputs holding packets */
 	uint64_t rel_mask;	/* inputs with a pending tail release */
 	uint64_t out_mask;	/* outputs with packets or a pending tail release */
 	uint64_t link_in_mask;	/* inputs with an incoming link */
 	uint64_t link_out_mask; /* outputs with an outgoing link */
+	uint64_t local_out_mask; /* local outputs with a link (PB in-band info flits) */
 	struct asic_ejection *ej;
 	uint32_t ej_head, ej_tail, ej_mask;
 	struct asic_in in[DFLY_MAX_PORTS];
@@ -153,7 +158,9 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 			for (uint32_t v = 0; v < out->ncvc; v++) {
 				out->credits[v] = (int32_t)par->buf[kind];
 				out->credit_cap[v] = par->buf[kind];
+				regs->vc_gauge[i][v][DFLY_VC_CREDITS] = par->buf[kind];
 			}
+			regs->vc_cap[i] = par->buf[kind];
 		}
 	}
 	/* per cycle at most one ejection per terminal port and one drop per incoming link; the
@@ -208,7 +215,10 @@ struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asi
 	n = pow2_at_least((latency + 2) * up->par.speedup / up->min_len + 4);
 	l->data = calloc(n, sizeof(*l->data));
 	l->credit = calloc(n, sizeof(*l->credit));
-	if (l->data == NULL || l->credit == NULL) {
+	/* control line: one PB_STATE-sized record per cycle in flight plus two of the largest */
+	l->cb_mask = pow2_at_least((latency + 2) * 64 + 2 * (16 + DFLY_CPU_FRAME_MAX)) - 1;
+	l->cbuf = calloc(l->cb_mask + 1, 1);
+	if (l->data == NULL || l->credit == NULL || l->cbuf == NULL) {
 		asic_link_destroy(l);
 		errno = ENOMEM;
 		return NULL;
@@ -221,6 +231,8 @@ struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asi
 	l->down_port = (uint16_t)down_port;
 	up->out[up_port].link = l;
 	up->link_out_mask |= 1ull << up_port;
+	if (up->out[up_port].kind == DFLY_PORT_LOCAL)
+		up->local_out_mask |= 1ull << up_port;
 	down->in[down_port].link = l;
 	down->link_in_mask |= 1ull << down_port;
 	return l;
@@ -232,6 +244,7 @@ void asic_link_destroy(struct asic_link *l)
 		return;
 	free(l->data);
 	free(l->credit);
+	free(l->cbuf);
 	free(l);
 }
 
@@ -243,6 +256,75 @@ uint32_t asic_link_pkts(const struct asic_link *l)
 uint32_t asic_link_credits(const struct asic_link *l)
 {
 	return l->c_tail - l->c_head;
+}
+
+uint32_t asic_link_ctrl_bytes(const struct asic_link *l)
+{
+	return l->cb_tail - l->cb_head;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Control line: out-of-band records (control frames, PB info flits) with link latency
+ */
+
+#define CREC_HDR 16u
+
+static void cb_copy_in(struct asic_link *l, uint32_t pos, const void *src, uint32_t len)
+{
+	uint32_t off = pos & l->cb_mask, first = l->cb_mask + 1 - off;
+
+	if (first > len)
+		first = len;
+	memcpy(l->cbuf + off, src, first);
+	memcpy(l->cbuf, (const uint8_t *)src + first, len - first);
+}
+
+static void cb_copy_out(const struct asic_link *l, uint32_t pos, void *dst, uint32_t len)
+{
+	uint32_t off = pos & l->cb_mask, first = l->cb_mask + 1 - off;
+
+	if (first > len)
+		first = len;
+	memcpy(dst, l->cbuf + off, first);
+	memcpy((uint8_t *)dst + first, l->cbuf, len - first);
+}
+
+/* @return false if the line has no room (the caller counts the drop). */
+static bool ctrl_push(struct asic_link *l, uint64_t due, enum asic_ctrl_kind kind, const void *b,
+		      uint16_t len)
+{
+	uint32_t need = CREC_HDR + ((len + 7u) & ~7u);
+	uint8_t hdr[CREC_HDR] = {0};
+
+	if (l->cb_tail - l->cb_head + need > l->cb_mask + 1)
+		return false;
+	memcpy(hdr, &due, 8);
+	memcpy(hdr + 8, &len, 2);
+	hdr[10] = (uint8_t)kind;
+	cb_copy_in(l, l->cb_tail, hdr, CREC_HDR);
+	cb_copy_in(l, l->cb_tail + CREC_HDR, b, len);
+	l->cb_tail += need;
+	return true;
+}
+
+/* Next record due by @p now: fills kind/len/bytes (up to @p max) and pops it. */
+static bool ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t *len, void *b,
+		     uint32_t max)
+{
+	uint8_t hdr[CREC_HDR];
+	uint64_t due;
+
+	if (l->cb_head == l->cb_tail)
+		return false;
+	cb_copy_out(l, l->cb_head, hdr, CREC_HDR);
+	memcpy(&due, hdr, 8);
+	if (due > now)
+		return false;
+	memcpy(len, hdr + 8, 2);
+	*kind = hdr[10];
+	cb_copy_out(l, l->cb_head + CREC_HDR, b, *len < max ? *len : max);
+	l->cb_head += CREC_HDR + ((*len + 7u) & ~7u);
+	return true;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -257,6 +339,15 @@ static inline uint32_t ivc_count(const struct asic_ivc *q)
 static inline struct asic_pkt *ivc_head(const struct asic_ivc *q)
 {
 	return q->ring[q->head & q->mask];
+}
+
+/* Keep the credit gauges of output @p o, VC @p v live: the firmware reads them every period. */
+static inline void credit_gauge(struct asic *as, uint32_t o, uint32_t v)
+{
+	const struct asic_out *out = &as->out[o];
+
+	as->regs->vc_gauge[o][v][DFLY_VC_CREDITS] = out->credits[v];
+	as->regs->vc_gauge[o][v][DFLY_VC_DOWN_OCC] = (int64_t)out->credit_cap[v] - out->credits[v];
 }
 
 static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk)
@@ -341,6 +432,8 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	pkt->vc = (uint8_t)v;
 	pkt->ready_tick = (start + as->par.lat_terminal + as->par.pipe_route) * as->par.speedup;
 	pkt->out_port = UINT8_MAX;
+	pkt->reason = ASIC_REASON_NONE;
+	pkt->pend_flags = 0;
 	ivc_push(as, port, v, pkt);
 	return true;
 }
@@ -349,19 +442,273 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
  * Route stage
  */
 
-static void route(struct asic *as, struct asic_pkt *pk)
+/* Hop role (spec §2.2) of a hop of @p kind taken now; @p misroute: an OLM local misroute. */
+static enum dfly_role hop_role(const struct asic *as, const struct asic_pkt *pk, uint32_t kind,
+			       bool towards_root, uint32_t dst_group, bool misroute)
+{
+	if (kind == DFLY_PORT_GLOBAL)
+		return pk->ghops == 0 ? DFLY_ROLE_G1 : DFLY_ROLE_G2;
+	if (pk->ghops == 0) {
+		if (!towards_root && as->group == dst_group)
+			return DFLY_ROLE_D2;
+		return pk->grp_lhops == 0 ? DFLY_ROLE_S1 : DFLY_ROLE_S2;
+	}
+	if (as->group == dst_group && !towards_root)
+		return misroute ? DFLY_ROLE_D1 : DFLY_ROLE_D2;
+	return towards_root || misroute ? DFLY_ROLE_I1 : DFLY_ROLE_I2;
+}
+
+static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, uint32_t port,
+			      bool towards_root, uint32_t dst_group, bool misroute)
+{
+	uint32_t kind = dfly_topo_port_kind(as->topo, port);
+
+	if (kind == DFLY_PORT_TERMINAL)
+		return 0;
+	return as->regs->knobs.vc_map[hop_role(as, pk, kind, towards_root, dst_group, misroute)];
+}
+
+/* Occupancy Q of output @p port as UGAL and PB see it: phits used downstream on @p vc (or on
+ * the whole port with ugal_per_port). Credits are taken at the grant, so the phits waiting in
+ * the output FIFO are included. */
+static inline uint32_t q_occ(const struct asic *as, uint32_t port, uint32_t vc, bool per_port)
+{
+	const struct asic_out *out = &as->out[port];
+	uint32_t q = 0;
+
+	if (out->kind == DFLY_PORT_TERMINAL)
+		return 0;
+	if (!per_port)
+		return out->credit_cap[vc] - (uint32_t)out->credits[vc];
+	for (uint32_t v = 0; v < out->ncvc; v++)
+		q += out->credit_cap[v] - (uint32_t)out->credits[v];
+	return q;
+}
+
+static inline bool has_credits(const struct asic *as, uint32_t port, uint32_t vc, uint32_t len)
+{
+	const struct asic_out *out = &as->out[port];
+
+	return out->kind == DFLY_PORT_TERMINAL || out->credits[vc] >= (int32_t)len;
+}
+
+/*
+ * Source-adaptive decision (UGAL-L, PB; PAR at every source-group router while minimal):
+ * minimal iff the PB bit of the minimal global channel is clear (PB only) and
+ * Q_min·256 ≤ F·Q_val + T·256 (spec §4.5, §4.6), against one freshly drawn Valiant path.
+ */
+static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router,
+		       uint32_t dst_group, bool transit)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t r1, r2, root, min_port, val_port, min_vc, val_vc;
+	int64_t qmin, qval;
+	bool ugal_ok, sat = false;
+
+	if (dst_group == as->group) {
+		if (!transit)
+			pk->reason = DFLY_ROUTE_SRC_MIN_INTRA;
+		return; /* no global hop, no bit or counter applies */
+	}
+	r1 = dfly_rng_u32(&as->rng);
+	r2 = dfly_rng_u32(&as->rng);
+	root = dfly_topo_val_root_ex(t, (enum dfly_val_variant)k->val_variant,
+				     (enum dfly_val_exclude)k->val_exclude, as->router, dst_group,
+				     r1, r2);
+	if (root == UINT32_MAX) {
+		pk->flags |= ASIC_PKT_NOINTER;
+		return;
+	}
+	min_port = dfly_topo_min_port(t, as->router, dst_router, pk->dst_node);
+	val_port = dfly_topo_min_port(t, as->router, root, pk->dst_node);
+	min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
+	val_vc = hop_vc(as, pk, val_port, true, dst_group, false);
+	qmin = q_occ(as, min_port, min_vc, k->ugal_per_port);
+	qval = q_occ(as, val_port, val_vc, k->ugal_per_port);
+	ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + (int64_t)k->ugal_t * 256;
+	if (k->mode == DFLY_MODE_PB) {
+		uint32_t trunk = dfly_topo_trunk_select(t, as->router, dst_group, pk->dst_node);
+		uint32_t rho, q;
+
+		dfly_topo_link_to_group(t, as->group, dst_group, trunk, &rho, &q);
+		sat = (as->tbl_pb->sat[rho][q] >> k->vc_map[DFLY_ROLE_G1]) & 1u;
+	}
+	if (!sat && ugal_ok) {
+		pk->reason = transit ? DFLY_ROUTE_PAR_TRANSIT_MIN : DFLY_ROUTE_SRC_MIN_UGAL;
+		return;
+	}
+	if (k->nonmin_needs_credits && !has_credits(as, val_port, val_vc, pk->len)) {
+		pk->reason = DFLY_ROUTE_NONMIN_NO_CANDIDATE;
+		return;
+	}
+	pk->val_router = root;
+	pk->flags |= ASIC_PKT_NONMIN;
+	pk->reason = sat	   ? DFLY_ROUTE_SRC_NONMIN_SAT
+		     : transit ? DFLY_ROUTE_PAR_TRANSIT_NONMIN
+			       : DFLY_ROUTE_SRC_NONMIN_UGAL;
+}
+
+/* Could a packet of @p len go to output @p port on downstream VC @p vc at @p tick? */
+static inline bool port_feasible(const struct asic *as, uint32_t port, uint32_t vc, uint32_t len,
+				 uint64_t tick)
+{
+	const struct asic_out *out = &as->out[port];
+
+	if (out->busy_until > tick || out->occ + len > out->cap || out->tail - out->head > out->mask)
+		return false;
+	return has_credits(as, port, vc, len);
+}
+
+/*
+ * OLM (spec §4.10, MM+L, 3/2 VCs), with FOGSim's congestion-aware trigger [xcheck]: misrouting
+ * is considered only while the minimal hop cannot take the packet and occ%(min) ≥ olm_min_pct.
+ * "Cannot take" is: its downstream VC lacks credits for the whole packet, or its output FIFO
+ * lacks room. FOGSim also counts an output that is busy in this very cycle; in this model that
+ * is a one-tick allocator conflict, and counting it misroutes 17% of UN traffic at 0.2 load on
+ * h=4, so it is left out (README, "OLM trigger"). A candidate c is then valid iff it can take
+ * the packet now (opportunistic hops never wait, §2.3) and occ%(c) ≤ X%·occ%(min), each
+ * occupancy a percentage of its VC's capacity. @return a uniformly drawn valid candidate, or
+ * UINT32_MAX.
+ */
+static uint32_t olm_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand,
+			 uint32_t cand_vc, uint32_t min_port, uint32_t min_vc)
+{
+	const struct asic_out *mo = &as->out[min_port];
+	uint64_t qmin = q_occ(as, min_port, min_vc, false);
+	uint64_t x = as->regs->knobs.olm_x_pct;
+	uint32_t ok[DFLY_MAX_PORTS], n = 0;
+
+	while (cand) {
+		uint32_t c = ctz64(cand);
+		uint64_t qc;
+
+		cand &= cand - 1;
+		if (!port_feasible(as, c, cand_vc, pk->len, as->tick))
+			continue;
+		qc = q_occ(as, c, cand_vc, false);
+		if (qc * mo->credit_cap[min_vc] * 100 <= x * qmin * as->out[c].credit_cap[cand_vc])
+			ok[n++] = c;
+	}
+	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
+}
+
+/* OLM's misrouting condition on the minimal hop (see olm_pick). */
+static bool olm_min_congested(const struct asic *as, const struct asic_pkt *pk, uint32_t min_port,
+			      uint32_t min_vc)
+{
+	const struct asic_out *mo = &as->out[min_port];
+
+	if (mo->kind == DFLY_PORT_TERMINAL ||
+	    (has_credits(as, min_port, min_vc, pk->len) && mo->occ + pk->len <= mo->cap))
+		return false;
+	return (uint64_t)q_occ(as, min_port, min_vc, false) * 100 >=
+	       (uint64_t)as->regs->knobs.olm_min_pct * mo->credit_cap[min_vc];
+}
+
+/* OLM route stage, re-evaluated every allocation round until the head is granted. */
+static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_router,
+		      uint32_t dst_group)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t min_port = dfly_topo_min_port(t, as->router, dst_router, pk->dst_node);
+	uint32_t min_kind = dfly_topo_port_kind(t, min_port);
+	uint64_t locals = ((1ull << (t->a - 1)) - 1) << t->first_local;
+	uint64_t cand = 0;
+	uint32_t c, vc, min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
+	uint16_t pend = 0;
+	uint8_t why = ASIC_REASON_NONE, miss = DFLY_ROUTE_OLM_NO_CANDIDATE;
+	/* a packet that found its minimal hop blocked with no valid candidate at this router, and
+	 * later takes the minimal hop here, counts as "no candidate" when granted */
+	uint8_t prev = pk->reason == miss ? miss : ASIC_REASON_NONE;
+
+	pk->pend_flags = 0;
+	pk->reason = ASIC_REASON_NONE;
+	if (pk->flags & ASIC_PKT_MANDATORY_GLOBAL) {
+		/* A-4.6: any of this router's global links with credits, uniform; else wait on the
+		 * minimal one if it is global, else on a fixed one */
+		uint32_t ok[DFLY_MAX_H], n = 0, vcg = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+
+		for (uint32_t q = 0; q < t->h; q++)
+			if (has_credits(as, t->first_global + q, vcg, pk->len))
+				ok[n++] = t->first_global + q;
+		if (n)
+			c = ok[dfly_rng_below(&as->rng, n)];
+		else if (min_kind == DFLY_PORT_GLOBAL)
+			c = min_port;
+		else
+			c = t->first_global + as->router % t->h;
+		pk->out_port = (uint8_t)c;
+		pk->out_vc = (uint8_t)vcg;
+		pk->reason = DFLY_ROUTE_OLM_MANDATORY_GLOBAL;
+		return;
+	}
+	if (as->group != dst_group || pk->ghops > 0) {
+		if (pk->ghops == 0 && in_port < t->p) {
+			/* injection: CRG, the current router's other global ports */
+			for (uint32_t q = 0; q < t->h; q++) {
+				struct dfly_gport gp = dfly_topo_global_peer(t, as->router, q);
+
+				if (gp.router / t->a != dst_group)
+					cand |= 1ull << (t->first_global + q);
+			}
+			cand &= ~(1ull << min_port);
+			vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+			pend = ASIC_PKT_NONMIN;
+			why = ASIC_REASON_NONE; /* counted by the grant as INJ_GLOBAL_MISROUTE */
+		} else if (pk->ghops == 0 && !(pk->flags & ASIC_PKT_NONMIN) &&
+			   min_kind == DFLY_PORT_GLOBAL) {
+			/* in transit in the source group: NRG, a local hop to another router whose
+			 * global link is then mandatory */
+			cand = locals & ~(1ull << in_port);
+			vc = as->regs->knobs.vc_map[DFLY_ROLE_S2];
+			pend = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL;
+			why = DFLY_ROUTE_OLM_LOCAL_SRC;
+		} else if (pk->ghops > 0 && min_kind == DFLY_PORT_LOCAL &&
+			   !(pk->flags & ASIC_PKT_LMIS_DONE)) {
+			/* +L: one local misroute in the intermediate or destination group */
+			bool dstg = as->group == dst_group;
+
+			cand = locals & ~(1ull << min_port);
+			vc = hop_vc(as, pk, min_port, false, dst_group, true);
+			pend = ASIC_PKT_NONMIN | ASIC_PKT_LMIS_DONE;
+			why = dstg ? DFLY_ROUTE_OLM_LOCAL_DST : DFLY_ROUTE_OLM_LOCAL_INTER;
+		}
+		if (cand && olm_min_congested(as, pk, min_port, min_vc)) {
+			c = olm_pick(as, pk, cand, vc, min_port, min_vc);
+			if (c != UINT32_MAX) {
+				pk->out_port = (uint8_t)c;
+				pk->out_vc = (uint8_t)vc;
+				pk->pend_flags = pend;
+				pk->reason = why;
+				return;
+			}
+			prev = miss;
+		}
+	}
+	pk->reason = prev;
+	pk->out_port = (uint8_t)min_port;
+	pk->out_vc = (uint8_t)min_vc;
+}
+
+static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 {
 	const struct dfly_topo *t = as->topo;
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t dst_router = pk->dst_node / t->p;
 	uint32_t dst_group = dst_router / t->a;
-	uint32_t target, port, kind, role;
+	uint32_t target, port;
 	bool towards_root;
 
+	if (k->mode == DFLY_MODE_OLM) {
+		route_olm(as, pk, in_port, dst_router, dst_group);
+		return;
+	}
 	if (!(pk->flags & ASIC_PKT_ROUTED)) {
 		/* source decision, once (or again after a recompute) */
 		pk->flags |= ASIC_PKT_ROUTED;
 		pk->val_router = ASIC_NONE;
+		pk->reason = ASIC_REASON_NONE;
 		if (k->mode == DFLY_MODE_VAL) {
 			uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
 			uint32_t r = dfly_topo_val_root_ex(
@@ -374,7 +721,13 @@ static void route(struct asic *as, struct asic_pkt *pk)
 				pk->val_router = r;
 				pk->flags |= ASIC_PKT_NONMIN;
 			}
+		} else if (k->mode != DFLY_MODE_MIN) {
+			src_decide(as, pk, dst_router, dst_group, false);
 		}
+	} else if (k->mode == DFLY_MODE_PAR && pk->ghops == 0 && in_port >= t->p &&
+		   !(pk->flags & (ASIC_PKT_NONMIN | ASIC_PKT_NOINTER)) && as->group != dst_group) {
+		/* PAR: re-evaluate at every source-group router while minimal (spec §4.7) */
+		src_decide(as, pk, dst_router, dst_group, true);
 	}
 	if (pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1) &&
 	    pk->val_router == as->router) {
@@ -384,25 +737,9 @@ static void route(struct asic *as, struct asic_pkt *pk)
 	towards_root = pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1);
 	target = towards_root ? pk->val_router : dst_router;
 	port = dfly_topo_min_port(t, as->router, target, pk->dst_node);
-	kind = dfly_topo_port_kind(t, port);
 	pk->out_port = (uint8_t)port;
-	if (kind == DFLY_PORT_TERMINAL) {
-		pk->out_vc = 0;
-		return;
-	}
-	if (kind == DFLY_PORT_GLOBAL) {
-		role = pk->ghops == 0 ? DFLY_ROLE_G1 : DFLY_ROLE_G2;
-	} else if (pk->ghops == 0) {
-		role = (!towards_root && as->group == dst_group) ? DFLY_ROLE_D2 : DFLY_ROLE_S1;
-	} else if (pk->ghops == 1) {
-		if (towards_root)
-			role = DFLY_ROLE_I1;
-		else
-			role = as->group == dst_group ? DFLY_ROLE_D2 : DFLY_ROLE_I2;
-	} else {
-		role = DFLY_ROLE_D2;
-	}
-	pk->out_vc = k->vc_map[role];
+	pk->out_vc = (uint8_t)hop_vc(as, pk, port, towards_root, dst_group, false);
+	pk->pend_flags = 0;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -424,6 +761,7 @@ static void rx_credits(struct asic *as, uint64_t now)
 
 			out->credits[c->vc] += c->phits;
 			as->regs->port_ctr[o][DFLY_CREDITS_RX] += c->phits;
+			credit_gauge(as, o, c->vc);
 		}
 	}
 }
@@ -461,10 +799,103 @@ static void rx_data(struct asic *as, uint64_t now)
 				eject_drop(as, pk, now, DFLY_DROP_NO_ROOM);
 				continue;
 			}
+			if (pk->flags & ASIC_PKT_PBVEC) {
+				/* in-band PB vector: stripped before the packet is buffered */
+				as->regs->mech.pb_rx_vec[i] = pk->pb_vec;
+				as->regs->mech.pb_rx_count[i]++;
+				as->regs->port_ctr[i][DFLY_PB_RX]++;
+				pk->flags &= (uint16_t)~ASIC_PKT_PBVEC;
+				pk->pb_vec = 0;
+			}
 			pk->ready_tick = (now + as->par.pipe_route) * as->par.speedup;
 			pk->out_port = UINT8_MAX;
 			ivc_push(as, i, pk->vc, pk);
 		}
+	}
+}
+
+/* Control frames due on the incoming links go up the CPU port (fabric ports only: terminal
+ * ports have no control line, so a host can never reach the firmware). */
+static void rx_ctrl(struct asic *as, uint64_t now)
+{
+	uint64_t m = as->link_in_mask;
+	uint8_t buf[DFLY_CPU_FRAME_MAX];
+
+	while (m) {
+		uint32_t i = ctz64(m);
+		struct asic_link *l = as->in[i].link;
+		uint16_t len;
+		uint8_t kind;
+
+		m &= m - 1;
+		while (ctrl_pop(l, now, &kind, &len, buf, sizeof(buf))) {
+			if (kind == ASIC_CTRL_PB_INFO) {
+				uint32_t vec;
+
+				memcpy(&vec, buf, sizeof(vec));
+				as->regs->mech.pb_rx_vec[i] = vec;
+				as->regs->mech.pb_rx_count[i]++;
+				as->regs->port_ctr[i][DFLY_PB_RX]++;
+				continue;
+			}
+			if (len > DFLY_CPU_FRAME_MAX ||
+			    dfly_wire_classify(buf, len) != DFLY_WIRE_CLASS_CTRL) {
+				as->regs->drop[DFLY_DROP_DECODE]++;
+				continue;
+			}
+			if (dfly_cpu_ring_put(&as->regs->cpu_rx, (uint16_t)i, now, buf, len) < 0) {
+				as->regs->drop[DFLY_DROP_CPU_RX_FULL]++;
+				continue;
+			}
+			as->regs->port_ctr[i][DFLY_CTRL_RX]++;
+		}
+	}
+}
+
+/* Frames the firmware queued on the CPU port leave on their port's control line. */
+static void tx_cpu(struct asic *as, uint64_t now)
+{
+	const struct dfly_cpu_slot *sl;
+
+	while ((sl = dfly_cpu_ring_peek(&as->regs->cpu_tx)) != NULL) {
+		uint32_t o = sl->port;
+
+		if (o >= as->radix || as->out[o].link == NULL || sl->len > DFLY_CPU_FRAME_MAX)
+			as->regs->drop[DFLY_DROP_CPU_TX_BAD]++;
+		else if (!ctrl_push(as->out[o].link, now + as->out[o].link->latency, ASIC_CTRL_FRAME,
+				    sl->frame, sl->len))
+			as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
+		else
+			as->regs->port_ctr[o][DFLY_CTRL_TX]++;
+		dfly_cpu_ring_pop(&as->regs->cpu_tx);
+	}
+}
+
+/* PB in-band (IAR): an idle local link carries a 1-phit information flit when the vector
+ * changed since it last went out on that link. */
+static void pb_info_flits(struct asic *as, uint64_t now)
+{
+	uint32_t vec = atomic_load_explicit(&as->regs->fw.pb_own_vec, memory_order_relaxed);
+	uint64_t m = as->local_out_mask;
+
+	while (m) {
+		uint32_t o = ctz64(m);
+		struct asic_out *out = &as->out[o];
+
+		m &= m - 1;
+		if (out->link_free > now || out->head != out->tail ||
+		    (out->vec_sent && out->last_vec == vec))
+			continue;
+		if (!ctrl_push(out->link, now + out->link->latency, ASIC_CTRL_PB_INFO, &vec,
+			       sizeof(vec))) {
+			as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
+			continue;
+		}
+		out->link_free = now + 1;
+		out->last_vec = vec;
+		out->vec_sent = true;
+		as->regs->port_ctr[o][DFLY_PB_INFO_TX]++;
+		as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES]++;
 	}
 }
 
@@ -497,6 +928,16 @@ static void out_stage(struct asic *as, uint64_t now)
 				} else {
 					struct asic_link *l = out->link;
 
+					if (out->kind == DFLY_PORT_LOCAL && as->regs->knobs.pb_inband &&
+					    ++out->piggy_cnt >= as->regs->knobs.pb_piggy_every) {
+						pk->pb_vec = atomic_load_explicit(
+							&as->regs->fw.pb_own_vec, memory_order_relaxed);
+						pk->flags |= ASIC_PKT_PBVEC;
+						out->piggy_cnt = 0;
+						out->last_vec = pk->pb_vec;
+						out->vec_sent = true;
+						as->regs->port_ctr[o][DFLY_PB_PIGGY_TX]++;
+					}
 					l->data[l->d_tail & l->mask].pkt = pk;
 					l->data[l->d_tail & l->mask].due = now + l->latency;
 					l->d_tail++;
@@ -622,28 +1063,40 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 
 	regs->port_ctr[i][DFLY_XBAR_IN_GRANTS]++;
 	regs->port_ctr[o][DFLY_XBAR_OUT_GRANTS]++;
+	pk->flags |= pk->pend_flags;
 	if (in->kind == DFLY_PORT_TERMINAL) {
 		pk->inj_cycle = now;
 		if (pk->flags & ASIC_PKT_NOINTER)
 			regs->route[DFLY_ROUTE_INJ_MIN_NO_INTERMEDIATE]++;
 		else if (pk->val_router != ASIC_NONE)
 			regs->route[DFLY_ROUTE_INJ_VAL]++;
+		else if (pk->flags & ASIC_PKT_NONMIN)
+			regs->route[DFLY_ROUTE_INJ_GLOBAL_MISROUTE]++;
 		else
 			regs->route[DFLY_ROUTE_INJ_MIN]++;
+	}
+	if (pk->reason != ASIC_REASON_NONE) {
+		regs->route[pk->reason]++;
+		pk->reason = ASIC_REASON_NONE;
 	}
 	switch (out->kind) {
 	case DFLY_PORT_LOCAL:
 		pk->lhops++;
+		pk->grp_lhops++;
 		regs->route[DFLY_ROUTE_HOP_LOCAL]++;
 		break;
 	case DFLY_PORT_GLOBAL:
 		pk->ghops++;
+		pk->grp_lhops = 0;
+		pk->flags &= (uint16_t)~(ASIC_PKT_MANDATORY_GLOBAL | ASIC_PKT_LMIS_DONE);
 		regs->route[DFLY_ROUTE_HOP_GLOBAL]++;
 		break;
 	default:
 		regs->route[DFLY_ROUTE_EJECT]++;
 		break;
 	}
+	if (out->kind != DFLY_PORT_TERMINAL)
+		credit_gauge(as, o, pk->out_vc);
 	regs->vc_ctr[o][pk->out_vc][DFLY_VC_OUT_VC_PKTS]++;
 	pk->vc = pk->out_vc;
 	pk->ready_tick = now + as->par.pipe_xbar; /* from here: cycle the head is in the FIFO */
@@ -658,6 +1111,7 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 	uint64_t age_key[DFLY_MAX_PORTS];
 	uint64_t lrs_key[DFLY_MAX_PORTS];
 	uint64_t matched = 0;
+	bool olm = regs->knobs.mode == DFLY_MODE_OLM;
 
 	for (uint32_t it = 0; it < par->alloc_iters; it++) {
 		uint64_t outs = 0, m = as->in_mask & ~matched;
@@ -679,8 +1133,10 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 				pk = ivc_head(&in->vc[v]);
 				if (pk->ready_tick > tick)
 					continue;
-				if (pk->out_port == UINT8_MAX)
-					route(as, pk);
+				if (pk->out_port == UINT8_MAX || (olm && it == 0)) {
+					as->tick = tick;
+					route(as, pk, i);
+				}
 				if (feasible(as, pk, tick)) {
 					cand |= 1ull << v;
 					key[v] = par->in_arb == DFLY_ARB_AGE ? pk->gen_cycle
@@ -732,7 +1188,7 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 	}
 
 	/* Valiant recompute (spec §4.3): an injection head not granted draws a new S_ROOT */
-	if (regs->knobs.val_recompute && regs->knobs.mode == DFLY_MODE_VAL) {
+	if (regs->knobs.val_recompute && regs->knobs.mode != DFLY_MODE_MIN && !olm) {
 		uint64_t inj = as->in_mask & ~matched & ((1ull << as->p) - 1);
 
 		while (inj) {
@@ -746,8 +1202,8 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 
 				vm &= vm - 1;
 				if (pk->ready_tick <= tick && pk->out_port != UINT8_MAX) {
-					pk->flags &= ~(ASIC_PKT_ROUTED | ASIC_PKT_NONMIN |
-						       ASIC_PKT_NOINTER);
+					pk->flags &= (uint16_t)~(ASIC_PKT_ROUTED | ASIC_PKT_NONMIN |
+								 ASIC_PKT_NOINTER);
 					pk->out_port = UINT8_MAX;
 				}
 			}
@@ -763,8 +1219,12 @@ void asic_step(struct asic *as, uint64_t now)
 	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
 	rx_credits(as, now);
 	rx_data(as, now);
+	rx_ctrl(as, now);
+	tx_cpu(as, now);
 	if (as->out_mask)
 		out_stage(as, now);
+	if (as->regs->knobs.pb_inband)
+		pb_info_flits(as, now);
 	if (as->in_mask | as->rel_mask) {
 		for (uint32_t s = 0; s < S; s++) {
 			uint64_t tick = now * S + s;
@@ -776,6 +1236,20 @@ void asic_step(struct asic *as, uint64_t now)
 		}
 	}
 	as->regs->cycle = now;
+}
+
+void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port)
+{
+	as->tbl_pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
+	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
+	as->tick = as->regs->cycle * as->par.speedup;
+	route(as, pkt, in_port);
+}
+
+void asic_debug_set_credits(struct asic *as, uint32_t port, uint32_t vc, int32_t credits)
+{
+	as->out[port].credits[vc] = credits;
+	credit_gauge(as, port, vc);
 }
 
 unsigned asic_eject_burst(struct asic *as, struct asic_ejection *out, unsigned max)

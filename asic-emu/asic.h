@@ -32,6 +32,11 @@
 #define ASIC_PKT_NONMIN 0x01u	 /**< a nonminimal (Valiant) decision was committed */
 #define ASIC_PKT_PHASE1 0x02u	 /**< past S_ROOT: routing towards the destination */
 #define ASIC_PKT_ROUTED 0x04u	 /**< source decision made (S_ROOT drawn or MIN chosen) */
+#define ASIC_PKT_NOINTER 0x10u	 /**< nonminimal wanted, no intermediate group: minimal */
+#define ASIC_PKT_MANDATORY_GLOBAL 0x20u /**< OLM: the next hop must be global (after NRG) */
+#define ASIC_PKT_LMIS_DONE 0x40u	/**< OLM: this group's one local misroute is used */
+#define ASIC_PKT_PBVEC 0x80u		/**< carries the in-band PB vector in pb_vec */
+#define ASIC_REASON_NONE 0xffu		/**< no decision counter pending */
 
 /**
  * Packet descriptor: header fields plus the emulator's side-band metadata. It lives in a pool
@@ -43,11 +48,15 @@ struct asic_pkt {
 	uint32_t val_router; /**< Valiant intermediate router S_ROOT, or ASIC_NONE */
 	uint16_t len;	     /**< size in phits */
 	uint8_t vc;	     /**< VC of the input buffer it occupies / will occupy */
-	uint8_t flags;	     /**< ASIC_PKT_* */
 	uint8_t ghops;	     /**< global hops taken */
+	uint16_t flags;	     /**< ASIC_PKT_* */
+	uint16_t pend_flags; /**< route stage result: flags the hop adds when granted */
 	uint8_t lhops;	     /**< local hops taken (whole path) */
+	uint8_t grp_lhops;   /**< local hops taken in the current group */
 	uint8_t out_vc;	     /**< route stage result: VC at the next hop */
 	uint8_t out_port;    /**< route stage result: output port */
+	uint8_t reason;	     /**< route stage result: enum dfly_route_ctr to count at the grant */
+	uint32_t pb_vec;     /**< in-band PB vector (ASIC_PKT_PBVEC), stripped on arrival */
 	uint64_t gen_cycle;  /**< generation cycle (latency is measured from here) */
 	uint64_t ready_tick; /**< tick from which the head may request the allocator */
 	uint64_t inj_cycle;  /**< cycle it left the injection queue */
@@ -59,6 +68,12 @@ struct asic_pkt {
 struct asic_link_pkt {
 	struct asic_pkt *pkt;
 	uint64_t due; /**< cycle the head reaches the downstream input */
+};
+
+/** Kinds of record on a link's out-of-band control line. */
+enum asic_ctrl_kind {
+	ASIC_CTRL_FRAME = 0, /**< an encoded 0x88B6 control frame from the firmware */
+	ASIC_CTRL_PB_INFO,   /**< IAR in-band PB information flit (4-byte vector) */
 };
 
 /** One in-flight credit return. */
@@ -80,6 +95,9 @@ struct asic_link {
 	uint32_t c_head, c_tail;
 	struct asic_link_pkt *data;
 	struct asic_link_credit *credit;
+	/* control line: records {u64 due, u16 len, u8 kind, pad} + bytes, 8-byte aligned */
+	uint8_t *cbuf;
+	uint32_t cb_mask, cb_head, cb_tail;
 	struct asic *up;    /**< upstream ASIC (sends data, receives credits) */
 	struct asic *down;  /**< downstream ASIC */
 	uint16_t up_port;   /**< output port on the upstream ASIC */
@@ -169,8 +187,22 @@ void asic_sync_gauges(struct asic *as);
  */
 int asic_check_drained(const struct asic *as, char *why, unsigned len);
 
-/** Packets in flight on a link (data direction), and credit returns in flight. */
+/**
+ * Diagnostic hook: run the route stage on @p pkt as if its head were ready at input @p in_port
+ * now, without queueing it. Fills out_port, out_vc, pend_flags, reason, val_router and the
+ * decision flags exactly as the allocator would (and draws from the ASIC's PRNG).
+ */
+void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port);
+
+/**
+ * Unit-test hook: force the credits output @p port holds for downstream VC @p vc, to build a
+ * congestion state by hand. Breaks credit conservation; never call it on a running network.
+ */
+void asic_debug_set_credits(struct asic *as, uint32_t port, uint32_t vc, int32_t credits);
+
+/** Packets in flight on a link (data direction), credit returns and control bytes in flight. */
 uint32_t asic_link_pkts(const struct asic_link *l);
 uint32_t asic_link_credits(const struct asic_link *l);
+uint32_t asic_link_ctrl_bytes(const struct asic_link *l);
 
 #endif /* ASIC_H */

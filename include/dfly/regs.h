@@ -91,7 +91,8 @@ extern "C" {
 	X(DECODE, decode, "frame rejected by the wire decoder")                                    \
 	X(CTRL_HOST, ctrl_host, "control frame offered on a terminal (host) port")                 \
 	X(CPU_RX_FULL, cpu_rx_full, "control frame received while the CPU rx ring was full")       \
-	X(CPU_TX_BAD, cpu_tx_bad, "CPU tx frame for a port that is not a fabric port, or too long")
+	X(CPU_TX_BAD, cpu_tx_bad, "CPU tx frame for a port that is not a fabric port, or too long") \
+	X(CTRL_LINK_FULL, ctrl_link_full, "control frame found the link's control line full")
 
 /**
  * Routing decisions (per router). Decision counters count once per packet at its decision point,
@@ -214,8 +215,10 @@ struct dfly_regs_knobs {
 	uint32_t pb_per_vc;	 /**< saturation bits per global VC (else one bit per port) */
 	uint32_t pb_inband;	 /**< IAR mode: piggyback the own vector on local data packets */
 	uint32_t pb_piggy_every; /**< in-band: piggyback on one packet in N per local port */
-	/* OLM (spec §4.10): candidate valid iff occ%(c)·100 ≤ olm_x_pct·occ%(min) */
+	/* OLM (spec §4.10): considered while the minimal hop is blocked and occ%(min) ≥
+	 * olm_min_pct; candidate valid iff occ%(c) ≤ olm_x_pct% · occ%(min) */
 	uint32_t olm_x_pct;
+	uint32_t olm_min_pct;
 };
 
 /** Double-buffered tables, each with its own generation (enum dfly_tbl indexes them). */

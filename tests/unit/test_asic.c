@@ -451,6 +451,194 @@ static void test_table_double_buffer(void **state)
 	net_free(&n);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Route-stage decisions on hand-built congestion (asic_route_probe + asic_debug_set_credits).
+ * Network p=1 a=2 h=1 (g = 3): router 0 has one global port; a packet to the group that port
+ * leads to goes minimally on it, and every Valiant path leaves on the local port to router 1.
+ */
+
+struct dec_net {
+	struct net n;
+	uint32_t gport, lport, dst_node, dst_group, rho, q;
+};
+
+static void dec_build(struct dec_net *d, enum dfly_route_mode mode, const uint8_t *map)
+{
+	struct asic_params par = default_params(32);
+	const struct dfly_topo *t;
+
+	net_build(&d->n, 1, 2, 1, &par, mode, map);
+	t = d->n.topo;
+	d->gport = t->first_global;
+	d->lport = t->first_local;
+	d->dst_group = dfly_topo_global_peer(t, 0, 0).router / t->a;
+	d->dst_node = d->dst_group * t->a * t->p; /* router 0 of that group */
+	dfly_topo_link_to_group(t, 0, d->dst_group, 0, &d->rho, &d->q);
+	for (uint32_t r = 0; r < t->routers; r++) {
+		d->n.regs[r].knobs.ugal_f_q8 = 512; /* F = 2 */
+		d->n.regs[r].knobs.ugal_t = 8;	    /* T = 1 packet of 8 phits */
+		d->n.regs[r].knobs.nonmin_needs_credits = 1;
+		d->n.regs[r].knobs.olm_x_pct = 50;
+	}
+}
+
+static struct asic_pkt dec_probe(struct dec_net *d, uint32_t in_port)
+{
+	struct asic_pkt pk;
+
+	pkt_init(&pk, 0, d->dst_node, 0);
+	pk.reason = ASIC_REASON_NONE;
+	asic_route_probe(d->n.as[0], &pk, in_port);
+	return pk;
+}
+
+/* UGAL-L: minimal iff Q_min <= 2 Q_val + T, on the hop's VC (boundary: equal is minimal). */
+static void test_ugal_per_vc_boundary(void **state)
+{
+	struct dec_net d;
+	struct asic_pkt pk;
+
+	(void)state;
+	dec_build(&d, DFLY_MODE_UGAL, map_val);
+	assert_int_equal(d.gport, 2); /* p + a - 1 */
+	/* Q_val = 4 on the local port's VC L0 (S1); Q_min on the global port's VC G0 (G1) */
+	asic_debug_set_credits(d.n.as[0], d.lport, 0, 32 - 4);
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - 16); /* 16 <= 2*4 + 8 */
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.out_port, d.gport);
+	assert_int_equal(pk.val_router, ASIC_NONE);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - 17); /* 17 > 16 */
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.out_port, d.lport);
+	assert_int_equal(pk.out_vc, 0);
+	assert_true(pk.flags & ASIC_PKT_NONMIN);
+	assert_int_equal(pk.val_router / d.n.topo->a, 3 - d.dst_group); /* the third group */
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_NONMIN_UGAL);
+	/* occupancy of another VC of the global port does not count per VC */
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - 16);
+	asic_debug_set_credits(d.n.as[0], d.gport, 1, 256 - 100);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	/* ... but it does per port: Q_min = 116 > 2*4 + 8 */
+	d.n.regs[0].knobs.ugal_per_port = 1;
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_NONMIN_UGAL);
+	/* per port, Q_val counts every local VC too: 4 + 50 → 116 <= 2*54 + 8 */
+	asic_debug_set_credits(d.n.as[0], d.lport, 3, 32 - 30);
+	asic_debug_set_credits(d.n.as[0], d.lport, 2, 32 - 20);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	/* a nonminimal choice whose first hop has no credits for the packet goes minimal */
+	d.n.regs[0].knobs.ugal_per_port = 0;
+	asic_debug_set_credits(d.n.as[0], d.lport, 2, 32);
+	asic_debug_set_credits(d.n.as[0], d.lport, 3, 32);
+	asic_debug_set_credits(d.n.as[0], d.lport, 0, 7); /* Q_val = 25, room 7 < 8 */
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - 60);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.out_port, d.gport);
+	assert_int_equal(pk.reason, DFLY_ROUTE_NONMIN_NO_CANDIDATE);
+	/* intra-group destination: minimal whatever the queues say */
+	pkt_init(&pk, 0, 1, 0);
+	asic_route_probe(d.n.as[0], &pk, 0);
+	assert_int_equal(pk.out_port, d.lport);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_INTRA);
+	net_free(&d.n);
+}
+
+/* PB: the minimal global channel's bit (on the VC minimal packets use) forces nonminimal. */
+static void test_pb_saturation_bit(void **state)
+{
+	struct dec_net d;
+	struct asic_pkt pk;
+	struct dfly_tbl_pb *tb;
+
+	(void)state;
+	dec_build(&d, DFLY_MODE_PB, map_val);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL); /* empty queues, no bits */
+	tb = dfly_regs_tbl_begin(&d.n.regs[0], DFLY_TBL_PB);
+	assert_non_null(tb);
+	tb->sat[d.rho][d.q] = 1u << 1; /* VC 1 (G2 traffic) only: not the minimal VC */
+	dfly_regs_tbl_publish(&d.n.regs[0], DFLY_TBL_PB);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	tb = dfly_regs_tbl_begin(&d.n.regs[0], DFLY_TBL_PB);
+	assert_non_null(tb);
+	tb->sat[d.rho][d.q] = 1u << 0;
+	dfly_regs_tbl_publish(&d.n.regs[0], DFLY_TBL_PB);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.out_port, d.lport);
+	assert_true(pk.flags & ASIC_PKT_NONMIN);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_NONMIN_SAT);
+	/* the same bit under UGAL mode is ignored */
+	d.n.regs[0].knobs.mode = DFLY_MODE_UGAL;
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	net_free(&d.n);
+}
+
+static const uint8_t map_olm[DFLY_ROLE_COUNT] = {
+	[DFLY_ROLE_S1] = 0, [DFLY_ROLE_S2] = 0, [DFLY_ROLE_G1] = 0, [DFLY_ROLE_I1] = 0,
+	[DFLY_ROLE_I2] = 1, [DFLY_ROLE_G2] = 1, [DFLY_ROLE_D1] = 1, [DFLY_ROLE_D2] = 2};
+
+/* OLM at injection: CRG candidates need occ%(c) <= 50% occ%(min) and room for the packet.
+ * p=1 a=2 h=2 (g = 5): router 0 has two global ports. */
+static void test_olm_trigger(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk;
+	const struct dfly_topo *t;
+	uint32_t g0, g1, dst;
+
+	(void)state;
+	net_build(&n, 1, 2, 2, &par, DFLY_MODE_OLM, map_olm);
+	t = n.topo;
+	n.regs[0].knobs.olm_x_pct = 50;
+	g0 = t->first_global;
+	g1 = t->first_global + 1;
+	dst = dfly_topo_global_peer(t, 0, 0).router * t->p; /* minimal: global port 0 */
+	pkt_init(&pk, 0, dst, 0);
+	pk.reason = ASIC_REASON_NONE;
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_int_equal(pk.out_port, g0); /* minimal hop free: no misrouting considered */
+	assert_int_equal(pk.reason, ASIC_REASON_NONE);
+	asic_debug_set_credits(n.as[0], g0, 0, 8); /* 248 used: can still take a packet */
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, ASIC_REASON_NONE);
+	asic_debug_set_credits(n.as[0], g0, 0, 6); /* Q_min = 250 (97.66%): blocked */
+	asic_debug_set_credits(n.as[0], g1, 0, 256 - 125); /* 125*256*100 == 50*250*256: valid */
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_int_equal(pk.out_port, g1);
+	assert_int_equal(pk.out_vc, 0);
+	assert_int_equal(pk.pend_flags, ASIC_PKT_NONMIN); /* the grant counts INJ_GLOBAL_MISROUTE */
+	assert_int_equal(pk.reason, ASIC_REASON_NONE);
+	asic_debug_set_credits(n.as[0], g1, 0, 256 - 126); /* one phit more: invalid */
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_NO_CANDIDATE);
+	/* the minimum-occupancy condition */
+	asic_debug_set_credits(n.as[0], g1, 0, 256 - 125);
+	n.regs[0].knobs.olm_min_pct = 98; /* 97.66% < 98% */
+	pk.reason = ASIC_REASON_NONE;	  /* a new router: nothing sticky */
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, ASIC_REASON_NONE);
+	n.regs[0].knobs.olm_min_pct = 0;
+	/* mandatory global: any global port with credits, here the only one with room */
+	asic_debug_set_credits(n.as[0], g1, 0, 256);
+	asic_debug_set_credits(n.as[0], g0, 0, 4);
+	pkt_init(&pk, 0, 1, 0); /* destination in the own group: would be local */
+	pk.flags = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL | ASIC_PKT_ROUTED;
+	pk.reason = ASIC_REASON_NONE;
+	asic_route_probe(n.as[0], &pk, t->first_local);
+	assert_int_equal(pk.out_port, g1);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_MANDATORY_GLOBAL);
+	net_free(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +651,9 @@ int main(void)
 		cmocka_unit_test(test_backpressure_grant),
 		cmocka_unit_test(test_val_roles),
 		cmocka_unit_test(test_table_double_buffer),
+		cmocka_unit_test(test_ugal_per_vc_boundary),
+		cmocka_unit_test(test_pb_saturation_bit),
+		cmocka_unit_test(test_olm_trigger),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -228,15 +228,26 @@ static void test_mechanism(void **state)
 	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"foo\";\n};\n", NULL,
 	    0, -EINVAL,
 	    "FILE:3: routing.mechanism: unknown mechanism 'foo' (expected one of: min, "
-	    "val)");
-	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"ugal\";\n"
+	    "val, ugal, pb, par, olm)");
+	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"ectn\";\n"
 		     "};\n",
 		     NULL, 0, -EINVAL,
-		     "FILE:3: routing.mechanism: mechanism 'ugal' is not implemented yet "
-		     "(implemented: min, val)");
+		     "FILE:3: routing.mechanism: mechanism 'ectn' is not implemented yet "
+		     "(implemented: min, val, ugal, pb, par, olm)");
 	expect_error(BASE, (const char *const[]){"routing.mechanism=pb-acor"}, 1, -EINVAL,
 		     "--set routing.mechanism=pb-acor: routing.mechanism: mechanism 'pb-acor' is "
-		     "not implemented yet (implemented: min, val)");
+		     "not implemented yet (implemented: min, val, ugal, pb, par, olm)");
+	/* PAR needs 5/2 VCs, OLM 3/2 (spec 2.2) */
+	expect_error(BASE, (const char *const[]){"routing.mechanism=par", "vcs.local=4"}, 2,
+		     -EINVAL,
+		     "--set vcs.local=4: vcs.local: too few VCs for par: 4 (expected >= 5: S1=L0 "
+		     "S2=L1 I1=L2 I2=L3 D2=L4; spec 2.2)");
+	/* in-band PB carries h * VCs bits in a 32-bit header field */
+	expect_error("topology = { p = 2; a = 4; h = 9; };\nrouting = {\n\tmechanism = \"pb\";\n"
+		     "\tpb = { exchange = \"inband\"; };\n};\nvcs = { global = 4; };\n",
+		     NULL, 0, -EINVAL,
+		     "FILE:4: routing.pb.exchange: inband carries at most 32 bits in the data header "
+		     "(h * vcs.global = 36; expected <= 32, or routing.pb.bits = \"port\")");
 }
 
 static void test_pattern(void **state)

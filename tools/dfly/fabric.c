@@ -2,7 +2,7 @@
 /*
  * Virtual-time fabric (fabric.h). Per cycle, in this fixed order: every node's source (by node
  * id) generates and offers packets; every ASIC (by router id) steps; every ASIC's ejections are
- * collected into the sinks' statistics. Links have latency ≥ 1, so nothing pushed in cycle c is
+ * collected into the sinks' statistics; every router's firmware (by router id) ticks. Links have latency ≥ 1, so nothing pushed in cycle c is
  * seen before cycle c + 1 and the stepping order cannot change the result.
  */
 #include <errno.h>
@@ -15,6 +15,7 @@
 
 #include "asic.h"
 #include "fabric.h"
+#include "fw.h"
 
 #define POOL_CHUNK 65536u
 #define LAT_BUCKETS (1u << 18)
@@ -30,6 +31,7 @@ struct dfly_fabric {
 	struct dfly_netcfg cfg;
 	struct dfly_topo *topo;
 	struct asic **asics;
+	struct fw **fws; /* one firmware instance per router */
 	struct dfly_regs *regs;
 	struct asic_link **links;
 	uint32_t nlinks;
@@ -388,6 +390,15 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 		regs->knobs.val_recompute = cfg->val_recompute;
 		regs->knobs.val_exclude = cfg->val_exclude;
 		regs->knobs.in_transit_priority = cfg->in_transit_priority;
+		regs->knobs.ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);
+		regs->knobs.ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);
+		regs->knobs.ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
+		regs->knobs.nonmin_needs_credits = cfg->cand_credits;
+		regs->knobs.pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
+		regs->knobs.pb_inband = cfg->mode == DFLY_MODE_PB && cfg->pb_exchange == DFLY_PB_INBAND;
+		regs->knobs.pb_piggy_every = cfg->pb_piggy_every;
+		regs->knobs.olm_x_pct = cfg->olm_x_pct;
+		regs->knobs.olm_min_pct = cfg->olm_min_pct;
 		{
 			uint32_t l, g;
 
@@ -412,6 +423,30 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 		}
 	}
 	fab->nlinks = nl;
+	{
+		struct fw_params fp = {
+		    .vc_global = cfg->vc_global,
+		    .pb_enabled = cfg->mode == DFLY_MODE_PB,
+		    .pb_period = cfg->pb_period,
+		    .pb_f_q8 = (uint32_t)lround(cfg->pb_f * 256.0),
+		    .pb_t = (int32_t)lround(cfg->pb_t * cfg->pkt_phits),
+		    .pb_avg_other = cfg->pb_avg == DFLY_PB_AVG_OTHER,
+		    .pb_per_vc = cfg->pb_bits == DFLY_OCC_VC,
+		    .pb_inband = cfg->pb_exchange == DFLY_PB_INBAND,
+		};
+
+		fab->fws = calloc(t->routers, sizeof(*fab->fws));
+		if (fab->fws == NULL)
+			goto out_nomem;
+		for (uint32_t r = 0; r < t->routers; r++) {
+			fab->fws[r] = fw_create(t, r, &fab->regs[r], &fp);
+			if (fab->fws[r] == NULL) {
+				snprintf(err, errlen, "router %u: cannot create firmware: %s", r,
+					 strerror(errno));
+				goto out_err;
+			}
+		}
+	}
 	for (uint32_t n = 0; n < t->nodes; n++)
 		dfly_rng_seed(&fab->src[n].rng, seed, n);
 	if (cfg->pattern == DFLY_PAT_PERM)
@@ -436,6 +471,10 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 	if (fab->asics && fab->topo)
 		for (uint32_t r = 0; r < fab->topo->routers; r++)
 			asic_destroy(fab->asics[r]);
+	if (fab->fws && fab->topo)
+		for (uint32_t r = 0; r < fab->topo->routers; r++)
+			fw_destroy(fab->fws[r]);
+	free(fab->fws);
 	for (uint32_t c = 0; c < fab->nchunks; c++)
 		free(fab->chunks[c]);
 	free(fab->chunks);
@@ -482,6 +521,10 @@ static void one_cycle(struct dfly_fabric *fab)
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		asic_step(fab->asics[r], fab->now);
 	collect(fab);
+	/* the firmware runs after its ASIC: frames it queues leave at the next step, tables it
+	 * publishes are used from the next step */
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		fw_tick(fab->fws[r], fab->now);
 	fab->now++;
 }
 

@@ -73,9 +73,13 @@ static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
 
 /** Routing mechanisms of spec §4–§6 that are not implemented yet. */
-static const char *const nc_mech_later[] = {"ugal",     "pb",     "olm",  "par", "base",
-					    "filtered", "hybrid", "ectn", "lia", "tpr",
-					    "pb-acor",  "ugal-g", NULL};
+static const char *const nc_mech_later[] = {"base", "filtered", "hybrid",  "ectn",
+					    "lia",  "tpr",	"pb-acor", "ugal-g", NULL};
+/** Implemented mechanisms, index = enum dfly_route_mode. */
+static const char *const nc_mech_names[] = {"min", "val", "ugal", "pb", "par", "olm", NULL};
+static const char *const nc_occ_names[] = {"vc", "port", NULL};
+static const char *const nc_pbavg_names[] = {"all", "other", NULL};
+static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 /** Traffic patterns of spec §7 that are not implemented yet. */
 static const char *const nc_pat_later[] = {"bursty-un",  "mix",      "c1",     "c2",
 					   "all-to-all", "graph500", "halo3d", NULL};
@@ -155,7 +159,28 @@ static const struct nc_setting nc_settings[] = {
 	NC_D("clock.cycle_ns", cycle_ns, 1.0, 0.001, 1e6, "ns per cycle"),
 
 	NC_G("routing"),
-	NC_S("routing.mechanism", true, NULL, mechanism, "min | val"),
+	NC_S("routing.mechanism", true, NULL, mechanism, "min | val | ugal | pb | par | olm"),
+	NC_B("routing.candidate_credits", cand_credits, true,
+	     "nonminimal candidate needs credits for the packet (spec 4.1)"),
+	NC_G("routing.ugal"),
+	NC_D("routing.ugal.f", ugal_f, 2.0, 0.0, 64.0, "F of Q_min <= F*Q_val + T"),
+	NC_D("routing.ugal.t", ugal_t, 3.0, -1000.0, 1000.0, "T in packets (x packet.phits)"),
+	NC_E("routing.ugal.occupancy", ugal_occ, nc_occ_names, "Q per hop VC | whole port"),
+	NC_G("routing.pb"),
+	NC_D("routing.pb.f", pb_f, 2.0, 0.0, 64.0, "F of S = Q > F*Qavg + T"),
+	NC_D("routing.pb.t", pb_t, 3.0, -1000.0, 1000.0, "T in packets (x packet.phits)"),
+	NC_E("routing.pb.average", pb_avg, nc_pbavg_names, "Qavg over: all | other channels"),
+	NC_E("routing.pb.bits", pb_bits, nc_occ_names, "saturation bit per global VC | port"),
+	NC_E("routing.pb.exchange", pb_exchange, nc_pbx_names,
+	     "oob PB_STATE frames | inband piggyback"),
+	NC_I("routing.pb.period", NC_U32, pb_period, 1, 1, 1000000, "cycles between broadcasts"),
+	NC_I("routing.pb.piggyback_every", NC_U32, pb_piggy_every, 1, 1, 1000000,
+	     "inband: vector on 1 of N packets"),
+	NC_G("routing.olm"),
+	NC_I("routing.olm.threshold_pct", NC_U32, olm_x_pct, 50, 0, 1000,
+	     "candidate valid iff occ%(c) <= X% * occ%(min)"),
+	NC_I("routing.olm.min_occupancy_pct", NC_U32, olm_min_pct, 0, 0, 100,
+	     "consider misrouting only if occ%(min) >= this"),
 	NC_G("routing.val"),
 	NC_S("routing.val.path_a", false, "lgl", path_a, "lgl | lg- | -gl | -g-"),
 	NC_B("routing.val.recompute", val_recompute, false,
@@ -301,14 +326,9 @@ static void nc_join(const char *const *names, char *buf, size_t len)
 
 const char *dfly_mode_name(enum dfly_route_mode mode)
 {
-	switch (mode) {
-	case DFLY_MODE_MIN:
-		return "min";
-	case DFLY_MODE_VAL:
-		return "val";
-	default:
-		return "?";
-	}
+	if ((unsigned)mode < DFLY_MODE_COUNT)
+		return nc_mech_names[mode];
+	return "?";
 }
 
 const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t len)
@@ -339,20 +359,21 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 
 static int nc_parse_mechanism(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
-	if (strcmp(val, "min") == 0) {
-		cfg->mode = DFLY_MODE_MIN;
-		return 0;
-	}
-	if (strcmp(val, "val") == 0) {
-		cfg->mode = DFLY_MODE_VAL;
+	int m = nc_name_index(nc_mech_names, val);
+
+	if (m >= 0) {
+		cfg->mode = (enum dfly_route_mode)m;
 		return 0;
 	}
 	if (nc_name_index(nc_mech_later, val) >= 0) {
-		snprintf(msg, len, "mechanism '%s' is not implemented yet (implemented: min, val)",
+		snprintf(msg, len,
+			 "mechanism '%s' is not implemented yet (implemented: min, val, ugal, pb, "
+			 "par, olm)",
 			 val);
 		return -1;
 	}
-	snprintf(msg, len, "unknown mechanism '%s' (expected one of: min, val)", val);
+	snprintf(msg, len, "unknown mechanism '%s' (expected one of: min, val, ugal, pb, par, olm)",
+		 val);
 	return -1;
 }
 
@@ -1034,10 +1055,14 @@ static unsigned nc_roles_used(const struct dfly_netcfg *cfg)
 {
 	unsigned m = 1u << DFLY_ROLE_S1 | 1u << DFLY_ROLE_G1 | 1u << DFLY_ROLE_D2;
 
-	if (cfg->mode == DFLY_MODE_VAL) {
+	if (cfg->mode == DFLY_MODE_OLM)
+		return (1u << DFLY_ROLE_COUNT) - 1;
+	if (cfg->mode != DFLY_MODE_MIN) {
 		m |= 1u << DFLY_ROLE_I2 | 1u << DFLY_ROLE_G2;
-		if (!nc_val_group(cfg))
+		if (!nc_val_group(cfg) || cfg->mode == DFLY_MODE_PAR)
 			m |= 1u << DFLY_ROLE_I1;
+		if (cfg->mode == DFLY_MODE_PAR)
+			m |= 1u << DFLY_ROLE_S2;
 	}
 	return m;
 }
@@ -1049,8 +1074,8 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	char what[64], roles[64];
 
 	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
-	if (cfg->mode == DFLY_MODE_VAL)
-		snprintf(what, sizeof(what), "val with path_a %s%s",
+	if (cfg->mode == DFLY_MODE_VAL || cfg->mode == DFLY_MODE_UGAL || cfg->mode == DFLY_MODE_PB)
+		snprintf(what, sizeof(what), "%s with path_a %s%s", dfly_mode_name(cfg->mode),
 			 dfly_val_variant_name(cfg->val_variant),
 			 nc_val_group(cfg) ? " (VAL-group)" : "");
 	else
@@ -1114,10 +1139,17 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		return nc_fail(c, "topology", "rejected by dfly_topo_create: %s", strerror(errno));
 	dfly_topo_destroy(topo);
 
-	if (cfg->mode == DFLY_MODE_VAL && g < 3)
-		return nc_fail(
-		    c, "routing.mechanism",
-		    "val needs at least 3 groups (g = %" PRIu32 "; expected a*h/t + 1 >= 3)", g);
+	if (cfg->mode != DFLY_MODE_MIN && g < 3)
+		return nc_fail(c, "routing.mechanism",
+			       "%s needs at least 3 groups (g = %" PRIu32
+			       "; expected a*h/t + 1 >= 3)",
+			       dfly_mode_name(cfg->mode), g);
+	if (cfg->mode == DFLY_MODE_PB && cfg->pb_exchange == DFLY_PB_INBAND &&
+	    cfg->h * (cfg->pb_bits == DFLY_OCC_VC ? cfg->vc_global : 1) > 32)
+		return nc_fail(c, "routing.pb.exchange",
+			       "inband carries at most 32 bits in the data header (h * vcs.global "
+			       "= %" PRIu32 "; expected <= 32, or routing.pb.bits = \"port\")",
+			       cfg->h * cfg->vc_global);
 	rc = nc_check_vcs(c, cfg);
 	if (rc < 0)
 		return rc;
@@ -1358,7 +1390,24 @@ void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32
 	uint8_t map[DFLY_ROLE_COUNT] = {0};
 	uint32_t l, g;
 
-	if (cfg->mode == DFLY_MODE_VAL && nc_val_group(cfg)) {
+	if (cfg->mode == DFLY_MODE_OLM) {
+		/* OLM: l0 l0 g1 l0 l2 g3 l4, opportunistic hops reuse an index → 3/2 */
+		map[DFLY_ROLE_I2] = 1;
+		map[DFLY_ROLE_G2] = 1;
+		map[DFLY_ROLE_D1] = 1;
+		map[DFLY_ROLE_D2] = 2;
+		l = 3;
+		g = 2;
+	} else if (cfg->mode == DFLY_MODE_PAR) {
+		/* PAR: l0 l1 g2 l3 l4 g5 l6 → 5/2 */
+		map[DFLY_ROLE_S2] = 1;
+		map[DFLY_ROLE_I1] = 2;
+		map[DFLY_ROLE_I2] = 3;
+		map[DFLY_ROLE_G2] = 1;
+		map[DFLY_ROLE_D2] = 4;
+		l = 5;
+		g = 2;
+	} else if (cfg->mode != DFLY_MODE_MIN && nc_val_group(cfg)) {
 		/* VAL-group: l0 g1 l2 g3 l4 → 3/2 */
 		map[DFLY_ROLE_I1] = 1; /* unused: S_ROOT is the landing router */
 		map[DFLY_ROLE_I2] = 1;
@@ -1366,8 +1415,8 @@ void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32
 		map[DFLY_ROLE_D2] = 2;
 		l = 3;
 		g = 2;
-	} else if (cfg->mode == DFLY_MODE_VAL) {
-		/* VAL: l0 g1 l2 l3 g4 l5 → 4/2 */
+	} else if (cfg->mode != DFLY_MODE_MIN) {
+		/* VAL, UGAL, PB: l0 g1 l2 l3 g4 l5 → 4/2 */
 		map[DFLY_ROLE_I1] = 1;
 		map[DFLY_ROLE_I2] = 2;
 		map[DFLY_ROLE_G2] = 1;

@@ -45,6 +45,24 @@ enum dfly_release {
 	DFLY_REL_TAIL,	    /**< "tail": when the packet's last phit leaves */
 };
 
+/** Occupancy granularity for UGAL's Q and PB's bits. */
+enum dfly_occ {
+	DFLY_OCC_VC = 0, /**< "vc": per VC */
+	DFLY_OCC_PORT,	 /**< "port": whole port */
+};
+
+/** PB's Q̄. */
+enum dfly_pb_avg {
+	DFLY_PB_AVG_ALL = 0, /**< "all": every global channel of the router, itself included */
+	DFLY_PB_AVG_OTHER,   /**< "other": the other global channels (IAR) */
+};
+
+/** PB information exchange. */
+enum dfly_pb_exchange {
+	DFLY_PB_OOB = 0, /**< "oob": PB_STATE control frames every period (thesis/FOGSim) */
+	DFLY_PB_INBAND,	 /**< "inband": piggybacked in data headers + info flits (IAR) */
+};
+
 /** Every setting, with its path in the file and its default. */
 struct dfly_netcfg {
 	char path[512]; /**< file the configuration came from */
@@ -91,6 +109,19 @@ struct dfly_netcfg {
 	enum dfly_val_variant val_variant; /**< routing.val.path_a: "lgl" (default) | "lg-" | ... */
 	bool val_recompute;		   /**< routing.val.recompute: default false (spec §4.3) */
 	enum dfly_val_exclude val_exclude; /**< routing.val.exclude: "src+dst" (default) | "src" */
+	bool cand_credits;     /**< routing.candidate_credits: default true (spec §4.1) */
+	double ugal_f;	       /**< routing.ugal.f: F of UGAL-L, default 2 (IAR eq. 2) */
+	double ugal_t;	       /**< routing.ugal.t: T in packets, default 3 */
+	enum dfly_occ ugal_occ; /**< routing.ugal.occupancy: "vc" (default, A-4.4) | "port" */
+	double pb_f;	       /**< routing.pb.f: F of the saturation bit, default 2 (A-4.3) */
+	double pb_t;	       /**< routing.pb.t: T in packets, default 3 (CBAR Table I) */
+	enum dfly_pb_avg pb_avg; /**< routing.pb.average: "all" (default, A-4.1) | "other" */
+	enum dfly_occ pb_bits;	 /**< routing.pb.bits: "vc" (default) | "port" */
+	enum dfly_pb_exchange pb_exchange; /**< routing.pb.exchange: "oob" (default) | "inband" */
+	uint32_t pb_period;	 /**< routing.pb.period: cycles, default 1 (A-4.2) */
+	uint32_t pb_piggy_every; /**< routing.pb.piggyback_every: default 1 (IAR §6.5: 100 ok) */
+	uint32_t olm_x_pct;	 /**< routing.olm.threshold_pct: X, default 50 (CBAR Table I) */
+	uint32_t olm_min_pct;	 /**< routing.olm.min_occupancy_pct: default 0 (FOGSim th_min) */
 
 	/* traffic.* */
 	enum dfly_pattern pattern;	 /**< traffic.pattern: "un" (default) | "adv+N" | ... */

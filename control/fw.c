@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The routing firmware (fw.h), in two parts:
+ *   - the core: instance lifecycle, the timer facility in emulated cycles, the CPU-port receive
+ *     path (decode, sender check, dispatch by message type), table publication bookkeeping and
+ *     the counters;
+ *   - the PiggyBack state machine (spec §4.6, A-4.1, A-4.2): own saturation bits from the
+ *     downstream occupancy gauges, the group table, and the exchange with the other routers of
+ *     the group, out of band (PB_STATE frames) or in band (pb_own_vec / pb_rx_vec).
+ * It touches the ASIC only through struct dfly_regs. No DPDK, libpcap or libconfig here.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fw.h"
+
+#define FW__NAME(E, n, d) #n,
+#define FW__DESC(E, n, d) d,
+const char *const fw_stat_names[FW_STAT_COUNT] = {FW_FOREACH_STAT(FW__NAME)};
+const char *const fw_stat_descs[FW_STAT_COUNT] = {FW_FOREACH_STAT(FW__DESC)};
+#undef FW__NAME
+#undef FW__DESC
+
+#define FW__OFF(E, n, d) offsetof(struct fw_stats, n),
+static const size_t fw_stat_off[FW_STAT_COUNT] = {FW_FOREACH_STAT(FW__OFF)};
+#undef FW__OFF
+
+/* The RX_<type> counters follow the wire's control types one for one. */
+_Static_assert(FW_STAT_RX_ACK - FW_STAT_RX_CREDIT == DFLY_WIRE_CTRL_ACK - DFLY_WIRE_CTRL_CREDIT &&
+		   DFLY_WIRE_CTRL_COUNT - 1 == DFLY_WIRE_CTRL_ACK,
+	       "FW_FOREACH_STAT rx counters out of step with DFLY_FOREACH_WIRE_CTRL");
+_Static_assert(sizeof(((struct dfly_tbl_pb *)0)->sat[0][0]) * 8 >= DFLY_MAX_VCS,
+	       "a PB table entry must hold one bit per VC");
+
+/** A periodic timer in emulated cycles. */
+struct fw_timer {
+	const char *name; /* for diagnostics */
+	uint64_t period;  /* cycles between expiries, ≥ 1 */
+	uint64_t next;    /* next expiry (cycle) */
+	bool armed;       /* next is aligned to the current time (false until the first tick) */
+	fw_timer_fn *fn;  /* callback */
+	void *arg;        /* its argument */
+};
+
+/** PiggyBack state (spec §4.6). */
+struct fw_pb {
+	uint8_t own[DFLY_MAX_H];              /* own bits per global port q (bit v = VC v) */
+	uint8_t rows[DFLY_MAX_A][DFLY_MAX_H]; /* group table as I know it; rows[rho] = own */
+	uint64_t rx_count[DFLY_MAX_PORTS];    /* mode A: last pb_rx_count seen per input port */
+	uint8_t vmask;                        /* (1 << vc_global) − 1 */
+	bool dirty;                           /* a publication is pending (EBUSY last time) */
+	uint64_t tried;                       /* cycle of the last publication attempt + 1 */
+};
+
+struct fw {
+	const struct dfly_topo *topo;
+	struct dfly_regs *regs;
+	struct fw_params par;
+	uint32_t router;             /* global router id */
+	uint32_t group;              /* my group */
+	uint32_t rho;                /* my index in the group */
+	struct dfly_wire_limits lim; /* what the decoder checks ids against */
+	struct fw_stats st;
+	struct fw_timer timer[FW_MAX_TIMERS];
+	uint32_t ntimers;
+	uint64_t now; /* cycle of the current (or last) tick */
+	struct fw_pb pb;
+};
+
+static inline void stat_add(struct fw *fw, enum fw_stat s, uint64_t n)
+{
+	*(uint64_t *)((char *)&fw->st + fw_stat_off[s]) += n;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Parameters, lifecycle, counters
+ */
+
+void fw_params_init(struct fw_params *par)
+{
+	memset(par, 0, sizeof(*par));
+	par->vc_global = 2;
+	par->pb_enabled = false;
+	par->pb_period = 1;
+	par->pb_f_q8 = 512;
+	par->pb_t = 0;
+	par->pb_avg_other = false;
+	par->pb_per_vc = true;
+	par->pb_inband = false;
+}
+
+static void pb_timer(struct fw *fw, uint64_t now, void *arg);
+
+static bool params_ok(const struct dfly_topo *topo, const struct dfly_regs *regs,
+		      const struct fw_params *par)
+{
+	uint32_t nvcs_global;
+
+	if (par->vc_global < 1 || par->vc_global > DFLY_MAX_VCS)
+		return false;
+	if (topo->a > DFLY_MAX_A || topo->h > DFLY_MAX_H || topo->radix > DFLY_MAX_PORTS)
+		return false;
+	/* an ASIC that declares its global VCs (asic_create() does) must have enough */
+	nvcs_global = regs->nvcs[topo->first_global];
+	if (nvcs_global != 0 && par->vc_global > nvcs_global)
+		return false;
+	if (!par->pb_enabled)
+		return true;
+	if (par->pb_period < 1 || par->pb_f_q8 > FW_PB_F_Q8_MAX)
+		return false;
+	if (par->pb_inband && (uint64_t)topo->h * par->vc_global > 32)
+		return false;
+	return true;
+}
+
+struct fw *fw_create(const struct dfly_topo *topo, uint32_t router, struct dfly_regs *regs,
+		     const struct fw_params *par)
+{
+	struct fw *fw;
+
+	if (topo == NULL || regs == NULL || par == NULL || router >= topo->routers ||
+	    dfly_regs_check(regs) < 0 || regs->router != router || !params_ok(topo, regs, par)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fw = calloc(1, sizeof(*fw));
+	if (fw == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	fw->topo = topo;
+	fw->regs = regs;
+	fw->par = *par;
+	fw->router = router;
+	fw->group = dfly_topo_group_of(topo, router);
+	fw->rho = dfly_topo_rho_of(topo, router);
+	dfly_wire_limits_init(&fw->lim, topo, DFLY_MAX_VCS, FW_MAX_PHITS);
+	fw->pb.vmask = (uint8_t)((1u << par->vc_global) - 1);
+
+	/* Mechanisms register their timers first, in a fixed order: PB. */
+	if (par->pb_enabled && fw_timer_add(fw, "pb", par->pb_period, 0, pb_timer, NULL) < 0) {
+		free(fw);
+		errno = EINVAL;
+		return NULL;
+	}
+	return fw;
+}
+
+void fw_destroy(struct fw *fw)
+{
+	free(fw);
+}
+
+const struct fw_stats *fw_stats(const struct fw *fw)
+{
+	return &fw->st;
+}
+
+uint64_t fw_stat_get(const struct fw_stats *st, enum fw_stat s)
+{
+	if ((unsigned)s >= FW_STAT_COUNT)
+		return 0;
+	return *(const uint64_t *)((const char *)st + fw_stat_off[s]);
+}
+
+void fw_dump(const struct fw *fw, FILE *f)
+{
+	for (int s = 0; s < FW_STAT_COUNT; s++) {
+		uint64_t v = fw_stat_get(&fw->st, (enum fw_stat)s);
+
+		if (v != 0)
+			fprintf(f, "%s %llu\n", fw_stat_names[s], (unsigned long long)v);
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Timers
+ */
+
+int fw_timer_add(struct fw *fw, const char *name, uint64_t period, uint64_t phase, fw_timer_fn *fn,
+		 void *arg)
+{
+	struct fw_timer *t;
+
+	if (period == 0 || fn == NULL)
+		return -EINVAL;
+	if (fw->ntimers >= FW_MAX_TIMERS)
+		return -ENOSPC;
+	t = &fw->timer[fw->ntimers];
+	t->name = name;
+	t->period = period;
+	t->next = phase;
+	t->armed = false;
+	t->fn = fn;
+	t->arg = arg;
+	return (int)fw->ntimers++;
+}
+
+/* First expiry ≥ now of timer @p t (its expiries are next + k·period, k ≥ 0). */
+static uint64_t timer_align(const struct fw_timer *t, uint64_t now)
+{
+	if (now <= t->next)
+		return t->next;
+	return t->next + (now - t->next + t->period - 1) / t->period * t->period;
+}
+
+static void timers_run(struct fw *fw, uint64_t now)
+{
+	for (uint32_t i = 0; i < fw->ntimers; i++) {
+		struct fw_timer *t = &fw->timer[i];
+		uint64_t next = timer_align(t, now);
+
+		/* Expiries between the last tick and now were missed (only once running). */
+		if (t->armed && next != t->next)
+			stat_add(fw, FW_STAT_TIMER_MISSED, (next - t->next) / t->period);
+		t->next = next;
+		t->armed = true;
+		if (now != t->next)
+			continue;
+		t->next += t->period;
+		stat_add(fw, FW_STAT_TIMER_RUNS, 1);
+		t->fn(fw, now, t->arg);
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Receive path
+ */
+
+static void pb_rx(struct fw *fw, uint32_t port, const struct dfly_wire_ctrl *m);
+
+/* Messages that only routers of one group exchange. */
+static bool ctrl_is_group_scoped(unsigned type)
+{
+	return type == DFLY_WIRE_CTRL_PB_STATE || type == DFLY_WIRE_CTRL_ECTN_PARTIAL;
+}
+
+static void rx_one(struct fw *fw, const struct dfly_cpu_slot *s)
+{
+	struct dfly_wire_ctrl m;
+	uint32_t peer, peer_port;
+	uint16_t len = s->len < DFLY_CPU_FRAME_MAX ? s->len : DFLY_CPU_FRAME_MAX;
+
+	stat_add(fw, FW_STAT_RX_FRAMES, 1);
+	if (dfly_topo_port_peer(fw->topo, fw->router, s->port, &peer, &peer_port) < 0) {
+		stat_add(fw, FW_STAT_RX_BAD_PORT, 1);
+		return;
+	}
+	if (dfly_wire_ctrl_decode(s->frame, len, &fw->lim, &m) < 0) {
+		stat_add(fw, FW_STAT_RX_DECODE_ERR, 1);
+		return;
+	}
+	if (ctrl_is_group_scoped(m.type) &&
+	    dfly_topo_group_of(fw->topo, m.src_router) != fw->group) {
+		stat_add(fw, FW_STAT_RX_OTHER_GROUP, 1);
+		return;
+	}
+	if (m.src_router != peer) {
+		stat_add(fw, FW_STAT_RX_WRONG_PEER, 1);
+		return;
+	}
+	stat_add(fw, FW_STAT_RX_CREDIT + (m.type - DFLY_WIRE_CTRL_CREDIT), 1);
+
+	switch (m.type) {
+	case DFLY_WIRE_CTRL_PB_STATE:
+		if (fw->par.pb_enabled && !fw->par.pb_inband) {
+			pb_rx(fw, s->port, &m);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	stat_add(fw, FW_STAT_RX_UNHANDLED, 1);
+}
+
+/* Everything in the ring, but at most one ring's worth, so a producer running concurrently (real
+ * time) cannot keep the tick here; in virtual time that is the whole ring. */
+static void rx_drain(struct fw *fw)
+{
+	const struct dfly_cpu_slot *s;
+
+	for (uint32_t i = 0; i < DFLY_CPU_RING_SLOTS; i++) {
+		s = dfly_cpu_ring_peek(&fw->regs->cpu_rx);
+		if (s == NULL)
+			break;
+		rx_one(fw, s);
+		dfly_cpu_ring_pop(&fw->regs->cpu_rx);
+	}
+}
+
+/* Queue one encoded frame on @p port. @return 0, or -ENOBUFS (counted). */
+static int tx_frame(struct fw *fw, uint32_t port, const void *frame, int len)
+{
+	int rc =
+	    dfly_cpu_ring_put(&fw->regs->cpu_tx, (uint16_t)port, fw->now, frame, (uint16_t)len);
+
+	if (rc == -ENOBUFS) {
+		stat_add(fw, FW_STAT_TX_RING_FULL, 1);
+		return rc;
+	}
+	if (rc < 0) {
+		stat_add(fw, FW_STAT_TX_ENCODE_ERR, 1);
+		return rc;
+	}
+	stat_add(fw, FW_STAT_TX_FRAMES, 1);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * PiggyBack (spec §4.6; IAR eq. 3, thesis eq. 1.3, A-4.1, A-4.2)
+ */
+
+uint8_t fw_pb_own(const struct fw *fw, uint32_t q)
+{
+	if (!fw->par.pb_enabled || q >= fw->topo->h)
+		return 0;
+	return fw->pb.own[q];
+}
+
+/*
+ * S = Q > F·Q̄ + T with Q̄ = @p sum / n, n the channels averaged, in exact integers:
+ * Q·256·n > f_q8·sum + T·256·n. @p total is the sum over all h channels, the channel itself
+ * included. With 'other' and h = 1 no channel is averaged: Q̄ = 0 (n = 1, sum = 0).
+ * Magnitudes: Q ≤ 2^27 (a whole port of clamped VCs), sums ≤ 2^31, f_q8 ≤ 2^16: < 2^48.
+ */
+static bool pb_saturated(const struct fw_params *par, int64_t q, int64_t total, uint32_t h)
+{
+	int64_t sum = total, n = h;
+
+	if (par->pb_avg_other) {
+		sum -= q;
+		n = h - 1;
+		if (n == 0) {
+			n = 1;
+			sum = 0;
+		}
+	}
+	return q * 256 * n > (int64_t)par->pb_f_q8 * sum + (int64_t)par->pb_t * 256 * n;
+}
+
+/* Downstream occupancy Q of global port @p q, VC @p v, clamped to [0, FW_PB_Q_MAX]. */
+static int64_t pb_occ(const struct fw *fw, uint32_t q, uint32_t v)
+{
+	int64_t x = fw->regs->vc_gauge[fw->topo->first_global + q][v][DFLY_VC_DOWN_OCC];
+
+	if (x < 0)
+		return 0;
+	return x > FW_PB_Q_MAX ? FW_PB_Q_MAX : x;
+}
+
+static void pb_compute(struct fw *fw)
+{
+	const struct fw_params *par = &fw->par;
+	uint32_t h = fw->topo->h, vg = par->vc_global;
+	int64_t occ[DFLY_MAX_H][DFLY_MAX_VCS], port[DFLY_MAX_H], total = 0;
+	uint8_t bits[DFLY_MAX_H] = {0};
+	uint64_t set = 0, flips = 0;
+
+	for (uint32_t q = 0; q < h; q++) {
+		port[q] = 0;
+		for (uint32_t v = 0; v < vg; v++) {
+			occ[q][v] = pb_occ(fw, q, v);
+			port[q] += occ[q][v];
+		}
+		total += port[q];
+	}
+	if (par->pb_per_vc) {
+		for (uint32_t v = 0; v < vg; v++) {
+			int64_t vtotal = 0;
+
+			for (uint32_t q = 0; q < h; q++)
+				vtotal += occ[q][v];
+			for (uint32_t q = 0; q < h; q++)
+				if (pb_saturated(par, occ[q][v], vtotal, h))
+					bits[q] |= (uint8_t)(1u << v);
+		}
+	} else {
+		for (uint32_t q = 0; q < h; q++)
+			if (pb_saturated(par, port[q], total, h))
+				bits[q] = fw->pb.vmask;
+	}
+	for (uint32_t q = 0; q < h; q++) {
+		set += (uint64_t)__builtin_popcount(bits[q]);
+		flips += (uint64_t)__builtin_popcount(bits[q] ^ fw->pb.own[q]);
+		fw->pb.own[q] = bits[q];
+		fw->pb.rows[fw->rho][q] = bits[q];
+	}
+	stat_add(fw, FW_STAT_PB_RECOMPUTE, 1);
+	stat_add(fw, FW_STAT_PB_BITS_SET, set);
+	stat_add(fw, FW_STAT_PB_FLIPS, flips);
+}
+
+/* Mode B: one PB_STATE frame with the own vector to each of the a − 1 local ports. */
+static void pb_broadcast(struct fw *fw)
+{
+	struct dfly_wire_ctrl m;
+	uint8_t buf[DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN + 4 + DFLY_MAX_H * DFLY_MAX_VCS / 8];
+	int len;
+
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_PB_STATE;
+	m.src_router = fw->router;
+	m.pb.h = (uint8_t)fw->topo->h;
+	m.pb.vg = (uint8_t)fw->par.vc_global;
+	memcpy(m.pb.sat, fw->pb.own, fw->topo->h);
+	len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
+	if (len < 0) {
+		stat_add(fw, FW_STAT_TX_ENCODE_ERR, fw->topo->a - 1);
+		return;
+	}
+	for (uint32_t port = fw->topo->first_local; port < fw->topo->first_global; port++)
+		if (tx_frame(fw, port, buf, len) == 0)
+			stat_add(fw, FW_STAT_PB_TX, 1);
+}
+
+/* Mode B: a PB_STATE from the peer of local port @p port (sender already checked). */
+static void pb_rx(struct fw *fw, uint32_t port, const struct dfly_wire_ctrl *m)
+{
+	uint32_t rho = dfly_topo_rho_of(fw->topo, m->src_router);
+
+	(void)port;
+	if (m->pb.h != fw->topo->h || m->pb.vg != fw->par.vc_global) {
+		stat_add(fw, FW_STAT_PB_BAD_SHAPE, 1);
+		return;
+	}
+	memcpy(fw->pb.rows[rho], m->pb.sat, fw->topo->h);
+	stat_add(fw, FW_STAT_PB_RX_ROWS, 1);
+}
+
+/* Mode A: the vector as the ASIC piggybacks it, bit q·vg + v. */
+static uint32_t pb_vec_pack(const struct fw *fw, const uint8_t *sat)
+{
+	uint32_t vec = 0, vg = fw->par.vc_global;
+
+	for (uint32_t q = 0; q < fw->topo->h; q++)
+		vec |= (uint32_t)sat[q] << (q * vg);
+	return vec;
+}
+
+/* Mode A: new vectors received in band on the local input ports become their peers' rows. */
+static void pb_inband_rx(struct fw *fw)
+{
+	const struct dfly_topo *topo = fw->topo;
+	const struct dfly_regs_mech_ctrs *mech = &fw->regs->mech;
+	uint32_t vg = fw->par.vc_global;
+
+	for (uint32_t port = topo->first_local; port < topo->first_global; port++) {
+		uint64_t count = mech->pb_rx_count[port];
+		uint32_t vec, rho;
+
+		if (count == fw->pb.rx_count[port])
+			continue;
+		fw->pb.rx_count[port] = count;
+		vec = mech->pb_rx_vec[port];
+		rho = dfly_topo_local_peer(topo, fw->rho, port);
+		for (uint32_t q = 0; q < topo->h; q++)
+			fw->pb.rows[rho][q] = (uint8_t)(vec >> (q * vg)) & fw->pb.vmask;
+		stat_add(fw, FW_STAT_PB_INBAND_RX, 1);
+	}
+}
+
+/* Write the group table into the ASIC's inactive bank, or defer if it is still in use. */
+static void pb_publish(struct fw *fw, uint64_t now)
+{
+	struct dfly_tbl_pb *t;
+
+	fw->pb.tried = now + 1;
+	t = dfly_regs_tbl_begin(fw->regs, DFLY_TBL_PB);
+	if (t == NULL) {
+		/* EBUSY: the ASIC still reads the other bank; try again next tick. */
+		fw->pb.dirty = true;
+		stat_add(fw, FW_STAT_TBL_BUSY, 1);
+		return;
+	}
+	memset(t, 0, sizeof(*t));
+	for (uint32_t rho = 0; rho < fw->topo->a; rho++)
+		memcpy(t->sat[rho], fw->pb.rows[rho], fw->topo->h);
+	dfly_regs_tbl_publish(fw->regs, DFLY_TBL_PB);
+	fw->pb.dirty = false;
+	stat_add(fw, FW_STAT_TBL_PUBLISH, 1);
+}
+
+/* Every pb_period cycles: in-band rows, recompute, send (B) or expose (A) the own bits, publish. */
+static void pb_timer(struct fw *fw, uint64_t now, void *arg)
+{
+	(void)arg;
+	if (fw->par.pb_inband)
+		pb_inband_rx(fw);
+	pb_compute(fw);
+	if (fw->par.pb_inband)
+		atomic_store_explicit(&fw->regs->fw.pb_own_vec, pb_vec_pack(fw, fw->pb.own),
+				      memory_order_release);
+	else
+		pb_broadcast(fw);
+	pb_publish(fw, now);
+}
+
+/* After the timers: a deferred publication goes out as soon as the ASIC has made room. */
+static void pb_flush(struct fw *fw, uint64_t now)
+{
+	if (fw->par.pb_enabled && fw->pb.dirty && fw->pb.tried != now + 1)
+		pb_publish(fw, now);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The tick
+ */
+
+void fw_tick(struct fw *fw, uint64_t now)
+{
+	fw->now = now;
+	stat_add(fw, FW_STAT_TICKS, 1);
+	rx_drain(fw);
+	timers_run(fw, now);
+	pb_flush(fw, now);
+	atomic_store_explicit(&fw->regs->fw.heartbeat, now, memory_order_release);
+}

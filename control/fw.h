@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The routing firmware (DESIGN.md §3): one instance beside each emulated switch ASIC. It sees the
+ * ASIC only through the register file (include/dfly/regs.h): it reads counters and gauges, writes
+ * knobs, the firmware registers and the double-buffered tables, and exchanges 0x88B6 control
+ * frames (include/dfly/wire.h) with the other routers through the two CPU-port rings. It runs on
+ * emulated time: the driver (the virtual-time fabric, or the real-time loop of dfly-switch /
+ * dfly-controld) calls fw_tick() once per cycle, after the ASIC has stepped that cycle.
+ *
+ * Per tick, in this order:
+ *   1. drain regs->cpu_rx: decode every frame, check that it came from the router the topology
+ *      puts at the other end of its port (and, for group-scoped messages, from my own group),
+ *      and hand it to its mechanism;
+ *   2. run the timers that are due, in registration order (the PB state machine is one; ECtN
+ *      and LIA will be others), then retry any table publication the ASIC had not made room for;
+ *   3. write regs->fw.heartbeat = now.
+ *
+ * Timing, as the virtual-time fabric sees it: a frame queued on cpu_tx at cycle c leaves at the
+ * ASIC's step of cycle c + 1 and arrives after the link latency; a frame is handled at the
+ * fw_tick of the cycle it arrives; a table published at cycle c is used from the ASIC's step of
+ * cycle c + 1.
+ *
+ * Mechanisms today: PiggyBack (spec §4.6), out of band (mode B, PB_STATE frames, default) or in
+ * band (mode A, the IAR piggyback through regs->fw.pb_own_vec and regs->mech.pb_rx_vec).
+ */
+#ifndef FW_H
+#define FW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dfly/regs.h"
+#include "dfly/topo.h"
+#include "dfly/wire.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FW_MAX_TIMERS  16u             /**< timers one firmware instance can hold */
+#define FW_PB_F_Q8_MAX 65536u          /**< largest PB factor F accepted: 256.0 */
+#define FW_PB_Q_MAX    ((1 << 24) - 1) /**< occupancies above this (phits) are clamped */
+#define FW_MAX_PHITS   4096u           /**< largest packet the decoder limits allow (phits) */
+
+/** Static parameters of one firmware instance. Fill with fw_params_init(), then override. */
+struct fw_params {
+	uint32_t vc_global; /**< VCs per global port (1..DFLY_MAX_VCS) */
+	bool pb_enabled;    /**< run the PB state machine */
+	uint32_t pb_period; /**< cycles between recomputations/broadcasts, ≥ 1 (default 1) */
+	/** F in 1/256 units (2.0 = 512, 1.2 ≈ 307), ≤ FW_PB_F_Q8_MAX: bit set iff
+	 *  Q·256 > pb_f_q8·Q̄ + pb_t·256, evaluated exactly in integers */
+	uint32_t pb_f_q8;
+	int32_t pb_t; /**< T in phits (the caller converts from packets) */
+	/** Q̄ over the router's OTHER global channels (IAR); false: over ALL of them, the channel
+	 *  itself included (LIA/FOGSim, spec A-4.1 default). With h = 1 and 'other', Q̄ = 0. */
+	bool pb_avg_other;
+	/** One bit per (global port, VC), computed per VC index (default); false: one bit per port
+	 *  from the whole-port occupancy, replicated into every VC bit of that port */
+	bool pb_per_vc;
+	/** IAR in-band mode A: no PB_STATE frames; the own vector goes to regs->fw.pb_own_vec (bit
+	 *  q·vc_global + v) and neighbours' vectors are read from regs->mech.pb_rx_vec[P] when
+	 *  regs->mech.pb_rx_count[P] of local input port P changes. Needs h·vc_global ≤ 32. */
+	bool pb_inband;
+};
+
+/**
+ * Firmware counters, X(ENUM, name, description). The RX_<type> entries are in the order of
+ * DFLY_FOREACH_WIRE_CTRL. Partition: rx_frames = Σ rx_<type> + rx_bad_port + rx_decode_err +
+ * rx_other_group + rx_wrong_peer.
+ */
+#define FW_FOREACH_STAT(X)                                                                         \
+	X(TICKS, ticks, "fw_tick calls")                                                           \
+	X(RX_FRAMES, rx_frames, "control frames taken from the CPU rx ring")                       \
+	X(RX_CREDIT, rx_credit, "CREDIT frames accepted (decoded, sender checked)")                \
+	X(RX_PB_STATE, rx_pb_state, "PB_STATE frames accepted (decoded, sender checked)")          \
+	X(RX_ECTN_PARTIAL, rx_ectn_partial,                                                        \
+	  "ECTN_PARTIAL frames accepted (decoded, sender checked)")                                \
+	X(RX_HELLO, rx_hello, "HELLO frames accepted (decoded, sender checked)")                   \
+	X(RX_ACK, rx_ack, "ACK frames accepted (decoded, sender checked)")                         \
+	X(RX_BAD_PORT, rx_bad_port, "frames handed up on a port that is not a fabric port")        \
+	X(RX_DECODE_ERR, rx_decode_err, "frames rejected by the wire decoder")                     \
+	X(RX_OTHER_GROUP, rx_other_group,                                                          \
+	  "group-scoped frames (PB_STATE, ECTN_PARTIAL) from a router outside my group")           \
+	X(RX_WRONG_PEER, rx_wrong_peer,                                                            \
+	  "frames whose src_router is not the router at the other end of their port")              \
+	X(RX_UNHANDLED, rx_unhandled, "accepted frames of a type no enabled mechanism handles")    \
+	X(TX_FRAMES, tx_frames, "control frames queued on the CPU tx ring")                        \
+	X(TX_RING_FULL, tx_ring_full, "control frames not sent: CPU tx ring full")                 \
+	X(TX_ENCODE_ERR, tx_encode_err, "control frames not sent: the encoder refused them")       \
+	X(TBL_PUBLISH, tbl_publish, "table generations published (all tables)")                    \
+	X(TBL_BUSY, tbl_busy,                                                                      \
+	  "publications deferred: the ASIC had not acknowledged the previous generation (EBUSY)")  \
+	X(TIMER_RUNS, timer_runs, "timer callbacks run")                                           \
+	X(TIMER_MISSED, timer_missed, "timer expiries skipped: fw_tick was not called that cycle") \
+	X(PB_RECOMPUTE, pb_recompute, "PB: recomputations of the own saturation bits")             \
+	X(PB_BITS_SET, pb_bits_set, "PB: own saturation bits set, summed over recomputations")     \
+	X(PB_FLIPS, pb_flips, "PB: own saturation bits that changed at a recomputation")           \
+	X(PB_TX, pb_tx, "PB: PB_STATE frames queued (mode B)")                                     \
+	X(PB_RX_ROWS, pb_rx_rows, "PB: rows updated from received PB_STATE frames (mode B)")       \
+	X(PB_BAD_SHAPE, pb_bad_shape, "PB: PB_STATE whose vg differs from mine (or h), dropped")   \
+	X(PB_INBAND_RX, pb_inband_rx, "PB: rows updated from in-band vectors (mode A)")
+
+#define FW__ENUM(E, n, d) FW_STAT_##E,
+enum fw_stat { FW_FOREACH_STAT(FW__ENUM) FW_STAT_COUNT };
+#undef FW__ENUM
+
+/** Firmware counters (one field per FW_FOREACH_STAT entry, in that order). */
+struct fw_stats {
+#define FW__FIELD(E, n, d) uint64_t n;
+	FW_FOREACH_STAT(FW__FIELD)
+#undef FW__FIELD
+};
+
+/** Counter names (snake_case, as printed by fw_dump()) and descriptions. */
+extern const char *const fw_stat_names[FW_STAT_COUNT];
+extern const char *const fw_stat_descs[FW_STAT_COUNT];
+
+struct fw;
+
+/**
+ * A timer callback, run from fw_tick() at step 2.
+ * @param now the current cycle (an expiry of the timer).
+ * @param arg the pointer given to fw_timer_add().
+ */
+typedef void fw_timer_fn(struct fw *fw, uint64_t now, void *arg);
+
+/** Fill @p par with the defaults: vc_global 2, PB off, period 1, F = 2, T = 0, Q̄ over all
+ *  channels, per-VC bits, out of band. */
+void fw_params_init(struct fw_params *par);
+
+/**
+ * Create the firmware of router @p router of @p topo, driving the ASIC whose register file is
+ * @p regs. The register file must already be initialised (dfly_regs_init() or asic_create()) for
+ * that router; @p topo and @p regs must outlive the firmware. @p par is copied.
+ *
+ * @return the firmware, or NULL with errno EINVAL (NULL argument, router out of range, regs not
+ *   valid or of another router, vc_global not in 1..DFLY_MAX_VCS or above the VC count the
+ *   register file declares for the global ports (regs->nvcs, when non-zero), a > DFLY_MAX_A,
+ *   h > DFLY_MAX_H, PB enabled with pb_period 0 or pb_f_q8 > FW_PB_F_Q8_MAX, in-band PB with
+ *   h·vc_global > 32) or ENOMEM.
+ */
+struct fw *fw_create(const struct dfly_topo *topo, uint32_t router, struct dfly_regs *regs,
+		     const struct fw_params *par);
+
+/** Free a firmware instance; NULL is accepted. The register file is left as it is. */
+void fw_destroy(struct fw *fw);
+
+/**
+ * Run one emulated cycle: drain cpu_rx, run due timers, write the heartbeat (see the top of this
+ * file). Call once per cycle, after the ASIC stepped cycle @p now; @p now increases by 1 each
+ * call (a skipped cycle is tolerated: timer expiries it held are counted in timer_missed).
+ */
+void fw_tick(struct fw *fw, uint64_t now);
+
+/**
+ * Register a timer: @p fn runs at every cycle c ≥ @p phase with (c − phase) mod @p period = 0,
+ * at step 2 of fw_tick(c). Timers run in registration order. A timer added while the firmware
+ * runs starts at its next expiry (it never fires for past cycles).
+ *
+ * @param name for diagnostics (not copied: a string literal).
+ * @return the timer id (≥ 0), or -EINVAL (@p period 0 or @p fn NULL), -ENOSPC (FW_MAX_TIMERS).
+ */
+int fw_timer_add(struct fw *fw, const char *name, uint64_t period, uint64_t phase, fw_timer_fn *fn,
+		 void *arg);
+
+/** Counters of @p fw. */
+const struct fw_stats *fw_stats(const struct fw *fw);
+
+/** Value of counter @p s of @p st (0 if @p s is out of range). */
+uint64_t fw_stat_get(const struct fw_stats *st, enum fw_stat s);
+
+/** Print every non-zero counter, one "name value" line each. */
+void fw_dump(const struct fw *fw, FILE *f);
+
+/**
+ * PB: own saturation bits of global port @p q (bit v = VC v) from the last recomputation;
+ * 0 if PB is disabled or @p q ≥ h.
+ */
+uint8_t fw_pb_own(const struct fw *fw, uint32_t q);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FW_H */

@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Whole-network tests of the congestion-based adaptive mechanisms in virtual time, with the
+ * firmware running beside every ASIC (spec §4.5–§4.7, §4.10, §8.6): UGAL-L and PB route UN
+ * traffic minimally at low load; PB and OLM keep up with Valiant under ADV+1 and PB beats its
+ * latency; after UN→ADV+1 the misrouted share rises from near 0 to ≥ 80% within a few hundred
+ * cycles; the decision counters partition the injected packets; PB's out-of-band frames arrive
+ * in exact numbers and the in-band mode works; no deadlock at full load; invariants after every
+ * run; same seed, same result.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fabric.h"
+#include "netcfg.h"
+#include "transient.h"
+
+#ifndef DFLY_SOURCE_DIR
+#define DFLY_SOURCE_DIR "."
+#endif
+
+#define MAXSETS 16
+
+static void load_cfg(struct dfly_netcfg *cfg, const char *name, const char *const *sets, int n)
+{
+	char path[512], err[DFLY_NETCFG_ERRLEN];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/configs/%s.cfg", DFLY_SOURCE_DIR, name);
+	rc = dfly_netcfg_load(cfg, path, sets, n, err, sizeof(err));
+	if (rc != 0)
+		fprintf(stderr, "%s\n", err);
+	assert_int_equal(rc, 0);
+}
+
+/* Load @p name with the common settings plus mechanism, pattern and load. */
+static void setup(struct dfly_netcfg *cfg, const char *name, const char *mech, const char *pat,
+		  const char *load, const char *const *extra, int nextra)
+{
+	char m[64], p[64], l[64];
+	const char *sets[MAXSETS];
+	int n = 0;
+
+	snprintf(m, sizeof(m), "routing.mechanism=%s", mech);
+	snprintf(p, sizeof(p), "traffic.pattern=%s", pat);
+	snprintf(l, sizeof(l), "traffic.load=%s", load);
+	sets[n++] = m;
+	sets[n++] = p;
+	sets[n++] = l;
+	for (int i = 0; i < nextra && n < MAXSETS; i++)
+		sets[n++] = extra[i];
+	load_cfg(cfg, name, sets, n);
+}
+
+/* One full run (warm-up, measurement, drain); asserts the invariants. Returns the fabric for
+ * counter checks (caller destroys). */
+static struct dfly_fabric *run_keep(const struct dfly_netcfg *cfg, uint64_t seed,
+				    struct dfly_sim_result *res)
+{
+	char err[DFLY_NETCFG_ERRLEN], pat[32];
+	struct dfly_fabric *fab = dfly_fabric_create(cfg, seed, err, sizeof(err));
+	int rc;
+
+	if (fab == NULL)
+		fprintf(stderr, "%s\n", err);
+	assert_non_null(fab);
+	rc = dfly_fabric_run(fab, res, false);
+	dfly_pattern_name(cfg, pat, sizeof(pat));
+	printf("# seed %llu h=%u %s %s load %.3f: accepted %.4f lat %.2f p99 %.0f misrouted %.1f%% "
+	       "hops %.3f cycles %llu\n",
+	       (unsigned long long)seed, cfg->h, dfly_mode_name(cfg->mode), pat, cfg->load,
+	       res->accepted, res->lat_avg, res->lat_p99, res->misrouted_pct, res->hops_avg,
+	       (unsigned long long)res->cycles);
+	if (rc != 0 || !res->invariants_ok || !res->drained)
+		fprintf(stderr, "why: %s\n", res->why);
+	assert_int_equal(rc, 0);
+	assert_false(res->deadlock);
+	assert_true(res->drained);
+	assert_true(res->invariants_ok);
+	assert_int_equal(res->drop_fabric, 0);
+	assert_int_equal(res->gen_total, res->dlv_total);
+	return fab;
+}
+
+static void run(const struct dfly_netcfg *cfg, uint64_t seed, struct dfly_sim_result *res)
+{
+	dfly_fabric_destroy(run_keep(cfg, seed, res));
+}
+
+static uint64_t route_sum(const struct dfly_fabric *fab, enum dfly_route_ctr c)
+{
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
+		n += dfly_fabric_regs(fab, r)->route[c];
+	return n;
+}
+
+static uint64_t port_sum(const struct dfly_fabric *fab, enum dfly_port_ctr c)
+{
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
+		for (uint32_t p = 0; p < dfly_fabric_topo(fab)->radix; p++)
+			n += dfly_fabric_regs(fab, r)->port_ctr[p][c];
+	return n;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * UN at low load: UGAL-L and PB route >= 95% minimally, latency within 10% of MIN's
+ */
+
+static void un_low_load(const char *net, const char *const *win, int nwin)
+{
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result rmin, r;
+	const char *mechs[] = {"ugal", "pb"};
+
+	setup(&cfg, net, "min", "un", "0.1", win, nwin);
+	run(&cfg, 1, &rmin);
+	for (unsigned i = 0; i < 2; i++) {
+		setup(&cfg, net, mechs[i], "un", "0.1", win, nwin);
+		run(&cfg, 1, &r);
+		printf("# %s %s UN 0.1: minimal %.2f%%, latency %.2f vs MIN %.2f (%+.2f%%)\n", net,
+		       mechs[i], 100.0 - r.misrouted_pct, r.lat_avg, rmin.lat_avg,
+		       100.0 * (r.lat_avg / rmin.lat_avg - 1.0));
+		assert_true(r.misrouted_pct <= 5.0);
+		assert_true(r.lat_avg <= 1.10 * rmin.lat_avg);
+		assert_true(r.accepted >= 0.95 * rmin.accepted);
+	}
+}
+
+static void test_un_low_load_h2(void **state)
+{
+	const char *win[] = {"sim.warmup=3000", "sim.measure=6000"};
+
+	(void)state;
+	un_low_load("h2", win, 2);
+}
+
+static void test_un_low_load_h4(void **state)
+{
+	const char *win[] = {"sim.warmup=2000", "sim.measure=3000"};
+
+	(void)state;
+	un_low_load("h4", win, 2);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * ADV+1 at 0.4: PB and OLM accept >= 0.9 x VAL, PB's latency below VAL's
+ */
+
+static void adv1(const char *net, const char *const *win, int nwin, const char *const *pbx,
+		 int npbx)
+{
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result rval, rpb, rolm;
+	const char *sets[MAXSETS];
+	int n = 0;
+
+	setup(&cfg, net, "val", "adv+1", "0.4", win, nwin);
+	run(&cfg, 1, &rval);
+	for (int i = 0; i < nwin; i++)
+		sets[n++] = win[i];
+	for (int i = 0; i < npbx; i++)
+		sets[n++] = pbx[i];
+	setup(&cfg, net, "pb", "adv+1", "0.4", sets, n);
+	run(&cfg, 1, &rpb);
+	setup(&cfg, net, "olm", "adv+1", "0.4", win, nwin);
+	run(&cfg, 1, &rolm);
+	printf("# %s ADV+1 0.4: accepted VAL %.4f PB %.4f (%.3f x) OLM %.4f (%.3f x); latency VAL "
+	       "%.1f PB %.1f OLM %.1f\n",
+	       net, rval.accepted, rpb.accepted, rpb.accepted / rval.accepted, rolm.accepted,
+	       rolm.accepted / rval.accepted, rval.lat_avg, rpb.lat_avg, rolm.lat_avg);
+	assert_true(rpb.accepted >= 0.9 * rval.accepted);
+	assert_true(rolm.accepted >= 0.9 * rval.accepted);
+	assert_true(rpb.lat_avg < rval.lat_avg);
+}
+
+static void test_adv1_h2(void **state)
+{
+	const char *win[] = {"sim.warmup=4000", "sim.measure=4000"};
+
+	(void)state;
+	adv1("h2", win, 2, NULL, 0);
+}
+
+static void test_adv1_h4(void **state)
+{
+	const char *win[] = {"sim.warmup=3000", "sim.measure=3000"};
+	/* the thesis's recompute variant (spec §4.3, thesis §5.3.3.3): without it a head whose
+	 * Valiant first hop is the congested minimal hop blocks its injection VC */
+	const char *pbx[] = {"routing.val.recompute=true"};
+
+	(void)state;
+	adv1("h4", win, 2, pbx, 1);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * UN -> ADV+1 at 0.2 (spec §7.4, §8.6; H13): misrouted share from ~0 to >= 80%
+ */
+
+static double window_pct(const struct dfly_transient *rec, int64_t from, int64_t to)
+{
+	uint64_t n = 0, m = 0;
+
+	for (uint32_t b = 0; b < dfly_transient_nbins(rec); b++) {
+		const struct dfly_transient_bin *bin = dfly_transient_bin_get(rec, b);
+
+		if (bin->cycle >= from && bin->cycle < to) {
+			n += bin->packets;
+			m += bin->misrouted;
+		}
+	}
+	return n ? 100.0 * (double)m / (double)n : 0.0;
+}
+
+static void transient(const char *mech, const char *const *extra, int nextra)
+{
+	struct dfly_netcfg cfg;
+	struct dfly_transient_params tp = {.pre = 200, .post = 1000, .bin = 1};
+	struct dfly_transient_summary sum;
+	struct dfly_transient *rec;
+	struct dfly_fabric *fab;
+	char err[DFLY_NETCFG_ERRLEN];
+	const uint64_t warm = 3000;
+	double before, early, after;
+
+	setup(&cfg, "h4", mech, "un", "0.2", extra, nextra);
+	fab = dfly_fabric_create(&cfg, 1, err, sizeof(err));
+	assert_non_null(fab);
+	tp.t0 = warm;
+	rec = dfly_transient_create(&tp);
+	assert_non_null(rec);
+	dfly_fabric_set_tap(fab, dfly_transient_tap, rec);
+	assert_int_equal(dfly_fabric_step(fab, warm), 0);
+	assert_int_equal(dfly_fabric_set_pattern(fab, DFLY_PAT_ADV, 1), 0);
+	assert_int_equal(dfly_fabric_step(fab, tp.post), 0);
+	dfly_fabric_set_load(fab, 0);
+	for (int i = 0; i < 20000 && dfly_fabric_in_flight(fab); i += 100)
+		assert_int_equal(dfly_fabric_step(fab, 100), 0);
+	assert_int_equal(dfly_fabric_in_flight(fab), 0);
+	assert_int_equal(dfly_fabric_step(fab, 400), 0); /* credits home */
+	assert_int_equal(dfly_fabric_check_invariants(fab, true, err, sizeof(err)), 0);
+	dfly_transient_end_run(rec);
+	assert_int_equal(dfly_transient_summarize(rec, &sum), 0);
+	before = window_pct(rec, -200, 0);
+	early = window_pct(rec, 200, 300);
+	after = window_pct(rec, 200, 1000);
+	printf("# h4 %s UN->ADV+1 at 0.2: misrouted %.1f%% before, %.1f%% in [+200,+300), %.1f%% "
+	       "in [+200,+1000); reaction time %lld cycles; latency %.1f before, peak %.1f at +%lld, "
+	       "steady %.1f\n",
+	       mech, before, early, after, (long long)sum.reaction, sum.pre_lat, sum.peak_lat,
+	       (long long)sum.peak_cycle, sum.steady_lat);
+	assert_true(before <= 10.0);
+	assert_true(early >= 80.0);
+	assert_true(after >= 80.0);
+	dfly_transient_destroy(rec);
+	dfly_fabric_destroy(fab);
+}
+
+static void test_transient_pb(void **state)
+{
+	const char *x[] = {"routing.val.recompute=true"};
+
+	(void)state;
+	transient("pb", x, 1);
+}
+
+static void test_transient_olm(void **state)
+{
+	(void)state;
+	transient("olm", NULL, 0);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Decision counters
+ */
+
+static void test_decision_counters(void **state)
+{
+	const char *win[] = {"sim.warmup=3000", "sim.measure=3000"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r;
+	struct dfly_fabric *fab;
+	uint64_t inj, reasons;
+
+	(void)state;
+	/* PB: every injected packet has exactly one source reason; nonminimal ones went VAL */
+	setup(&cfg, "h2", "pb", "adv+1", "0.3", win, 2);
+	fab = run_keep(&cfg, 3, &r);
+	inj = route_sum(fab, DFLY_ROUTE_INJ_MIN) + route_sum(fab, DFLY_ROUTE_INJ_VAL) +
+	      route_sum(fab, DFLY_ROUTE_INJ_MIN_NO_INTERMEDIATE) +
+	      route_sum(fab, DFLY_ROUTE_INJ_GLOBAL_MISROUTE);
+	assert_int_equal(inj, r.gen_total);
+	reasons = route_sum(fab, DFLY_ROUTE_SRC_MIN_INTRA) + route_sum(fab, DFLY_ROUTE_SRC_MIN_UGAL) +
+		  route_sum(fab, DFLY_ROUTE_SRC_NONMIN_UGAL) +
+		  route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT) +
+		  route_sum(fab, DFLY_ROUTE_NONMIN_NO_CANDIDATE);
+	assert_int_equal(reasons, inj);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_UGAL) +
+				 route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT),
+			 route_sum(fab, DFLY_ROUTE_INJ_VAL));
+	assert_true(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT) > 0);
+	assert_true(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_UGAL) > 0);
+	assert_true(route_sum(fab, DFLY_ROUTE_SRC_MIN_UGAL) > 0);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_VAL_REACHED), route_sum(fab, DFLY_ROUTE_INJ_VAL));
+	printf("# pb counters: min %llu (intra %llu, ugal %llu, no candidate %llu), nonmin: sat "
+	       "%llu ugal %llu\n",
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_INJ_MIN),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_SRC_MIN_INTRA),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_SRC_MIN_UGAL),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_NONMIN_NO_CANDIDATE),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_SRC_NONMIN_UGAL));
+	dfly_fabric_destroy(fab);
+
+	/* OLM: every NRG local misroute is followed by exactly one mandatory global hop */
+	setup(&cfg, "h2", "olm", "adv+1", "0.3", win, 2);
+	fab = run_keep(&cfg, 3, &r);
+	assert_true(route_sum(fab, DFLY_ROUTE_INJ_GLOBAL_MISROUTE) > 0);
+	assert_true(route_sum(fab, DFLY_ROUTE_OLM_LOCAL_SRC) > 0);
+	assert_true(route_sum(fab, DFLY_ROUTE_OLM_NO_CANDIDATE) > 0);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_OLM_MANDATORY_GLOBAL),
+			 route_sum(fab, DFLY_ROUTE_OLM_LOCAL_SRC));
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_INJ_MIN) +
+				 route_sum(fab, DFLY_ROUTE_INJ_GLOBAL_MISROUTE),
+			 r.gen_total);
+	printf("# olm counters: inj global %llu, local src %llu, inter %llu, dst %llu, no "
+	       "candidate %llu\n",
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_INJ_GLOBAL_MISROUTE),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_OLM_LOCAL_SRC),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_OLM_LOCAL_INTER),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_OLM_LOCAL_DST),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_OLM_NO_CANDIDATE));
+	dfly_fabric_destroy(fab);
+
+	/* PAR: in-transit changes happen under ADV+1 and are all in the source group */
+	setup(&cfg, "h2", "par", "adv+1", "0.3", (const char *const[]){"sim.warmup=3000",
+			"sim.measure=3000", "vcs.local=5"}, 3);
+	fab = run_keep(&cfg, 3, &r);
+	assert_true(route_sum(fab, DFLY_ROUTE_PAR_TRANSIT_NONMIN) > 0);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_VAL_REACHED),
+			 route_sum(fab, DFLY_ROUTE_INJ_VAL) +
+				 route_sum(fab, DFLY_ROUTE_PAR_TRANSIT_NONMIN));
+	dfly_fabric_destroy(fab);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * PB information exchange
+ */
+
+/* Out of band: the firmware of every router queues a-1 PB_STATE frames every cycle; the ASIC
+ * sends them at its next step; they arrive after the local latency. Exact counts. */
+static void test_pb_frames_exact(void **state)
+{
+	struct dfly_netcfg cfg;
+	struct dfly_fabric *fab;
+	char err[DFLY_NETCFG_ERRLEN];
+	const uint64_t C = 500;
+	const struct dfly_topo *t;
+
+	(void)state;
+	setup(&cfg, "h2", "pb", "un", "0.1", NULL, 0);
+	fab = dfly_fabric_create(&cfg, 1, err, sizeof(err));
+	assert_non_null(fab);
+	assert_int_equal(dfly_fabric_step(fab, C), 0);
+	t = dfly_fabric_topo(fab);
+	for (uint32_t r = 0; r < t->routers; r++) {
+		const struct dfly_regs *rg = dfly_fabric_regs(fab, r);
+
+		for (uint32_t p = t->first_local; p < t->first_global; p++) {
+			assert_int_equal(rg->port_ctr[p][DFLY_CTRL_TX], C - 1);
+			assert_int_equal(rg->port_ctr[p][DFLY_CTRL_RX], C - 1 - cfg.lat_local);
+		}
+		for (uint32_t p = t->first_global; p < t->radix; p++)
+			assert_int_equal(rg->port_ctr[p][DFLY_CTRL_TX], 0);
+		for (int d = 0; d < DFLY_DROP_COUNT; d++)
+			if (d != DFLY_DROP_INJ_FULL)
+				assert_int_equal(rg->drop[d], 0);
+	}
+	dfly_fabric_destroy(fab);
+}
+
+/* In band (IAR): vectors ride on local data packets and idle-link info flits, no frames. */
+static void test_pb_inband(void **state)
+{
+	const char *x[] = {"sim.warmup=3000", "sim.measure=3000", "routing.pb.exchange=inband"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r;
+	struct dfly_fabric *fab;
+
+	(void)state;
+	setup(&cfg, "h2", "pb", "adv+1", "0.3", x, 3);
+	fab = run_keep(&cfg, 2, &r);
+	printf("# pb inband: piggybacked %llu, info flits %llu, received %llu, saturation "
+	       "decisions %llu\n",
+	       (unsigned long long)port_sum(fab, DFLY_PB_PIGGY_TX),
+	       (unsigned long long)port_sum(fab, DFLY_PB_INFO_TX),
+	       (unsigned long long)port_sum(fab, DFLY_PB_RX),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT));
+	assert_int_equal(port_sum(fab, DFLY_CTRL_TX), 0);
+	assert_true(port_sum(fab, DFLY_PB_PIGGY_TX) > 0);
+	assert_true(port_sum(fab, DFLY_PB_INFO_TX) > 0);
+	assert_int_equal(port_sum(fab, DFLY_PB_RX),
+			 port_sum(fab, DFLY_PB_PIGGY_TX) + port_sum(fab, DFLY_PB_INFO_TX));
+	assert_true(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT) > 0);
+	assert_true(r.misrouted_pct > 50.0);
+	dfly_fabric_destroy(fab);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Full load, determinism
+ */
+
+static void test_full_load_no_deadlock(void **state)
+{
+	const char *mechs[] = {"ugal", "pb", "par", "olm"};
+	const char *pats[] = {"un", "adv+1", "advc"};
+	const char *x[] = {"sim.warmup=2000", "sim.measure=6000", "vcs.local=5"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r;
+
+	(void)state;
+	for (unsigned m = 0; m < 4; m++)
+		for (unsigned p = 0; p < 3; p++) {
+			setup(&cfg, "h2", mechs[m], pats[p], "1.0", x, 3);
+			run(&cfg, 5, &r);
+			assert_true(r.accepted > 0.1);
+		}
+}
+
+static void test_deterministic(void **state)
+{
+	const char *x[] = {"sim.warmup=2000", "sim.measure=3000"};
+	const char *mechs[] = {"pb", "olm"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result a, b;
+
+	(void)state;
+	for (unsigned m = 0; m < 2; m++) {
+		setup(&cfg, "h2", mechs[m], "adv+1", "0.3", x, 2);
+		run(&cfg, 9, &a);
+		run(&cfg, 9, &b);
+		a.wall_s = b.wall_s = 0;
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_un_low_load_h2),
+		cmocka_unit_test(test_un_low_load_h4),
+		cmocka_unit_test(test_adv1_h2),
+		cmocka_unit_test(test_adv1_h4),
+		cmocka_unit_test(test_transient_pb),
+		cmocka_unit_test(test_transient_olm),
+		cmocka_unit_test(test_decision_counters),
+		cmocka_unit_test(test_pb_frames_exact),
+		cmocka_unit_test(test_pb_inband),
+		cmocka_unit_test(test_full_load_no_deadlock),
+		cmocka_unit_test(test_deterministic),
+	};
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

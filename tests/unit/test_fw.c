@@ -1,0 +1,859 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of the firmware (control/fw.c) against hand-built register contents, with no ASIC:
+ * the tests set the downstream-occupancy gauges, put encoded control frames into cpu_rx, call
+ * fw_tick() and check what the firmware wrote (cpu_tx frames, the published PB table, the
+ * in-band vector, the counters). Covered: the PB saturation formula at its exact boundary (F = 2
+ * and F = 1.2 in 1/256 units), Q̄ over all channels vs the other channels (and h = 1), per-VC vs
+ * per-port bits, PB_STATE reception into table rows with sender checks, the broadcast and its
+ * period, the double-buffered table (single-threaded EBUSY deferral and a two-thread torn-read
+ * check), in-band mode A, and the timer facility.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "fw.h"
+
+/* One router's register file and firmware on a canonical Dragonfly. */
+struct bench {
+	struct dfly_topo *topo;
+	struct dfly_regs *regs;
+	struct fw *fw;
+	uint32_t router;
+	struct dfly_wire_limits lim;
+};
+
+static void bench_init(struct bench *b, uint32_t p, uint32_t a, uint32_t h, uint32_t router,
+		       const struct fw_params *par)
+{
+	b->topo = dfly_topo_create(p, a, h, 1, DFLY_ARR_PALMTREE, -1);
+	assert_non_null(b->topo);
+	b->regs = calloc(1, sizeof(*b->regs));
+	assert_non_null(b->regs);
+	dfly_regs_init(b->regs, router, b->topo->radix);
+	b->router = router;
+	dfly_wire_limits_init(&b->lim, b->topo, DFLY_MAX_VCS, FW_MAX_PHITS);
+	b->fw = NULL;
+	if (par != NULL) {
+		b->fw = fw_create(b->topo, router, b->regs, par);
+		assert_non_null(b->fw);
+	}
+}
+
+static void bench_fini(struct bench *b)
+{
+	fw_destroy(b->fw);
+	free(b->regs);
+	dfly_topo_destroy(b->topo);
+}
+
+static struct fw_params pb_params(uint32_t vg, uint32_t f_q8, int32_t t)
+{
+	struct fw_params par;
+
+	fw_params_init(&par);
+	par.vc_global = vg;
+	par.pb_enabled = true;
+	par.pb_f_q8 = f_q8;
+	par.pb_t = t;
+	return par;
+}
+
+static void set_q(struct bench *b, uint32_t q, uint32_t v, int64_t occ)
+{
+	b->regs->vc_gauge[b->topo->first_global + q][v][DFLY_VC_DOWN_OCC] = occ;
+}
+
+static uint64_t stat(const struct bench *b, enum fw_stat s)
+{
+	return fw_stat_get(fw_stats(b->fw), s);
+}
+
+/* One emulated cycle without an ASIC: its step acquires the tables, then the firmware ticks. */
+static void cycle(struct bench *b, uint64_t now)
+{
+	dfly_regs_tbl_acquire(b->regs, DFLY_TBL_PB);
+	fw_tick(b->fw, now);
+}
+
+/* The ASIC side: acquire the PB table and copy it out. */
+static struct dfly_tbl_pb acquire_pb(struct bench *b)
+{
+	struct dfly_tbl_pb t;
+
+	memcpy(&t, dfly_regs_tbl_acquire(b->regs, DFLY_TBL_PB), sizeof(t));
+	return t;
+}
+
+/* A PB_STATE frame from @p src with vector @p sat into cpu_rx on @p port. */
+static void rx_pb(struct bench *b, uint32_t port, uint32_t src, uint8_t h, uint8_t vg,
+		  const uint8_t *sat, uint64_t now)
+{
+	struct dfly_wire_ctrl m;
+	uint8_t buf[128];
+	int len;
+
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_PB_STATE;
+	m.src_router = src;
+	m.pb.h = h;
+	m.pb.vg = vg;
+	memcpy(m.pb.sat, sat, h);
+	len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
+	assert_true(len > 0);
+	assert_int_equal(
+	    dfly_cpu_ring_put(&b->regs->cpu_rx, (uint16_t)port, now, buf, (uint16_t)len), 0);
+}
+
+/* Empty cpu_tx, checking that every frame is the PB_STATE of @p sat; @return frames per port. */
+static unsigned drain_tx(struct bench *b, const uint8_t *sat, unsigned per_port[DFLY_MAX_PORTS])
+{
+	const struct dfly_cpu_slot *s;
+	unsigned n = 0;
+
+	memset(per_port, 0, sizeof(unsigned) * DFLY_MAX_PORTS);
+	while ((s = dfly_cpu_ring_peek(&b->regs->cpu_tx)) != NULL) {
+		struct dfly_wire_ctrl m;
+
+		assert_int_equal(dfly_wire_ctrl_decode(s->frame, s->len, &b->lim, &m), 0);
+		assert_int_equal(m.type, DFLY_WIRE_CTRL_PB_STATE);
+		assert_int_equal(m.src_router, b->router);
+		assert_int_equal(m.pb.h, b->topo->h);
+		if (sat != NULL)
+			assert_memory_equal(m.pb.sat, sat, b->topo->h);
+		assert_true(s->port < DFLY_MAX_PORTS);
+		per_port[s->port]++;
+		n++;
+		dfly_cpu_ring_pop(&b->regs->cpu_tx);
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Negative tests first
+ */
+
+static void test_create_errors(void **state)
+{
+	struct fw_params par = pb_params(2, 512, 0);
+	struct bench b;
+
+	(void)state;
+	bench_init(&b, 2, 4, 2, 5, NULL);
+	errno = 0;
+	assert_null(fw_create(NULL, 5, b.regs, &par));
+	assert_int_equal(errno, EINVAL);
+	assert_null(fw_create(b.topo, 5, NULL, &par));
+	assert_null(fw_create(b.topo, 5, b.regs, NULL));
+	assert_null(fw_create(b.topo, b.topo->routers, b.regs, &par));
+	assert_null(fw_create(b.topo, 6, b.regs, &par)); /* regs of router 5 */
+	par.vc_global = 0;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	par.vc_global = DFLY_MAX_VCS + 1;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	par = pb_params(2, 512, 0);
+	par.pb_period = 0;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	par.pb_enabled = false; /* the period only matters with PB */
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	fw_destroy(b.fw);
+	par = pb_params(2, FW_PB_F_Q8_MAX + 1, 0);
+	errno = 0;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	assert_int_equal(errno, EINVAL);
+	par = pb_params(2, 512, 0);
+	b.regs->magic = 0;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	b.regs->magic = DFLY_REGS_MAGIC;
+	b.regs->nvcs[b.topo->first_global] = 1; /* the ASIC has one global VC, PB wants two */
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	b.regs->nvcs[b.topo->first_global] = 2;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	fw_destroy(NULL);
+	bench_fini(&b);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 1. The saturation formula at its boundary
+ */
+
+static void test_pb_boundary_f2(void **state)
+{
+	struct fw_params par = pb_params(1, 512, 24); /* F = 2, T = 24 phits, Q̄ over all */
+	struct bench b;
+
+	(void)state;
+	bench_init(&b, 2, 4, 4, 5, &par);
+	/* Q0·256·4 = 512·(Q0 + 30) + 24·256·4  ⇔  Q0 = 78: equal, not saturated */
+	set_q(&b, 0, 0, 78);
+	set_q(&b, 1, 0, 10);
+	set_q(&b, 2, 0, 10);
+	set_q(&b, 3, 0, 10);
+	fw_tick(b.fw, 0);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0);
+	set_q(&b, 0, 0, 79); /* one phit more */
+	cycle(&b, 1);
+	assert_int_equal(fw_pb_own(b.fw, 0), 1);
+	for (uint32_t q = 1; q < 4; q++)
+		assert_int_equal(fw_pb_own(b.fw, q), 0);
+	/* the published table carries the own row (ρ = 1), acquired as the ASIC would */
+	assert_int_equal(acquire_pb(&b).sat[1][0], 1);
+	assert_int_equal(stat(&b, FW_STAT_PB_RECOMPUTE), 2);
+	assert_int_equal(stat(&b, FW_STAT_PB_BITS_SET), 1);
+	assert_int_equal(stat(&b, FW_STAT_PB_FLIPS), 1);
+	bench_fini(&b);
+}
+
+static void test_pb_boundary_f12(void **state)
+{
+	/* F = 1.2 as 307/256, T = 40 phits: Q0·1024 = 307·(Q0 + S') + 40·1024 at Q0 = 347,
+	 * S' = 677 (225 + 226 + 226); exact only in integers */
+	struct fw_params par = pb_params(1, 307, 40);
+	struct bench b;
+
+	(void)state;
+	bench_init(&b, 2, 4, 4, 5, &par);
+	set_q(&b, 0, 0, 347);
+	set_q(&b, 1, 0, 225);
+	set_q(&b, 2, 0, 226);
+	set_q(&b, 3, 0, 226);
+	fw_tick(b.fw, 0);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0);
+	set_q(&b, 0, 0, 348);
+	fw_tick(b.fw, 1);
+	assert_int_equal(fw_pb_own(b.fw, 0), 1);
+	fw_destroy(b.fw);
+
+	/* The contract is F = f_q8/256 exactly, not 1.2: Q0 = 300, S' = 700, T = 0 gives
+	 * 300·1024 = 307200 > 307·1000 = 307000 (set), whereas 300 > 1.2·250 = 300 is false. */
+	par = pb_params(1, 307, 0);
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	set_q(&b, 0, 0, 300);
+	set_q(&b, 1, 0, 233);
+	set_q(&b, 2, 0, 233);
+	set_q(&b, 3, 0, 234);
+	fw_tick(b.fw, 2);
+	assert_int_equal(fw_pb_own(b.fw, 0), 1);
+	set_q(&b, 0, 0, 299); /* 299·1024 = 306176 ≤ 307·999 = 306693 */
+	fw_tick(b.fw, 3);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0);
+	bench_fini(&b);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 2. Q̄ with and without the channel itself
+ */
+
+static void test_pb_avg_all_vs_other(void **state)
+{
+	struct fw_params par = pb_params(1, 512, 0);
+	struct bench b;
+
+	(void)state;
+	/* h = 2, Q = [30, 10], F = 2, T = 0. all: Q̄ = 20, 30 > 40 no. other: Q̄ = 10, 30 > 20. */
+	bench_init(&b, 2, 4, 2, 5, &par);
+	set_q(&b, 0, 0, 30);
+	set_q(&b, 1, 0, 10);
+	fw_tick(b.fw, 0);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0);
+	assert_int_equal(fw_pb_own(b.fw, 1), 0);
+	fw_destroy(b.fw);
+	par.pb_avg_other = true;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	fw_tick(b.fw, 0);
+	assert_int_equal(fw_pb_own(b.fw, 0), 1);
+	assert_int_equal(fw_pb_own(b.fw, 1), 0); /* 10 > 2·30 no */
+	/* boundary of 'other': Q0·256·1 > 512·Q1 ⇔ Q0 > 2·Q1 */
+	set_q(&b, 0, 0, 20);
+	fw_tick(b.fw, 1);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0);
+	set_q(&b, 0, 0, 21);
+	fw_tick(b.fw, 2);
+	assert_int_equal(fw_pb_own(b.fw, 0), 1);
+	bench_fini(&b);
+
+	/* h = 1 with 'other': no other channel, Q̄ = 0, so the bit is Q > T. */
+	par = pb_params(1, 512, 8);
+	par.pb_avg_other = true;
+	bench_init(&b, 1, 2, 1, 1, &par);
+	set_q(&b, 0, 0, 8);
+	fw_tick(b.fw, 0);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0);
+	set_q(&b, 0, 0, 9);
+	fw_tick(b.fw, 1);
+	assert_int_equal(fw_pb_own(b.fw, 0), 1);
+	fw_destroy(b.fw);
+	/* h = 1 with 'all': Q̄ = Q, Q > 2Q + 8 never holds */
+	par.pb_avg_other = false;
+	b.fw = fw_create(b.topo, 1, b.regs, &par);
+	assert_non_null(b.fw);
+	set_q(&b, 0, 0, 1000);
+	fw_tick(b.fw, 0);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0);
+	bench_fini(&b);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 3. Per-VC vs per-port
+ */
+
+static void test_pb_per_vc_vs_per_port(void **state)
+{
+	struct fw_params par = pb_params(2, 512, 0);
+	struct bench b;
+
+	(void)state;
+	/* h = 4, 2 VCs, F = 2, T = 0, Q̄ over all.
+	 * Case 1: VC0 = [40, 0, 0, 0], VC1 = [0, 20, 20, 20].
+	 *   per VC: VC0 Q̄ = 10, 40 > 20 → (0,0) set; VC1 Q̄ = 15, 20 > 30 no.
+	 *   per port: [40, 20, 20, 20], Q̄ = 25, 40 > 50 no → nothing. */
+	bench_init(&b, 2, 4, 4, 5, &par);
+	set_q(&b, 0, 0, 40);
+	set_q(&b, 1, 1, 20);
+	set_q(&b, 2, 1, 20);
+	set_q(&b, 3, 1, 20);
+	fw_tick(b.fw, 0);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0x1);
+	for (uint32_t q = 1; q < 4; q++)
+		assert_int_equal(fw_pb_own(b.fw, q), 0);
+	fw_destroy(b.fw);
+	par.pb_per_vc = false;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	fw_tick(b.fw, 0);
+	for (uint32_t q = 0; q < 4; q++)
+		assert_int_equal(fw_pb_own(b.fw, q), 0);
+
+	/* Case 2: VC0 = [40, 0, 0, 0], VC1 = [20, 10, 10, 10].
+	 *   per port: [60, 10, 10, 10], Q̄ = 22.5, 60 > 45 → both VC bits of port 0.
+	 *   per VC: VC0 → (0,0); VC1 Q̄ = 12.5, 20 > 25 no. */
+	set_q(&b, 1, 1, 10);
+	set_q(&b, 2, 1, 10);
+	set_q(&b, 3, 1, 10);
+	set_q(&b, 0, 1, 20);
+	cycle(&b, 1);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0x3);
+	for (uint32_t q = 1; q < 4; q++)
+		assert_int_equal(fw_pb_own(b.fw, q), 0);
+	assert_int_equal(acquire_pb(&b).sat[1][0], 0x3);
+	fw_destroy(b.fw);
+	par.pb_per_vc = true;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	fw_tick(b.fw, 2);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0x1);
+	bench_fini(&b);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 4. PB_STATE reception
+ */
+
+static void test_pb_rx_rows(void **state)
+{
+	struct fw_params par = pb_params(2, 512, 0);
+	struct bench b;
+	struct dfly_tbl_pb t;
+	const uint8_t v6[4] = {0x1, 0x2}, v4[4] = {0x3, 0x0}, v7[4] = {0x3, 0x3}, v1[4] = {0x1};
+	uint32_t gpeer, gpeer_port;
+	uint8_t junk[40] = {0};
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f;
+
+	(void)state;
+	/* h = 2, a = 4: router 5 is group 1, ρ 1. Local ports 2, 3, 4 lead to ρ 2, 3, 0, i.e.
+	 * routers 6, 7, 4. */
+	bench_init(&b, 2, 4, 2, 5, &par);
+	assert_int_equal(dfly_topo_local_peer(b.topo, 1, 2), 2);
+	assert_int_equal(dfly_topo_local_peer(b.topo, 1, 4), 0);
+	rx_pb(&b, 2, 6, 2, 2, v6, 0);
+	rx_pb(&b, 4, 4, 2, 2, v4, 0);
+	rx_pb(&b, 2, 7, 2, 2, v7, 0); /* router 7 is the peer of port 3, not 2 */
+	rx_pb(&b, 3, 9, 2, 2, v7, 0); /* router 9 is in group 2 */
+	rx_pb(&b, 3, 7, 2, 1, v1, 0); /* vg 1 ≠ 2 */
+	rx_pb(&b, 3, 7, 3, 2, v7, 0); /* h 3 ≠ 2: the decoder refuses it */
+	rx_pb(&b, 0, 7, 2, 2, v7, 0); /* terminal port */
+	/* a HELLO from the global peer (another group) is not group scoped: accepted, unhandled */
+	{
+		struct dfly_wire_ctrl m;
+		uint8_t buf[64];
+		int len;
+
+		assert_int_equal(
+		    dfly_topo_port_peer(b.topo, 5, b.topo->first_global, &gpeer, &gpeer_port), 0);
+		dfly_wire_hello_fill(&m, b.topo, gpeer, gpeer_port, 0);
+		len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
+		assert_true(len > 0);
+		assert_int_equal(dfly_cpu_ring_put(&b.regs->cpu_rx, (uint16_t)b.topo->first_global,
+						   0, buf, (uint16_t)len),
+				 0);
+	}
+	assert_int_equal(dfly_cpu_ring_put(&b.regs->cpu_rx, 3, 0, junk, sizeof(junk)), 0);
+	fw_tick(b.fw, 0);
+
+	t = acquire_pb(&b);
+	assert_memory_equal(t.sat[2], v6, 2);
+	assert_memory_equal(t.sat[0], v4, 2);
+	assert_int_equal(t.sat[3][0], 0); /* never heard from router 7 with a valid frame */
+	assert_int_equal(t.sat[3][1], 0);
+	assert_int_equal(t.sat[1][0], 0); /* own row, zero occupancy */
+	assert_int_equal(t.sat[1][1], 0);
+	for (uint32_t rho = 4; rho < DFLY_MAX_A; rho++)
+		for (uint32_t q = 0; q < DFLY_MAX_H; q++)
+			assert_int_equal(t.sat[rho][q], 0);
+	assert_null(dfly_cpu_ring_peek(&b.regs->cpu_rx)); /* drained completely */
+
+	assert_int_equal(stat(&b, FW_STAT_RX_FRAMES), 9);
+	assert_int_equal(stat(&b, FW_STAT_RX_PB_STATE), 3);
+	assert_int_equal(stat(&b, FW_STAT_PB_RX_ROWS), 2);
+	assert_int_equal(stat(&b, FW_STAT_PB_BAD_SHAPE), 1);
+	assert_int_equal(stat(&b, FW_STAT_RX_WRONG_PEER), 1);
+	assert_int_equal(stat(&b, FW_STAT_RX_OTHER_GROUP), 1);
+	assert_int_equal(stat(&b, FW_STAT_RX_DECODE_ERR), 2);
+	assert_int_equal(stat(&b, FW_STAT_RX_BAD_PORT), 1);
+	assert_int_equal(stat(&b, FW_STAT_RX_HELLO), 1);
+	assert_int_equal(stat(&b, FW_STAT_RX_UNHANDLED), 1);
+	/* the partition of rx_frames */
+	assert_int_equal(stat(&b, FW_STAT_RX_FRAMES),
+			 stat(&b, FW_STAT_RX_CREDIT) + stat(&b, FW_STAT_RX_PB_STATE) +
+			     stat(&b, FW_STAT_RX_ECTN_PARTIAL) + stat(&b, FW_STAT_RX_HELLO) +
+			     stat(&b, FW_STAT_RX_ACK) + stat(&b, FW_STAT_RX_BAD_PORT) +
+			     stat(&b, FW_STAT_RX_DECODE_ERR) + stat(&b, FW_STAT_RX_OTHER_GROUP) +
+			     stat(&b, FW_STAT_RX_WRONG_PEER));
+
+	/* a newer vector replaces the row; rows not refreshed keep their last value */
+	rx_pb(&b, 2, 6, 2, 2, v7, 1);
+	fw_tick(b.fw, 1);
+	t = acquire_pb(&b);
+	assert_memory_equal(t.sat[2], v7, 2);
+	assert_memory_equal(t.sat[0], v4, 2);
+	assert_int_equal(atomic_load(&b.regs->fw.heartbeat), 1);
+
+	/* fw_dump prints exactly the non-zero counters */
+	f = open_memstream(&out, &outlen);
+	assert_non_null(f);
+	fw_dump(b.fw, f);
+	fclose(f);
+	assert_non_null(strstr(out, "rx_frames 10\n"));
+	assert_non_null(strstr(out, "rx_wrong_peer 1\n"));
+	assert_null(strstr(out, "rx_credit"));
+	free(out);
+	bench_fini(&b);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 5. Broadcast
+ */
+
+static void test_pb_broadcast(void **state)
+{
+	struct fw_params par = pb_params(2, 512, 0);
+	unsigned per_port[DFLY_MAX_PORTS];
+	const uint8_t own[4] = {0x2, 0, 0, 0};
+	struct bench b;
+
+	(void)state;
+	/* a = 4, h = 4: VC1 = [40, 0, 0, 0] marks (0, 1) */
+	bench_init(&b, 2, 4, 4, 5, &par);
+	set_q(&b, 0, 1, 40);
+	fw_tick(b.fw, 0);
+	assert_int_equal(drain_tx(&b, own, per_port), 3);
+	for (uint32_t port = b.topo->first_local; port < b.topo->first_global; port++)
+		assert_int_equal(per_port[port], 1);
+	assert_int_equal(stat(&b, FW_STAT_PB_TX), 3);
+	assert_int_equal(stat(&b, FW_STAT_TX_FRAMES), 3);
+	fw_tick(b.fw, 1);
+	assert_int_equal(drain_tx(&b, own, per_port), 3);
+	dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB);
+	fw_destroy(b.fw);
+
+	/* period 4: frames (and publications) only at ticks 0, 4, 8 */
+	par.pb_period = 4;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	for (uint64_t now = 0; now < 12; now++) {
+		uint64_t gen = dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB);
+
+		fw_tick(b.fw, now);
+		assert_int_equal(drain_tx(&b, own, per_port), now % 4 == 0 ? 3 : 0);
+		assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB) - gen, now % 4 == 0);
+		dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB); /* the ASIC's step of now + 1 */
+	}
+	assert_int_equal(stat(&b, FW_STAT_PB_RECOMPUTE), 3);
+	assert_int_equal(stat(&b, FW_STAT_TIMER_RUNS), 3);
+
+	/* a full tx ring is counted, not blocking: 64 slots, 3 frames per tick */
+	for (uint64_t now = 12; now < 12 + 4 * 22; now++)
+		fw_tick(b.fw, now);
+	assert_int_equal(stat(&b, FW_STAT_TX_RING_FULL), 22 * 3 - DFLY_CPU_RING_SLOTS);
+	assert_int_equal(drain_tx(&b, own, per_port), DFLY_CPU_RING_SLOTS);
+	bench_fini(&b);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 6. Table publication never exposes a torn table
+ */
+
+static void test_tbl_busy_single_thread(void **state)
+{
+	struct fw_params par = pb_params(1, 512, 0);
+	struct bench b;
+	struct dfly_tbl_pb live;
+	const struct dfly_tbl_pb *asic;
+
+	(void)state;
+	bench_init(&b, 2, 4, 2, 5, &par); /* h = 2: Q0 > Q0 + Q1 never; use 'other' */
+	fw_destroy(b.fw);
+	par.pb_avg_other = true;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+
+	set_q(&b, 0, 0, 10); /* 10 > 2·0: port 0 saturated */
+	fw_tick(b.fw, 0);
+	assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB), 1);
+	asic = dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB); /* the ASIC uses generation 1 */
+	assert_int_equal(asic->sat[1][0], 1);
+	memcpy(&live, asic, sizeof(live));
+
+	/* tick 1 publishes generation 2 into the other bank; the ASIC does not step */
+	set_q(&b, 0, 0, 0);
+	set_q(&b, 1, 0, 10);
+	fw_tick(b.fw, 1);
+	assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB), 2);
+	/* tick 2 must not touch the bank of generation 1 the ASIC may still read */
+	set_q(&b, 1, 0, 0);
+	fw_tick(b.fw, 2);
+	assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB), 2);
+	assert_int_equal(stat(&b, FW_STAT_TBL_BUSY), 1);
+	assert_memory_equal(asic, &live, sizeof(live));
+	/* the ASIC steps: acquires generation 2 (port 1 saturated) */
+	asic = dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB);
+	assert_int_equal(asic->sat[1][0], 0);
+	assert_int_equal(asic->sat[1][1], 1);
+	/* the deferred publication goes out at the next tick */
+	fw_tick(b.fw, 3);
+	assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB), 3);
+	assert_int_equal(stat(&b, FW_STAT_TBL_PUBLISH), 3);
+	asic = dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB);
+	assert_int_equal(asic->sat[1][1], 0);
+	fw_destroy(b.fw);
+
+	/* with period 4 the retry happens on a tick that is not a period tick */
+	par.pb_period = 4;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	fw_tick(b.fw, 0); /* gen 4, not acquired */
+	assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB), 4);
+	fw_tick(b.fw, 1);
+	fw_tick(b.fw, 2);
+	fw_tick(b.fw, 3);
+	set_q(&b, 0, 0, 10);
+	fw_tick(b.fw, 4); /* EBUSY */
+	assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB), 4);
+	assert_int_equal(stat(&b, FW_STAT_TBL_BUSY), 1);
+	fw_tick(b.fw, 5); /* still not acquired: busy again */
+	assert_int_equal(stat(&b, FW_STAT_TBL_BUSY), 2);
+	dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB);
+	fw_tick(b.fw, 6);
+	assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB), 5);
+	asic = dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB);
+	assert_int_equal(asic->sat[1][0], 1);
+	fw_tick(b.fw, 7); /* nothing pending */
+	assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB), 5);
+	bench_fini(&b);
+}
+
+#define TORN_ITERS 200000u
+
+struct torn {
+	struct dfly_regs *regs;
+	atomic_bool done;
+	uint64_t reads; /* reader: banks checked */
+	uint64_t torn;  /* reader: banks whose bytes were not all the same */
+	uint64_t stale; /* reader: banks whose bytes were not their generation */
+	uint64_t busy;  /* writer: EBUSY answers */
+};
+
+static void *torn_writer(void *arg)
+{
+	struct torn *tt = arg;
+
+	for (uint32_t i = 0; i < TORN_ITERS; i++) {
+		uint64_t gen = dfly_regs_tbl_gen(tt->regs, DFLY_TBL_PB);
+		struct dfly_tbl_pb *t;
+
+		while ((t = dfly_regs_tbl_begin(tt->regs, DFLY_TBL_PB)) == NULL) {
+			tt->busy++;
+			sched_yield();
+		}
+		/* fill byte by byte, so a reader of this bank would see a mixture */
+		for (size_t k = 0; k < sizeof(*t); k++)
+			((volatile uint8_t *)t)[k] = (uint8_t)(gen + 1);
+		dfly_regs_tbl_publish(tt->regs, DFLY_TBL_PB);
+	}
+	atomic_store(&tt->done, true);
+	return NULL;
+}
+
+static void *torn_reader(void *arg)
+{
+	struct torn *tt = arg;
+	uint8_t last = 0;
+
+	while (!atomic_load(&tt->done)) {
+		/* the ASIC protocol: acquire once, read the whole bank, then acquire again */
+		const volatile uint8_t *bank = dfly_regs_tbl_acquire(tt->regs, DFLY_TBL_PB);
+		uint8_t gen = (uint8_t)atomic_load(&tt->regs->tbl_seen[DFLY_TBL_PB]);
+		uint8_t first = bank[0];
+		bool torn = false;
+
+		for (size_t k = 1; k < sizeof(struct dfly_tbl_pb); k++)
+			if (bank[k] != first)
+				torn = true;
+		tt->torn += torn;
+		tt->stale += first != gen;
+		tt->reads++;
+		if (gen == last)
+			sched_yield(); /* nothing new: let the writer run (2-CPU machines) */
+		last = gen;
+	}
+	return NULL;
+}
+
+static void test_tbl_torn_two_threads(void **state)
+{
+	struct dfly_regs *regs = calloc(1, sizeof(*regs));
+	struct torn tt = {.regs = regs};
+	pthread_t w, r;
+
+	(void)state;
+	assert_non_null(regs);
+	dfly_regs_init(regs, 0, 7);
+	atomic_init(&tt.done, false);
+	assert_int_equal(pthread_create(&r, NULL, torn_reader, &tt), 0);
+	assert_int_equal(pthread_create(&w, NULL, torn_writer, &tt), 0);
+	assert_int_equal(pthread_join(w, NULL), 0);
+	assert_int_equal(pthread_join(r, NULL), 0);
+	print_message("torn-table test: %u publications, %llu reads, %llu EBUSY\n", TORN_ITERS,
+		      (unsigned long long)tt.reads, (unsigned long long)tt.busy);
+	assert_int_equal(dfly_regs_tbl_gen(regs, DFLY_TBL_PB), TORN_ITERS);
+	assert_int_equal(tt.torn, 0);
+	assert_int_equal(tt.stale, 0);
+	assert_true(tt.reads >= TORN_ITERS - 1); /* every publication but the last was acquired */
+	free(regs);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 7. In-band mode A
+ */
+
+static void test_pb_inband(void **state)
+{
+	struct fw_params par = pb_params(2, 512, 0);
+	struct dfly_tbl_pb t;
+	struct bench b;
+
+	(void)state;
+	par.pb_inband = true;
+	par.pb_avg_other = true;
+	/* h = 2, vg = 2, router 5 (ρ 1). VC1 = [10, 0] marks (0,1); VC0 = [0, 10] marks (1,0).
+	 * Vector bits q·2 + v: (0,1) → bit 1, (1,0) → bit 2. */
+	bench_init(&b, 2, 4, 2, 5, &par);
+	set_q(&b, 0, 1, 10);
+	set_q(&b, 1, 0, 10);
+	fw_tick(b.fw, 0);
+	assert_int_equal(atomic_load(&b.regs->fw.pb_own_vec), 0x6);
+	assert_null(dfly_cpu_ring_peek(&b.regs->cpu_tx)); /* no frames in band */
+	t = acquire_pb(&b);
+	assert_int_equal(t.sat[1][0], 0x2);
+	assert_int_equal(t.sat[1][1], 0x1);
+
+	/* PB_STATE frames are not used in band */
+	{
+		const uint8_t v[2] = {3, 3};
+
+		rx_pb(&b, 2, 6, 2, 2, v, 1);
+	}
+	/* local port 2's peer is ρ 2: vector 0b1001 → (0,0) and (1,1); bits above h·vg dropped */
+	b.regs->mech.pb_rx_vec[2] = 0x9 | 0xf0;
+	b.regs->mech.pb_rx_count[2] = 1;
+	fw_tick(b.fw, 1);
+	assert_int_equal(stat(&b, FW_STAT_RX_UNHANDLED), 1);
+	t = acquire_pb(&b);
+	assert_int_equal(t.sat[2][0], 0x1);
+	assert_int_equal(t.sat[2][1], 0x2);
+	assert_int_equal(t.sat[3][0], 0);
+	assert_int_equal(t.sat[0][0], 0);
+	/* the vector changes but the count does not: nothing new arrived */
+	b.regs->mech.pb_rx_vec[2] = 0x2;
+	fw_tick(b.fw, 2);
+	t = acquire_pb(&b);
+	assert_int_equal(t.sat[2][0], 0x1);
+	assert_int_equal(t.sat[2][1], 0x2);
+	/* now it arrives; port 4's peer is ρ 0 */
+	b.regs->mech.pb_rx_count[2] = 2;
+	b.regs->mech.pb_rx_vec[4] = 0x4;
+	b.regs->mech.pb_rx_count[4] = 7;
+	fw_tick(b.fw, 3);
+	t = acquire_pb(&b);
+	assert_int_equal(t.sat[2][0], 0x2);
+	assert_int_equal(t.sat[2][1], 0);
+	assert_int_equal(t.sat[0][0], 0);
+	assert_int_equal(t.sat[0][1], 0x1);
+	assert_int_equal(stat(&b, FW_STAT_PB_INBAND_RX), 3);
+	assert_int_equal(stat(&b, FW_STAT_PB_TX), 0);
+	/* the own vector follows the occupancy */
+	set_q(&b, 0, 1, 0);
+	fw_tick(b.fw, 4);
+	assert_int_equal(atomic_load(&b.regs->fw.pb_own_vec), 0x4);
+	bench_fini(&b);
+
+	/* h·vg > 32 does not fit the register: h = 8, vg = 5 → 40 bits */
+	par = pb_params(5, 512, 0);
+	par.pb_inband = true;
+	bench_init(&b, 1, 2, 8, 0, NULL);
+	errno = 0;
+	assert_null(fw_create(b.topo, 0, b.regs, &par));
+	assert_int_equal(errno, EINVAL);
+	par.vc_global = 4; /* 32 bits: fits */
+	b.fw = fw_create(b.topo, 0, b.regs, &par);
+	assert_non_null(b.fw);
+	par.pb_inband = false; /* out of band has no such limit */
+	par.vc_global = 5;
+	fw_destroy(b.fw);
+	b.fw = fw_create(b.topo, 0, b.regs, &par);
+	assert_non_null(b.fw);
+	bench_fini(&b);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 8. Timers
+ */
+
+struct fires {
+	uint64_t at[64];
+	unsigned n;
+	unsigned order[64]; /* which timer, for the ordering check */
+	unsigned id;
+};
+
+struct timer_arg {
+	struct fires *log;
+	unsigned id;
+};
+
+static void timer_cb(struct fw *fw, uint64_t now, void *arg)
+{
+	struct timer_arg *ta = arg;
+
+	(void)fw;
+	assert_true(ta->log->n < 64);
+	ta->log->at[ta->log->n] = now;
+	ta->log->order[ta->log->n] = ta->id;
+	ta->log->n++;
+}
+
+static void test_timers(void **state)
+{
+	struct fw_params par;
+	struct bench b;
+	struct fires log = {0};
+	struct timer_arg a100 = {&log, 1}, a30 = {&log, 2};
+
+	(void)state;
+	fw_params_init(&par); /* no PB: no timer of its own */
+	bench_init(&b, 2, 4, 2, 5, &par);
+	assert_int_equal(fw_timer_add(b.fw, "bad", 0, 0, timer_cb, &a100), -EINVAL);
+	assert_int_equal(fw_timer_add(b.fw, "bad", 1, 0, NULL, &a100), -EINVAL);
+	assert_int_equal(fw_timer_add(b.fw, "t100", 100, 0, timer_cb, &a100), 0);
+	assert_int_equal(fw_timer_add(b.fw, "t30", 100, 30, timer_cb, &a30), 1);
+	for (uint64_t now = 0; now <= 1000; now++)
+		fw_tick(b.fw, now);
+	/* t100 at 0, 100, …, 1000 (11), t30 at 30, 130, …, 930 (10) */
+	assert_int_equal(log.n, 21);
+	for (unsigned i = 0, k100 = 0, k30 = 0; i < log.n; i++) {
+		if (log.order[i] == 1) {
+			assert_int_equal(log.at[i], 100 * k100);
+			k100++;
+		} else {
+			assert_int_equal(log.at[i], 100 * k30 + 30);
+			k30++;
+		}
+	}
+	assert_int_equal(stat(&b, FW_STAT_TIMER_RUNS), 21);
+	assert_int_equal(stat(&b, FW_STAT_TIMER_MISSED), 0);
+	assert_int_equal(stat(&b, FW_STAT_TICKS), 1001);
+	assert_int_equal(atomic_load(&b.regs->fw.heartbeat), 1000);
+
+	/* skipped cycles: 1000 → 1250 misses 1100, 1200 (t100) and 1030, 1130, 1230 (t30) */
+	log.n = 0;
+	fw_tick(b.fw, 1250);
+	assert_int_equal(log.n, 0);
+	assert_int_equal(stat(&b, FW_STAT_TIMER_MISSED), 5);
+	fw_tick(b.fw, 1300);
+	assert_int_equal(log.n, 1);
+	assert_int_equal(log.at[0], 1300);
+	fw_destroy(b.fw);
+
+	/* same cycle: registration order; a firmware started late does not count missed ones */
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	log.n = 0;
+	assert_int_equal(fw_timer_add(b.fw, "t30", 100, 30, timer_cb, &a30), 0);
+	assert_int_equal(fw_timer_add(b.fw, "t10", 10, 0, timer_cb, &a100), 1);
+	for (uint64_t now = 5025; now <= 5130; now++)
+		fw_tick(b.fw, now);
+	assert_int_equal(stat(&b, FW_STAT_TIMER_MISSED), 0);
+	/* 5030 (t30 then t100, same cycle, registration order), 5040 … 5130 */
+	assert_int_equal(log.at[0], 5030);
+	assert_int_equal(log.order[0], 2);
+	assert_int_equal(log.at[1], 5030);
+	assert_int_equal(log.order[1], 1);
+	assert_int_equal(log.n, 2 + 11); /* t30: 5030, 5130; t10: 5030, 5040, …, 5130 */
+	assert_int_equal(log.at[log.n - 2], 5130);
+	assert_int_equal(log.order[log.n - 2], 2);
+	bench_fini(&b);
+
+	/* the timer table is bounded */
+	bench_init(&b, 2, 4, 2, 5, &par);
+	for (unsigned i = 0; i < FW_MAX_TIMERS; i++)
+		assert_int_equal(fw_timer_add(b.fw, "t", 1, 0, timer_cb, &a100), (int)i);
+	assert_int_equal(fw_timer_add(b.fw, "t", 1, 0, timer_cb, &a100), -ENOSPC);
+	bench_fini(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_errors),
+		cmocka_unit_test(test_pb_boundary_f2),
+		cmocka_unit_test(test_pb_boundary_f12),
+		cmocka_unit_test(test_pb_avg_all_vs_other),
+		cmocka_unit_test(test_pb_per_vc_vs_per_port),
+		cmocka_unit_test(test_pb_rx_rows),
+		cmocka_unit_test(test_pb_broadcast),
+		cmocka_unit_test(test_tbl_busy_single_thread),
+		cmocka_unit_test(test_tbl_torn_two_threads),
+		cmocka_unit_test(test_pb_inband),
+		cmocka_unit_test(test_timers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
