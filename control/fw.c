@@ -51,6 +51,10 @@ struct fw_pb {
 	uint64_t rx_count[DFLY_MAX_PORTS];    /* mode A: last pb_rx_count seen per input port */
 	uint8_t vmask;                        /* (1 << vc_global) − 1 */
 	bool dirty;                           /* a publication is pending (EBUSY last time) */
+	uint8_t published[DFLY_MAX_A][DFLY_MAX_H]; /* rows of the last published generation */
+	bool ever_published;
+	uint8_t sent[DFLY_MAX_H];             /* own bits of the last PB_STATE broadcast */
+	bool ever_sent;
 	uint64_t tried;                       /* cycle of the last publication attempt + 1 */
 };
 
@@ -89,6 +93,7 @@ void fw_params_init(struct fw_params *par)
 	par->pb_avg_other = false;
 	par->pb_per_vc = true;
 	par->pb_inband = false;
+	par->pb_send_unchanged = true;
 }
 
 static void pb_timer(struct fw *fw, uint64_t now, void *arg);
@@ -171,7 +176,7 @@ void fw_dump(const struct fw *fw, FILE *f)
 		uint64_t v = fw_stat_get(&fw->st, (enum fw_stat)s);
 
 		if (v != 0)
-			fprintf(f, "%s %llu\n", fw_stat_names[s], (unsigned long long)v);
+			fprintf(f, "  fw.%s %llu\n", fw_stat_names[s], (unsigned long long)v);
 	}
 }
 
@@ -406,11 +411,19 @@ static void pb_broadcast(struct fw *fw)
 	m.pb.h = (uint8_t)fw->topo->h;
 	m.pb.vg = (uint8_t)fw->par.vc_global;
 	memcpy(m.pb.sat, fw->pb.own, fw->topo->h);
+	if (!fw->par.pb_send_unchanged && fw->pb.ever_sent &&
+	    memcmp(fw->pb.sent, fw->pb.own, fw->topo->h) == 0) {
+		/* the neighbours already hold this vector: their rows stay exactly the same */
+		stat_add(fw, FW_STAT_PB_TX_UNCHANGED, fw->topo->a - 1);
+		return;
+	}
 	len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
 	if (len < 0) {
 		stat_add(fw, FW_STAT_TX_ENCODE_ERR, fw->topo->a - 1);
 		return;
 	}
+	memcpy(fw->pb.sent, fw->pb.own, fw->topo->h);
+	fw->pb.ever_sent = true;
 	for (uint32_t port = fw->topo->first_local; port < fw->topo->first_global; port++)
 		if (tx_frame(fw, port, buf, len) == 0)
 			stat_add(fw, FW_STAT_PB_TX, 1);
@@ -468,6 +481,12 @@ static void pb_publish(struct fw *fw, uint64_t now)
 	struct dfly_tbl_pb *t;
 
 	fw->pb.tried = now + 1;
+	if (!fw->pb.dirty && fw->pb.ever_published &&
+	    memcmp(fw->pb.published, fw->pb.rows, sizeof(fw->pb.rows)) == 0) {
+		/* the live bank already holds these rows: nothing to publish */
+		stat_add(fw, FW_STAT_TBL_UNCHANGED, 1);
+		return;
+	}
 	t = dfly_regs_tbl_begin(fw->regs, DFLY_TBL_PB);
 	if (t == NULL) {
 		/* EBUSY: the ASIC still reads the other bank; try again next tick. */
@@ -479,6 +498,8 @@ static void pb_publish(struct fw *fw, uint64_t now)
 	for (uint32_t rho = 0; rho < fw->topo->a; rho++)
 		memcpy(t->sat[rho], fw->pb.rows[rho], fw->topo->h);
 	dfly_regs_tbl_publish(fw->regs, DFLY_TBL_PB);
+	memcpy(fw->pb.published, fw->pb.rows, sizeof(fw->pb.rows));
+	fw->pb.ever_published = true;
 	fw->pb.dirty = false;
 	stat_add(fw, FW_STAT_TBL_PUBLISH, 1);
 }

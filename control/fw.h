@@ -62,6 +62,10 @@ struct fw_params {
 	 *  q·vc_global + v) and neighbours' vectors are read from regs->mech.pb_rx_vec[P] when
 	 *  regs->mech.pb_rx_count[P] of local input port P changes. Needs h·vc_global ≤ 32. */
 	bool pb_inband;
+	/** Mode B: send PB_STATE every period even when the vector has not changed (default,
+	 *  spec A-4.2). false sends only changes: the neighbours' rows, hence every routing
+	 *  decision, are exactly the same, with far fewer frames (a simulation speed option). */
+	bool pb_send_unchanged;
 };
 
 /**
@@ -89,6 +93,8 @@ struct fw_params {
 	X(TX_RING_FULL, tx_ring_full, "control frames not sent: CPU tx ring full")                 \
 	X(TX_ENCODE_ERR, tx_encode_err, "control frames not sent: the encoder refused them")       \
 	X(TBL_PUBLISH, tbl_publish, "table generations published (all tables)")                    \
+	X(TBL_UNCHANGED, tbl_unchanged,                                                            \
+	  "publications skipped: the live bank already held the same rows")                        \
 	X(TBL_BUSY, tbl_busy,                                                                      \
 	  "publications deferred: the ASIC had not acknowledged the previous generation (EBUSY)")  \
 	X(TIMER_RUNS, timer_runs, "timer callbacks run")                                           \
@@ -97,6 +103,8 @@ struct fw_params {
 	X(PB_BITS_SET, pb_bits_set, "PB: own saturation bits set, summed over recomputations")     \
 	X(PB_FLIPS, pb_flips, "PB: own saturation bits that changed at a recomputation")           \
 	X(PB_TX, pb_tx, "PB: PB_STATE frames queued (mode B)")                                     \
+	X(PB_TX_UNCHANGED, pb_tx_unchanged,                                                        \
+	  "PB: PB_STATE frames not sent because the vector had not changed (send_unchanged off)")  \
 	X(PB_RX_ROWS, pb_rx_rows, "PB: rows updated from received PB_STATE frames (mode B)")       \
 	X(PB_BAD_SHAPE, pb_bad_shape, "PB: PB_STATE whose vg differs from mine (or h), dropped")   \
 	X(PB_INBAND_RX, pb_inband_rx, "PB: rows updated from in-band vectors (mode A)")

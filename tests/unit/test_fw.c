@@ -451,7 +451,7 @@ static void test_pb_rx_rows(void **state)
 	assert_non_null(f);
 	fw_dump(b.fw, f);
 	fclose(f);
-	assert_non_null(strstr(out, "rx_frames 10\n"));
+	assert_non_null(strstr(out, "  fw.rx_frames 10\n"));
 	assert_non_null(strstr(out, "rx_wrong_peer 1\n"));
 	assert_null(strstr(out, "rx_credit"));
 	free(out);
@@ -484,7 +484,8 @@ static void test_pb_broadcast(void **state)
 	dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB);
 	fw_destroy(b.fw);
 
-	/* period 4: frames (and publications) only at ticks 0, 4, 8 */
+	/* period 4: frames only at ticks 0, 4, 8; a publication only when the rows change (the
+	 * first one: the rows of a fresh instance differ from nothing published) */
 	par.pb_period = 4;
 	b.fw = fw_create(b.topo, 5, b.regs, &par);
 	assert_non_null(b.fw);
@@ -493,17 +494,35 @@ static void test_pb_broadcast(void **state)
 
 		fw_tick(b.fw, now);
 		assert_int_equal(drain_tx(&b, own, per_port), now % 4 == 0 ? 3 : 0);
-		assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB) - gen, now % 4 == 0);
+		assert_int_equal(dfly_regs_tbl_gen(b.regs, DFLY_TBL_PB) - gen, now == 0);
 		dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB); /* the ASIC's step of now + 1 */
 	}
+	assert_int_equal(stat(&b, FW_STAT_TBL_UNCHANGED), 2);
 	assert_int_equal(stat(&b, FW_STAT_PB_RECOMPUTE), 3);
 	assert_int_equal(stat(&b, FW_STAT_TIMER_RUNS), 3);
+
 
 	/* a full tx ring is counted, not blocking: 64 slots, 3 frames per tick */
 	for (uint64_t now = 12; now < 12 + 4 * 22; now++)
 		fw_tick(b.fw, now);
 	assert_int_equal(stat(&b, FW_STAT_TX_RING_FULL), 22 * 3 - DFLY_CPU_RING_SLOTS);
 	assert_int_equal(drain_tx(&b, own, per_port), DFLY_CPU_RING_SLOTS);
+	fw_destroy(b.fw);
+
+	/* send_unchanged off: a frame per neighbour only when the own vector changes */
+	par.pb_period = 1;
+	par.pb_send_unchanged = false;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	fw_tick(b.fw, 0);
+	assert_int_equal(drain_tx(&b, own, per_port), 3); /* first vector */
+	dfly_regs_tbl_acquire(b.regs, DFLY_TBL_PB);
+	fw_tick(b.fw, 1);
+	assert_int_equal(drain_tx(&b, own, per_port), 0); /* unchanged */
+	assert_int_equal(stat(&b, FW_STAT_PB_TX_UNCHANGED), 3);
+	set_q(&b, 0, 1, 0); /* (0, 1) clears: the frames carry the new vector */
+	fw_tick(b.fw, 2);
+	assert_int_equal(drain_tx(&b, (const uint8_t[DFLY_MAX_H]){0}, per_port), 3);
 	bench_fini(&b);
 }
 

@@ -433,6 +433,7 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 		    .pb_avg_other = cfg->pb_avg == DFLY_PB_AVG_OTHER,
 		    .pb_per_vc = cfg->pb_bits == DFLY_OCC_VC,
 		    .pb_inband = cfg->pb_exchange == DFLY_PB_INBAND,
+		    .pb_send_unchanged = cfg->pb_send_unchanged,
 		};
 
 		fab->fws = calloc(t->routers, sizeof(*fab->fws));
@@ -786,6 +787,14 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	if (progress && isatty(2) && res->wall_s > 3.0)
 		fprintf(stderr, "%60s\r", "");
 	return rc;
+}
+
+void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f)
+{
+	for (uint32_t r = 0; r < fab->topo->routers; r++) {
+		dfly_regs_dump(&fab->regs[r], f);
+		fw_dump(fab->fws[r], f);
+	}
 }
 
 const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t r)

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "netcfg.h"
 
@@ -109,6 +110,12 @@ void dfly_fabric_set_tap(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ct
  * @return 0 or -EINVAL (adv offset that maps a group onto itself).
  */
 int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, int adv_offset);
+
+/**
+ * Write every router's non-zero counters (register file: ports, VCs, gauges, drops, routing
+ * decisions) and its firmware's counters, one "name value" line each, router by router.
+ */
+void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f);
 
 /** Destination node of a packet from @p src under the configured pattern (for tests). */
 uint32_t dfly_fabric_pick_dst(struct dfly_fabric *fab, uint32_t src);

@@ -176,6 +176,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("routing.pb.period", NC_U32, pb_period, 1, 1, 1000000, "cycles between broadcasts"),
 	NC_I("routing.pb.piggyback_every", NC_U32, pb_piggy_every, 1, 1, 1000000,
 	     "inband: vector on 1 of N packets"),
+	NC_B("routing.pb.send_unchanged", pb_send_unchanged, true,
+	     "oob: send every period (false: changes only, same decisions)"),
 	NC_G("routing.olm"),
 	NC_I("routing.olm.threshold_pct", NC_U32, olm_x_pct, 50, 0, 1000,
 	     "candidate valid iff occ%(c) <= X% * occ%(min)"),

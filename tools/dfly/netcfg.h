@@ -120,6 +120,7 @@ struct dfly_netcfg {
 	enum dfly_pb_exchange pb_exchange; /**< routing.pb.exchange: "oob" (default) | "inband" */
 	uint32_t pb_period;	 /**< routing.pb.period: cycles, default 1 (A-4.2) */
 	uint32_t pb_piggy_every; /**< routing.pb.piggyback_every: default 1 (IAR §6.5: 100 ok) */
+	bool pb_send_unchanged;	 /**< routing.pb.send_unchanged: default true (A-4.2) */
 	uint32_t olm_x_pct;	 /**< routing.olm.threshold_pct: X, default 50 (CBAR Table I) */
 	uint32_t olm_min_pct;	 /**< routing.olm.min_occupancy_pct: default 0 (FOGSim th_min) */
 
