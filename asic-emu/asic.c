@@ -69,6 +69,8 @@ struct asic {
 	struct dfly_regs *regs;
 	const struct dfly_tbl_pb *tbl_pb; /* tables acquired at the start of the step */
 	const struct dfly_tbl_ugal *tbl_ugal;
+	const struct dfly_tbl_ectn *tbl_ectn;
+	const struct dfly_tbl_lia *tbl_lia;
 	uint32_t router, group, radix, p;
 	uint32_t min_len;	/* smallest packet, sizes the rings */
 	struct dfly_rng rng;
@@ -171,6 +173,8 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 		goto out_free;
 	as->tbl_pb = &regs->tables[0].pb;
 	as->tbl_ugal = &regs->tables[0].ugal;
+	as->tbl_ectn = &regs->tables[0].ectn;
+	as->tbl_lia = &regs->tables[0].lia;
 	return as;
 
 out_free:
@@ -502,22 +506,20 @@ static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router
 {
 	const struct dfly_topo *t = as->topo;
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
-	uint32_t r1, r2, root, min_port, val_port, min_vc, val_vc;
+	uint32_t root = pk->cand_root, min_port, val_port, min_vc, val_vc;
 	int64_t qmin, qval;
 	bool ugal_ok, sat = false;
 
+	/* tentative until granted: start from the minimal choice */
+	pk->val_router = ASIC_NONE;
+	pk->flags &= (uint16_t)~ASIC_PKT_NONMIN;
 	if (dst_group == as->group) {
-		if (!transit)
-			pk->reason = DFLY_ROUTE_SRC_MIN_INTRA;
+		pk->reason = transit ? ASIC_REASON_NONE : DFLY_ROUTE_SRC_MIN_INTRA;
 		return; /* no global hop, no bit or counter applies */
 	}
-	r1 = dfly_rng_u32(&as->rng);
-	r2 = dfly_rng_u32(&as->rng);
-	root = dfly_topo_val_root_ex(t, (enum dfly_val_variant)k->val_variant,
-				     (enum dfly_val_exclude)k->val_exclude, as->router, dst_group,
-				     r1, r2);
 	if (root == UINT32_MAX) {
 		pk->flags |= ASIC_PKT_NOINTER;
+		pk->reason = ASIC_REASON_NONE;
 		return;
 	}
 	min_port = dfly_topo_min_port(t, as->router, dst_router, pk->dst_node);
@@ -547,6 +549,17 @@ static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router
 	pk->reason = sat	   ? DFLY_ROUTE_SRC_NONMIN_SAT
 		     : transit ? DFLY_ROUTE_PAR_TRANSIT_NONMIN
 			       : DFLY_ROUTE_SRC_NONMIN_UGAL;
+}
+
+/* Draw the Valiant router a source-adaptive decision at this router compares against. */
+static void draw_root(struct asic *as, struct asic_pkt *pk, uint32_t dst_group)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
+
+	pk->cand_root = dfly_topo_val_root_ex(as->topo, (enum dfly_val_variant)k->val_variant,
+					      (enum dfly_val_exclude)k->val_exclude, as->router,
+					      dst_group, r1, r2);
 }
 
 /* Could a packet of @p len go to output @p port on downstream VC @p vc at @p tick? */
@@ -625,12 +638,12 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 	pk->pend_flags = 0;
 	pk->reason = ASIC_REASON_NONE;
 	if (pk->flags & ASIC_PKT_MANDATORY_GLOBAL) {
-		/* A-4.6: any of this router's global links with credits, uniform; else wait on the
-		 * minimal one if it is global, else on a fixed one */
+		/* A-4.6: any of this router's global links that can take the packet now, uniform;
+		 * else wait on the minimal one if it is global, else on a fixed one */
 		uint32_t ok[DFLY_MAX_H], n = 0, vcg = as->regs->knobs.vc_map[DFLY_ROLE_G1];
 
 		for (uint32_t q = 0; q < t->h; q++)
-			if (has_credits(as, t->first_global + q, vcg, pk->len))
+			if (port_feasible(as, t->first_global + q, vcg, pk->len, as->tick))
 				ok[n++] = t->first_global + q;
 		if (n)
 			c = ok[dfly_rng_below(&as->rng, n)];
@@ -705,28 +718,31 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 		return;
 	}
 	if (!(pk->flags & ASIC_PKT_ROUTED)) {
-		/* source decision, once (or again after a recompute) */
+		/* source decision (again after a recompute) */
 		pk->flags |= ASIC_PKT_ROUTED;
 		pk->val_router = ASIC_NONE;
 		pk->reason = ASIC_REASON_NONE;
 		if (k->mode == DFLY_MODE_VAL) {
-			uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
-			uint32_t r = dfly_topo_val_root_ex(
-				t, (enum dfly_val_variant)k->val_variant,
-				(enum dfly_val_exclude)k->val_exclude, as->router, dst_group, r1, r2);
-
-			if (r == UINT32_MAX) {
+			draw_root(as, pk, dst_group);
+			if (pk->cand_root == UINT32_MAX) {
 				pk->flags |= ASIC_PKT_NOINTER;
 			} else {
-				pk->val_router = r;
+				pk->val_router = pk->cand_root;
 				pk->flags |= ASIC_PKT_NONMIN;
 			}
 		} else if (k->mode != DFLY_MODE_MIN) {
+			draw_root(as, pk, dst_group);
+			pk->flags |= ASIC_PKT_DECIDING;
 			src_decide(as, pk, dst_router, dst_group, false);
 		}
+	} else if (pk->flags & ASIC_PKT_DECIDING) {
+		/* re-evaluated every allocation round until granted, same S_ROOT */
+		src_decide(as, pk, dst_router, dst_group, in_port >= t->p);
 	} else if (k->mode == DFLY_MODE_PAR && pk->ghops == 0 && in_port >= t->p &&
 		   !(pk->flags & (ASIC_PKT_NONMIN | ASIC_PKT_NOINTER)) && as->group != dst_group) {
 		/* PAR: re-evaluate at every source-group router while minimal (spec §4.7) */
+		draw_root(as, pk, dst_group);
+		pk->flags |= ASIC_PKT_DECIDING;
 		src_decide(as, pk, dst_router, dst_group, true);
 	}
 	if (pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1) &&
@@ -1064,6 +1080,7 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 	regs->port_ctr[i][DFLY_XBAR_IN_GRANTS]++;
 	regs->port_ctr[o][DFLY_XBAR_OUT_GRANTS]++;
 	pk->flags |= pk->pend_flags;
+	pk->flags &= (uint16_t)~ASIC_PKT_DECIDING; /* the decision is fixed when granted */
 	if (in->kind == DFLY_PORT_TERMINAL) {
 		pk->inj_cycle = now;
 		if (pk->flags & ASIC_PKT_NOINTER)
@@ -1112,6 +1129,7 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 	uint64_t lrs_key[DFLY_MAX_PORTS];
 	uint64_t matched = 0;
 	bool olm = regs->knobs.mode == DFLY_MODE_OLM;
+	bool reeval = regs->knobs.reevaluate;
 
 	for (uint32_t it = 0; it < par->alloc_iters; it++) {
 		uint64_t outs = 0, m = as->in_mask & ~matched;
@@ -1133,7 +1151,8 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 				pk = ivc_head(&in->vc[v]);
 				if (pk->ready_tick > tick)
 					continue;
-				if (pk->out_port == UINT8_MAX || (olm && it == 0)) {
+				if (pk->out_port == UINT8_MAX ||
+				    (it == 0 && (olm || (reeval && (pk->flags & ASIC_PKT_DECIDING))))) {
 					as->tick = tick;
 					route(as, pk, i);
 				}
@@ -1203,7 +1222,7 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 				vm &= vm - 1;
 				if (pk->ready_tick <= tick && pk->out_port != UINT8_MAX) {
 					pk->flags &= (uint16_t)~(ASIC_PKT_ROUTED | ASIC_PKT_NONMIN |
-								 ASIC_PKT_NOINTER);
+								 ASIC_PKT_NOINTER | ASIC_PKT_DECIDING);
 					pk->out_port = UINT8_MAX;
 				}
 			}
@@ -1211,12 +1230,21 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 	}
 }
 
+/* At a step boundary: switch every table to its last published bank and acknowledge it (a
+ * table no mode reads yet is acknowledged too, so its writer is never blocked). */
+static void acquire_tables(struct asic *as)
+{
+	as->tbl_pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
+	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
+	as->tbl_ectn = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_ECTN);
+	as->tbl_lia = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
+}
+
 void asic_step(struct asic *as, uint64_t now)
 {
 	uint32_t S = as->par.speedup;
 
-	as->tbl_pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
-	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
+	acquire_tables(as);
 	rx_credits(as, now);
 	rx_data(as, now);
 	rx_ctrl(as, now);
@@ -1240,8 +1268,7 @@ void asic_step(struct asic *as, uint64_t now)
 
 void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port)
 {
-	as->tbl_pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
-	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
+	acquire_tables(as);
 	as->tick = as->regs->cycle * as->par.speedup;
 	route(as, pkt, in_port);
 }

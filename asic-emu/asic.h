@@ -36,6 +36,7 @@
 #define ASIC_PKT_MANDATORY_GLOBAL 0x20u /**< OLM: the next hop must be global (after NRG) */
 #define ASIC_PKT_LMIS_DONE 0x40u	/**< OLM: this group's one local misroute is used */
 #define ASIC_PKT_PBVEC 0x80u		/**< carries the in-band PB vector in pb_vec */
+#define ASIC_PKT_DECIDING 0x100u	/**< source-adaptive decision made here, not yet granted */
 #define ASIC_REASON_NONE 0xffu		/**< no decision counter pending */
 
 /**
@@ -57,6 +58,7 @@ struct asic_pkt {
 	uint8_t out_port;    /**< route stage result: output port */
 	uint8_t reason;	     /**< route stage result: enum dfly_route_ctr to count at the grant */
 	uint32_t pb_vec;     /**< in-band PB vector (ASIC_PKT_PBVEC), stripped on arrival */
+	uint32_t cand_root;  /**< Valiant router drawn for the pending source-adaptive decision */
 	uint64_t gen_cycle;  /**< generation cycle (latency is measured from here) */
 	uint64_t ready_tick; /**< tick from which the head may request the allocator */
 	uint64_t inj_cycle;  /**< cycle it left the injection queue */

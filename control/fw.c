@@ -422,11 +422,20 @@ static void pb_broadcast(struct fw *fw)
 		stat_add(fw, FW_STAT_TX_ENCODE_ERR, fw->topo->a - 1);
 		return;
 	}
-	memcpy(fw->pb.sent, fw->pb.own, fw->topo->h);
-	fw->pb.ever_sent = true;
-	for (uint32_t port = fw->topo->first_local; port < fw->topo->first_global; port++)
-		if (tx_frame(fw, port, buf, len) == 0)
-			stat_add(fw, FW_STAT_PB_TX, 1);
+	{
+		bool all = true;
+
+		for (uint32_t port = fw->topo->first_local; port < fw->topo->first_global; port++) {
+			if (tx_frame(fw, port, buf, len) == 0)
+				stat_add(fw, FW_STAT_PB_TX, 1);
+			else
+				all = false;
+		}
+		/* only a vector every neighbour was sent counts as known to them: after a full
+		 * ring the next period sends again even if nothing changed */
+		memcpy(fw->pb.sent, fw->pb.own, fw->topo->h);
+		fw->pb.ever_sent = all;
+	}
 }
 
 /* Mode B: a PB_STATE from the peer of local port @p port (sender already checked). */

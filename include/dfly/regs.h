@@ -211,6 +211,9 @@ struct dfly_regs_knobs {
 	uint32_t ugal_per_port; /**< compare whole-port occupancy instead of the hop's VC */
 	/** Spec §4.1: a nonminimal candidate is valid only if its VC has credits for the packet */
 	uint32_t nonmin_needs_credits;
+	/** A-3.4: re-evaluate a source-adaptive decision every allocation round until granted
+	 *  (same S_ROOT); 0 fixes it when the head first routes */
+	uint32_t reevaluate;
 	/* PB (spec §4.6) */
 	uint32_t pb_per_vc;	 /**< saturation bits per global VC (else one bit per port) */
 	uint32_t pb_inband;	 /**< IAR mode: piggyback the own vector on local data packets */
@@ -267,9 +270,11 @@ struct dfly_regs_mech_ctrs {
 	uint16_t ectn_partial[DFLY_MAX_GROUPS];	  /**< ECtN partial array per remote group */
 	uint32_t lia_injected[DFLY_MAX_GROUPS];	  /**< LIA: packets out of injection, current bucket */
 	uint32_t lia_stored[DFLY_MAX_GROUPS];	  /**< LIA: packets stored in injection queues */
-	/* PB in-band (IAR) reception: latest vector per local input port and how many arrived */
-	uint32_t pb_rx_vec[DFLY_MAX_PORTS];
-	uint64_t pb_rx_count[DFLY_MAX_PORTS];
+	/* PB in-band (IAR) reception: latest vector per local input port and how many arrived.
+	 * The ASIC stores the vector, then bumps the count; a reader that sees a new count then
+	 * reads a vector at least as new. */
+	_Atomic uint32_t pb_rx_vec[DFLY_MAX_PORTS];
+	_Atomic uint64_t pb_rx_count[DFLY_MAX_PORTS];
 };
 
 /* ---------------------------------------------------------------------------------------------

@@ -247,7 +247,12 @@ static void test_mechanism(void **state)
 		     "\tpb = { exchange = \"inband\"; };\n};\nvcs = { global = 4; };\n",
 		     NULL, 0, -EINVAL,
 		     "FILE:4: routing.pb.exchange: inband carries at most 32 bits in the data header "
-		     "(h * vcs.global = 36; expected <= 32, or routing.pb.bits = \"port\")");
+		     "(h * vcs.global = 36; expected <= 32)");
+	/* PB with Qavg over all h channels can mark nothing when F >= h */
+	expect_error(BASE, (const char *const[]){"routing.mechanism=pb"}, 1, -EINVAL,
+		     "FILE:6: routing.pb.f: 2 with routing.pb.average = \"all\" "
+		     "and h = 2 can never mark a channel: Q > F*(sum of the h queues)/h + T needs F "
+		     "< h (expected F < h, or average = \"other\")");
 }
 
 static void test_pattern(void **state)
@@ -561,7 +566,7 @@ static void test_dump_round_trip(void **state)
 				      "buffers.global=2048",
 				      "buffers.output=48",
 				      "vcs.injection=1",
-				      "vcs.local=3",
+				      "vcs.local=5",
 				      "vcs.global=2",
 				      "links.local_latency=15",
 				      "links.global_latency=150",
@@ -573,6 +578,21 @@ static void test_dump_round_trip(void **state)
 				      "routing.val.path_a=lg-",
 				      "routing.val.recompute=true",
 				      "routing.val.exclude=src",
+				      "routing.candidate_credits=false",
+				      "routing.reevaluate=false",
+				      "routing.ugal.f=1.5",
+				      "routing.ugal.t=-2.5",
+				      "routing.ugal.occupancy=port",
+				      "routing.pb.f=1.25",
+				      "routing.pb.t=5",
+				      "routing.pb.average=other",
+				      "routing.pb.bits=port",
+				      "routing.pb.exchange=inband",
+				      "routing.pb.period=3",
+				      "routing.pb.piggyback_every=100",
+				      "routing.pb.send_unchanged=false",
+				      "routing.olm.threshold_pct=35",
+				      "routing.olm.min_occupancy_pct=10",
 				      "traffic.pattern=adv-2",
 				      "traffic.load=0.35",
 				      "traffic.injection_vc=dest",
@@ -583,7 +603,11 @@ static void test_dump_round_trip(void **state)
 				      "sim.watchdog=123456789012",
 				      "sim.seed=9000000000000000000",
 				      "sim.seeds=10"},
-		38);
+		53);
+	assert_false(cfg.reevaluate);
+	assert_true(cfg.ugal_t == -2.5);
+	assert_int_equal(cfg.pb_exchange, DFLY_PB_INBAND);
+	assert_int_equal(cfg.olm_min_pct, 10);
 	assert_int_equal(cfg.credit_release, DFLY_REL_TAIL);
 	assert_int_equal(cfg.output_release, DFLY_REL_TAIL);
 	assert_int_equal(cfg.val_exclude, DFLY_VAL_EXCL_SRC);
@@ -605,11 +629,15 @@ static void test_vc_needs(void **state)
 	    {DFLY_MODE_VAL, DFLY_VAL__GL, 4, 2, {0, 0, 0, 1, 2, 1, 0, 3}},
 	    {DFLY_MODE_VAL, DFLY_VAL_LG_, 3, 2, {0, 0, 0, 1, 1, 1, 0, 2}},
 	    {DFLY_MODE_VAL, DFLY_VAL__G_, 3, 2, {0, 0, 0, 1, 1, 1, 0, 2}},
+	    {DFLY_MODE_PB, DFLY_VAL_LGL, 4, 2, {0, 0, 0, 1, 2, 1, 0, 3}},
+	    {DFLY_MODE_UGAL, DFLY_VAL_LG_, 3, 2, {0, 0, 0, 1, 1, 1, 0, 2}},
+	    {DFLY_MODE_PAR, DFLY_VAL_LGL, 5, 2, {0, 1, 0, 2, 3, 1, 0, 4}},
+	    {DFLY_MODE_OLM, DFLY_VAL_LGL, 3, 2, {0, 0, 0, 0, 1, 1, 1, 2}},
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct dfly_netcfg cfg = {.mode = cases[i].mode, .val_variant = cases[i].v};
+		struct dfly_netcfg cfg = {.mode = cases[i].mode, .val_variant = cases[i].v, .t = 1};
 		uint8_t map[DFLY_ROLE_COUNT];
 		uint32_t l, g;
 
@@ -618,6 +646,15 @@ static void test_vc_needs(void **state)
 		assert_int_equal(l, cases[i].local);
 		assert_int_equal(g, cases[i].global);
 		assert_memory_equal(map, cases[i].map, sizeof(map));
+	}
+	/* with trunking, VAL-group paths may land beside S_ROOT and take a local hop: 4/2 */
+	{
+		struct dfly_netcfg cfg = {.mode = DFLY_MODE_VAL, .val_variant = DFLY_VAL_LG_, .t = 2};
+		uint32_t l, g;
+
+		dfly_netcfg_vc_needs(&cfg, &l, &g, NULL);
+		assert_int_equal(l, 4);
+		assert_int_equal(g, 2);
 	}
 }
 

@@ -394,6 +394,7 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 		regs->knobs.ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);
 		regs->knobs.ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
 		regs->knobs.nonmin_needs_credits = cfg->cand_credits;
+		regs->knobs.reevaluate = cfg->reevaluate;
 		regs->knobs.pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
 		regs->knobs.pb_inband = cfg->mode == DFLY_MODE_PB && cfg->pb_exchange == DFLY_PB_INBAND;
 		regs->knobs.pb_piggy_every = cfg->pb_piggy_every;

@@ -162,6 +162,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_S("routing.mechanism", true, NULL, mechanism, "min | val | ugal | pb | par | olm"),
 	NC_B("routing.candidate_credits", cand_credits, true,
 	     "nonminimal candidate needs credits for the packet (spec 4.1)"),
+	NC_B("routing.reevaluate", reevaluate, true,
+	     "re-decide a waiting head every allocation round (A-3.4)"),
 	NC_G("routing.ugal"),
 	NC_D("routing.ugal.f", ugal_f, 2.0, 0.0, 64.0, "F of Q_min <= F*Q_val + T"),
 	NC_D("routing.ugal.t", ugal_t, 3.0, -1000.0, 1000.0, "T in packets (x packet.phits)"),
@@ -1047,9 +1049,12 @@ static void nc_role_list(const uint8_t map[DFLY_ROLE_COUNT], unsigned used, bool
 	}
 }
 
+/* VAL-group (3/2 VCs): S_ROOT is the landing router of the global link the path takes. With
+ * trunking the minimal route towards S_ROOT may land on another of the t links' routers and
+ * need a local hop to it, so t > 1 uses the 4/2 map. */
 static bool nc_val_group(const struct dfly_netcfg *cfg)
 {
-	return cfg->val_variant == DFLY_VAL_LG_ || cfg->val_variant == DFLY_VAL__G_;
+	return (cfg->val_variant == DFLY_VAL_LG_ || cfg->val_variant == DFLY_VAL__G_) && cfg->t == 1;
 }
 
 /** Roles a mechanism's reference path uses (bit r = role r), spec §2.2. */
@@ -1147,11 +1152,17 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       "; expected a*h/t + 1 >= 3)",
 			       dfly_mode_name(cfg->mode), g);
 	if (cfg->mode == DFLY_MODE_PB && cfg->pb_exchange == DFLY_PB_INBAND &&
-	    cfg->h * (cfg->pb_bits == DFLY_OCC_VC ? cfg->vc_global : 1) > 32)
+	    cfg->h * cfg->vc_global > 32)
 		return nc_fail(c, "routing.pb.exchange",
 			       "inband carries at most 32 bits in the data header (h * vcs.global "
-			       "= %" PRIu32 "; expected <= 32, or routing.pb.bits = \"port\")",
+			       "= %" PRIu32 "; expected <= 32)",
 			       cfg->h * cfg->vc_global);
+	if (cfg->mode == DFLY_MODE_PB && cfg->pb_avg == DFLY_PB_AVG_ALL && cfg->pb_f >= cfg->h)
+		return nc_fail(c, "routing.pb.f",
+			       "%g with routing.pb.average = \"all\" and h = %" PRIu32
+			       " can never mark a channel: Q > F*(sum of the h queues)/h + T needs "
+			       "F < h (expected F < h, or average = \"other\")",
+			       cfg->pb_f, cfg->h);
 	rc = nc_check_vcs(c, cfg);
 	if (rc < 0)
 		return rc;

@@ -110,6 +110,7 @@ struct dfly_netcfg {
 	bool val_recompute;		   /**< routing.val.recompute: default false (spec §4.3) */
 	enum dfly_val_exclude val_exclude; /**< routing.val.exclude: "src+dst" (default) | "src" */
 	bool cand_credits;     /**< routing.candidate_credits: default true (spec §4.1) */
+	bool reevaluate;       /**< routing.reevaluate: default true (A-3.4) */
 	double ugal_f;	       /**< routing.ugal.f: F of UGAL-L, default 2 (IAR eq. 2) */
 	double ugal_t;	       /**< routing.ugal.t: T in packets, default 3 */
 	enum dfly_occ ugal_occ; /**< routing.ugal.occupancy: "vc" (default, A-4.4) | "port" */
