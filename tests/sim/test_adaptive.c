@@ -413,6 +413,28 @@ static void test_pb_inband(void **state)
 	assert_true(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT) > 0);
 	assert_true(r.misrouted_pct > 50.0);
 	dfly_fabric_destroy(fab);
+
+	/* IAR §6.5 (H30): piggybacking on 1 packet in 100, info flits kept, gives nearly the same
+	 * steady state as on every packet */
+	{
+		const char *y1[] = {"sim.warmup=3000", "sim.measure=3000", "routing.pb.exchange=inband"};
+		const char *y100[] = {"sim.warmup=3000", "sim.measure=3000",
+				      "routing.pb.exchange=inband", "routing.pb.piggyback_every=100"};
+		struct dfly_sim_result a, b;
+
+		setup(&cfg, "h2", "pb", "adv+1", "0.4", y1, 3);
+		run(&cfg, 2, &a);
+		setup(&cfg, "h2", "pb", "adv+1", "0.4", y100, 4);
+		run(&cfg, 2, &b);
+		printf("# pb inband ADV+1 0.4: every packet: accepted %.4f lat %.1f misrouted %.1f%%; "
+		       "1 in 100: %.4f %.1f %.1f%%\n",
+		       a.accepted, a.lat_avg, a.misrouted_pct, b.accepted, b.lat_avg,
+		       b.misrouted_pct);
+		assert_true(b.accepted >= 0.98 * a.accepted);
+		assert_true(b.lat_avg <= 1.05 * a.lat_avg);
+		assert_true(b.misrouted_pct >= a.misrouted_pct - 3.0 &&
+			    b.misrouted_pct <= a.misrouted_pct + 3.0);
+	}
 }
 
 /* ---------------------------------------------------------------------------------------------
