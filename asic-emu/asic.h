@@ -172,7 +172,8 @@ uint32_t asic_inject_room(const struct asic *as, uint32_t port);
 void asic_step(struct asic *as, uint64_t now);
 
 /**
- * Take up to @p max delivered (or dropped, see asic_ejection.drop) packets. @return how many were written to @p out.
+ * Take up to @p max delivered (or dropped, see asic_ejection.drop) packets.
+ * @return how many were written to @p out.
  */
 unsigned asic_eject_burst(struct asic *as, struct asic_ejection *out, unsigned max);
 

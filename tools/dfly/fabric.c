@@ -2,8 +2,9 @@
 /*
  * Virtual-time fabric (fabric.h). Per cycle, in this fixed order: every node's source (by node
  * id) generates and offers packets; every ASIC (by router id) steps; every ASIC's ejections are
- * collected into the sinks' statistics; every router's firmware (by router id) ticks. Links have latency ≥ 1, so nothing pushed in cycle c is
- * seen before cycle c + 1 and the stepping order cannot change the result.
+ * collected into the sinks' statistics; every router's firmware (by router id) ticks. Links
+ * have latency ≥ 1, so nothing pushed in cycle c is seen before cycle c + 1 and the stepping
+ * order cannot change the result; control frames the firmware queues at c leave at c + 1.
  */
 #include <errno.h>
 #include <math.h>
