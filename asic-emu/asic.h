@@ -4,8 +4,10 @@
  * sized in phits, one output FIFO per port, relative credits reserved at grant and returned over
  * the reverse link with link latency, internal speedup, a pipeline of route/allocation and
  * crossbar stages, and a separable input-first allocator (RR, LRS or age arbiters). The route
- * stage evaluates the routing-mode register (MIN, VAL with every Path-A variant) and assigns VCs
- * by hop role (spec §2.2).
+ * stage evaluates the routing-mode register (MIN, VAL with every Path-A variant, UGAL-L, PB with
+ * the group saturation table, PAR, OLM) and assigns VCs by hop role (spec §2.2). Each output
+ * link also has an out-of-band control line: the firmware's control frames (CPU port) and the
+ * in-band PB information flits cross it with the link latency.
  *
  * The model has no I/O and no clock of its own: a driver (the virtual-time fabric of dfly sim,
  * or the real-time lcore loop of dfly-switch) owns the links and calls asic_step() once per
