@@ -100,6 +100,7 @@ set xlabel 'cycle relative to the pattern switch'
 set format x '%g'
 set ylabel '$mis_label'
 set yrange [-2:102]
+set key bottom right
 plot $mis_plot
 unset multiplot
 EOF
