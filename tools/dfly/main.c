@@ -66,8 +66,18 @@ static void usage_sim(FILE *f)
 		"  --seed N             first seed (default sim.seed)\n"
 		"  --seeds K            runs per point with seeds N..N+K-1 (default sim.seeds)\n"
 		"  --csv FILE           write one CSV row per run\n"
+		"  --counters FILE      write every router's counters after each run: ports, VCs,\n"
+		"                       drops by reason, routing decisions by reason, firmware\n"
+		"                       (fw.*), one \"name value\" line each\n"
 		"  --quiet              no progress lines\n"
 		"  --help               this text\n"
+		"\n"
+		"Mechanisms (routing.mechanism): min, val (Valiant; routing.val.path_a lgl | lg- |\n"
+		"-gl | -g-), ugal (UGAL-L; routing.ugal.f, .t in packets, .occupancy vc | port), pb\n"
+		"(PiggyBack; routing.pb.f, .t, .average all | other, .bits vc | port, .exchange oob |\n"
+		"inband, .period, .piggyback_every, .send_unchanged), par (PAR, needs vcs.local = 5),\n"
+		"olm (OLM; routing.olm.threshold_pct, .min_occupancy_pct). Every setting, its default\n"
+		"and its source in the papers: configs/README.md. Transients: dfly transient --help.\n"
 		"\n"
 		"Exit status: 0 if every run kept its invariants, 1 on a deadlock or a violated\n"
 		"invariant, 2 on a usage or configuration error.\n");
@@ -167,8 +177,11 @@ static int cmd_sim(int argc, char **argv)
 		{"seed", required_argument, NULL, 'S'},	 {"seeds", required_argument, NULL, 'k'},
 		{"csv", required_argument, NULL, 'c'},	 {"mechanisms", required_argument, NULL, 'm'},
 		{"patterns", required_argument, NULL, 'p'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},	 {NULL, 0, NULL, 0},
+		{"counters", required_argument, NULL, 'C'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
+	const char *ctr_path = NULL;
+	FILE *ctr = NULL;
 	const char *sets[MAX_SETS + 2];
 	int nsets = 0, nloads = 0, nmech = 0, npat = 0, opt, status = 0;
 	double loads[256];
@@ -208,6 +221,9 @@ static int cmd_sim(int argc, char **argv)
 			break;
 		case 'c':
 			csv_path = optarg;
+			break;
+		case 'C':
+			ctr_path = optarg;
 			break;
 		case 'm':
 			snprintf(mech_buf, sizeof(mech_buf), "%s", optarg);
@@ -274,6 +290,15 @@ static int cmd_sim(int argc, char **argv)
 				}
 				fputs(csv_header, csv);
 			}
+			if (ctr_path != NULL && ctr == NULL) {
+				ctr = fopen(ctr_path, "w");
+				if (ctr == NULL) {
+					fprintf(stderr, "dfly sim: %s: %s\n", ctr_path,
+						strerror(errno));
+					status = 2;
+					goto out;
+				}
+			}
 			if (mi == 0 && pi == 0) {
 				struct dfly_topo *t = dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t,
 								       cfg.arr, cfg.sigma);
@@ -320,6 +345,12 @@ static int cmd_sim(int argc, char **argv)
 							dfly_mode_name(cfg.mode), patname, cfg.load,
 							(unsigned long long)seed);
 					dfly_fabric_run(fab, &r, !quiet);
+					if (ctr) {
+						fprintf(ctr, "# run %s %s load %.4f seed %llu\n",
+							dfly_mode_name(cfg.mode), patname, cfg.load,
+							(unsigned long long)seed);
+						dfly_fabric_dump_counters(fab, ctr);
+					}
 					sim_cycles += r.cycles;
 					sim_router_cycles += r.cycles * dfly_fabric_topo(fab)->routers;
 					sim_pkts += r.dlv_total;
@@ -358,6 +389,10 @@ out:
 	if (csv) {
 		fclose(csv);
 		printf("# CSV written to %s\n", csv_path);
+	}
+	if (ctr) {
+		fclose(ctr);
+		printf("# counters written to %s\n", ctr_path);
 	}
 	if (sim_cycles && !quiet) {
 		double wall = now_s() - t0;
