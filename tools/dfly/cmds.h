@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The `dfly` subcommands implemented outside main.c.
+ */
+#ifndef DFLY_CMDS_H
+#define DFLY_CMDS_H
+
+#include <stdint.h>
+
+/** Monotonic wall-clock seconds (main.c). */
+double now_s(void);
+
+/** Parse a decimal unsigned 64-bit number, digits only (main.c). @return 0 or -EINVAL. */
+int transient_parse_u64(const char *s, uint64_t *out);
+
+/** dfly transient (main.c): one transient experiment; returns the exit status. */
+int cmd_transient(int argc, char **argv);
+
+/** dfly repro (repro.c): the papers' experiments as batches of other subcommands. */
+int cmd_repro(int argc, char **argv);
+
+#endif /* DFLY_CMDS_H */
