@@ -386,26 +386,7 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 			goto out_err;
 		}
 		/* the configuration loader plays the firmware's part for the static knobs */
-		regs->knobs.mode = cfg->mode;
-		regs->knobs.val_variant = cfg->val_variant;
-		regs->knobs.val_recompute = cfg->val_recompute;
-		regs->knobs.val_exclude = cfg->val_exclude;
-		regs->knobs.in_transit_priority = cfg->in_transit_priority;
-		regs->knobs.ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);
-		regs->knobs.ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);
-		regs->knobs.ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
-		regs->knobs.nonmin_needs_credits = cfg->cand_credits;
-		regs->knobs.reevaluate = cfg->reevaluate;
-		regs->knobs.pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
-		regs->knobs.pb_inband = cfg->mode == DFLY_MODE_PB && cfg->pb_exchange == DFLY_PB_INBAND;
-		regs->knobs.pb_piggy_every = cfg->pb_piggy_every;
-		regs->knobs.olm_x_pct = cfg->olm_x_pct;
-		regs->knobs.olm_min_pct = cfg->olm_min_pct;
-		{
-			uint32_t l, g;
-
-			dfly_netcfg_vc_needs(cfg, &l, &g, regs->knobs.vc_map);
-		}
+		dfly_netcfg_knobs(cfg, &regs->knobs);
 	}
 	for (uint32_t r = 0; r < t->routers; r++) {
 		for (uint32_t port = t->first_local; port < t->radix; port++) {
@@ -426,17 +407,9 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 	}
 	fab->nlinks = nl;
 	{
-		struct fw_params fp = {
-		    .vc_global = cfg->vc_global,
-		    .pb_enabled = cfg->mode == DFLY_MODE_PB,
-		    .pb_period = cfg->pb_period,
-		    .pb_f_q8 = (uint32_t)lround(cfg->pb_f * 256.0),
-		    .pb_t = (int32_t)lround(cfg->pb_t * cfg->pkt_phits),
-		    .pb_avg_other = cfg->pb_avg == DFLY_PB_AVG_OTHER,
-		    .pb_per_vc = cfg->pb_bits == DFLY_OCC_VC,
-		    .pb_inband = cfg->pb_exchange == DFLY_PB_INBAND,
-		    .pb_send_unchanged = cfg->pb_send_unchanged,
-		};
+		struct fw_params fp;
+
+		dfly_netcfg_fw_params(cfg, &fp);
 
 		fab->fws = calloc(t->routers, sizeof(*fab->fws));
 		if (fab->fws == NULL)

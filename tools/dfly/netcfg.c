@@ -20,6 +20,7 @@
 
 #include <libconfig.h>
 
+#include "fw.h"
 #include "netcfg.h"
 
 /* Enum members are stored through an int (table-driven loader). */
@@ -1448,4 +1449,44 @@ void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32
 		*global = g;
 	if (vc_map != NULL)
 		memcpy(vc_map, map, sizeof(map));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * What the configuration sets in the ASIC and the firmware
+ */
+
+void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
+{
+	uint32_t l, g;
+
+	k->mode = cfg->mode;
+	k->val_variant = cfg->val_variant;
+	k->val_recompute = cfg->val_recompute;
+	k->val_exclude = cfg->val_exclude;
+	k->in_transit_priority = cfg->in_transit_priority;
+	k->ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);
+	k->ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);
+	k->ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
+	k->nonmin_needs_credits = cfg->cand_credits;
+	k->reevaluate = cfg->reevaluate;
+	k->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
+	k->pb_inband = cfg->mode == DFLY_MODE_PB && cfg->pb_exchange == DFLY_PB_INBAND;
+	k->pb_piggy_every = cfg->pb_piggy_every;
+	k->olm_x_pct = cfg->olm_x_pct;
+	k->olm_min_pct = cfg->olm_min_pct;
+	dfly_netcfg_vc_needs(cfg, &l, &g, k->vc_map);
+}
+
+void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
+{
+	fw_params_init(fp);
+	fp->vc_global = cfg->vc_global;
+	fp->pb_enabled = cfg->mode == DFLY_MODE_PB;
+	fp->pb_period = cfg->pb_period;
+	fp->pb_f_q8 = (uint32_t)lround(cfg->pb_f * 256.0);
+	fp->pb_t = (int32_t)lround(cfg->pb_t * cfg->pkt_phits);
+	fp->pb_avg_other = cfg->pb_avg == DFLY_PB_AVG_OTHER;
+	fp->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
+	fp->pb_inband = cfg->pb_exchange == DFLY_PB_INBAND;
+	fp->pb_send_unchanged = cfg->pb_send_unchanged;
 }

@@ -170,4 +170,11 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32_t *global,
 			  uint8_t vc_map[DFLY_ROLE_COUNT]);
 
+/** The ASIC knobs the configuration sets (mode, Valiant, UGAL, PB in-band, OLM, VC map). */
+void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k);
+
+struct fw_params;
+/** The firmware parameters the configuration sets (PB; T converted from packets to phits). */
+void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp);
+
 #endif /* DFLY_NETCFG_H */
