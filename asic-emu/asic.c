@@ -1264,6 +1264,7 @@ void asic_step(struct asic *as, uint64_t now)
 		}
 	}
 	as->regs->cycle = now;
+	atomic_fetch_add_explicit(&as->regs->steps, 1, memory_order_release);
 }
 
 void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port)

@@ -24,7 +24,6 @@ const char *const dfly_route_ctr_descs[DFLY_ROUTE_CTR_COUNT] = {DFLY_FOREACH_ROU
 void dfly_regs_init(struct dfly_regs *regs, uint32_t router, uint32_t nports)
 {
 	memset(regs, 0, sizeof(*regs));
-	regs->magic = DFLY_REGS_MAGIC;
 	regs->version = DFLY_REGS_VERSION;
 	regs->size = sizeof(*regs);
 	regs->router = router;
@@ -39,6 +38,11 @@ void dfly_regs_init(struct dfly_regs *regs, uint32_t router, uint32_t nports)
 	atomic_init(&regs->cpu_tx.tail, 0);
 	atomic_init(&regs->fw.pb_own_vec, 0);
 	atomic_init(&regs->fw.heartbeat, 0);
+	atomic_init(&regs->steps, 0);
+	/* the magic last: a process mapping the file from shared memory sees 0 until the rest
+	 * is in place */
+	atomic_thread_fence(memory_order_release);
+	regs->magic = DFLY_REGS_MAGIC;
 }
 
 int dfly_regs_check(const struct dfly_regs *regs)

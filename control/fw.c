@@ -546,5 +546,5 @@ void fw_tick(struct fw *fw, uint64_t now)
 	rx_drain(fw);
 	timers_run(fw, now);
 	pb_flush(fw, now);
-	atomic_store_explicit(&fw->regs->fw.heartbeat, now, memory_order_release);
+	atomic_store_explicit(&fw->regs->fw.heartbeat, now + 1, memory_order_release);
 }

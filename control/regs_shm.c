@@ -99,6 +99,13 @@ int dfly_regs_shm_open(struct dfly_regs_shm *s, const char *instance, uint32_t r
 	close(fd);
 	if (rc < 0)
 		return rc;
+	if (*(volatile uint32_t *)&s->regs->magic == 0) {
+		/* created, not initialised yet */
+		munmap(s->regs, sizeof(struct dfly_regs));
+		s->regs = NULL;
+		return -EAGAIN;
+	}
+	atomic_thread_fence(memory_order_acquire);
 	if (dfly_regs_check(s->regs) < 0 || s->regs->router != router) {
 		munmap(s->regs, sizeof(struct dfly_regs));
 		s->regs = NULL;

@@ -42,7 +42,8 @@ int dfly_regs_shm_create(struct dfly_regs_shm *s, const char *instance, uint32_t
 
 /**
  * Firmware side: map an existing object read-write and check its layout (magic, version, size)
- * and router id. @return 0, -ENOENT, -EPROTO (another layout or another router) or -errno.
+ * and router id. @return 0, -ENOENT, -EAGAIN (created but not initialised yet: try again),
+ * -EPROTO (another layout or another router) or -errno.
  */
 int dfly_regs_shm_open(struct dfly_regs_shm *s, const char *instance, uint32_t router);
 

@@ -311,7 +311,7 @@ void dfly_cpu_ring_pop(struct dfly_cpu_ring *r);
 /** Firmware-written registers that are not knobs (read by the ASIC every packet). */
 struct dfly_regs_fw {
 	_Atomic uint32_t pb_own_vec; /**< PB in-band: own saturation vector, bit q·vg + v */
-	_Atomic uint64_t heartbeat;  /**< cycle of the firmware's last tick */
+	_Atomic uint64_t heartbeat;  /**< 1 + the cycle of the firmware's last tick (0: never) */
 };
 
 /** The register file of one ASIC. */
@@ -326,6 +326,7 @@ struct dfly_regs {
 
 	/* ASIC-written */
 	uint64_t cycle;					    /**< emulated cycle last stepped */
+	_Atomic uint64_t steps; /**< asic_step() calls completed: the firmware may tick < steps */
 	uint64_t port_ctr[DFLY_MAX_PORTS][DFLY_PORT_CTR_COUNT];
 	uint64_t vc_ctr[DFLY_MAX_PORTS][DFLY_MAX_VCS][DFLY_VC_CTR_COUNT];
 	int64_t vc_gauge[DFLY_MAX_PORTS][DFLY_MAX_VCS][DFLY_VC_GAUGE_COUNT];

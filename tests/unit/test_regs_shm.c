@@ -111,6 +111,14 @@ static void test_layout_checks(void **state)
 	assert_int_equal(dfly_regs_shm_unlink(inst, 3), 0);
 	assert_int_equal(dfly_regs_shm_unlink(inst, 3), -ENOENT);
 
+	/* right size, not initialised yet (magic still 0): try again later */
+	fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, sizeof(struct dfly_regs)), 0);
+	close(fd);
+	assert_int_equal(dfly_regs_shm_open(&b, inst, 3), -EAGAIN);
+	assert_int_equal(dfly_regs_shm_unlink(inst, 3), 0);
+
 	/* right size, another version or another router */
 	assert_int_equal(dfly_regs_shm_create(&a, inst, 4, 12), 0);
 	a.regs->version = DFLY_REGS_VERSION + 1;
@@ -177,7 +185,7 @@ static void test_firmware_in_other_process(void **state)
 		dfly_cpu_ring_pop(&a.regs->cpu_tx);
 	}
 	assert_null(dfly_cpu_ring_peek(&a.regs->cpu_tx));
-	assert_int_equal(atomic_load(&a.regs->fw.heartbeat), 7);
+	assert_int_equal(atomic_load(&a.regs->fw.heartbeat), 8);
 	dfly_regs_shm_close(&a);
 	dfly_topo_destroy(t);
 }

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "asic.h"
 #include "fabric.h"
 #include "fw.h"
+#include "regs_shm.h"
 
 #define POOL_CHUNK 65536u
 #define LAT_BUCKETS (1u << 18)
@@ -33,7 +35,12 @@ struct dfly_fabric {
 	struct dfly_topo *topo;
 	struct asic **asics;
 	struct fw **fws; /* one firmware instance per router */
-	struct dfly_regs *regs;
+	struct dfly_regs **regs;     /* per router: in regs_mem, or a shared-memory mapping */
+	struct dfly_regs *regs_mem;
+	struct dfly_regs_shm *shm;   /* external firmware: the mappings (NULL otherwise) */
+	uint32_t fw_wait_ms;
+	bool fw_absent;		     /* the external firmware stopped answering */
+	uint64_t fw_absent_cycles;
 	struct asic_link **links;
 	uint32_t nlinks;
 	struct node_src *src;
@@ -229,7 +236,7 @@ static void generate(struct dfly_fabric *fab)
 				fab->queued_src++;
 			} else {
 				fab->drop_inj++;
-				fab->regs[n / t->p].drop[DFLY_DROP_INJ_FULL]++;
+				fab->regs[n / t->p]->drop[DFLY_DROP_INJ_FULL]++;
 				pkt_free(fab, pk);
 			}
 		}
@@ -328,6 +335,13 @@ static void collect(struct dfly_fabric *fab)
 struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t seed, char *err,
 				       size_t errlen)
 {
+	return dfly_fabric_create_opts(cfg, seed, NULL, err, errlen);
+}
+
+struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint64_t seed,
+					    const struct dfly_fabric_opts *o, char *err,
+					    size_t errlen)
+{
 	struct dfly_fabric *fab = calloc(1, sizeof(*fab));
 	struct asic_params par = {0};
 	uint32_t nl = 0;
@@ -366,18 +380,41 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 	par.min_pkt_phits = cfg->pkt_phits; /* the generators make fixed-size packets */
 
 	fab->asics = calloc(t->routers, sizeof(*fab->asics));
-	fab->regs = aligned_alloc(64, ((sizeof(struct dfly_regs) * t->routers + 63) / 64) * 64);
+	fab->regs = calloc(t->routers, sizeof(*fab->regs));
+	if (o != NULL && o->shm_instance != NULL) {
+		fab->shm = calloc(t->routers, sizeof(*fab->shm));
+		fab->fw_wait_ms = o->fw_wait_ms ? o->fw_wait_ms : 5000;
+		if (fab->shm == NULL || fab->regs == NULL)
+			goto out_nomem;
+		for (uint32_t r = 0; r < t->routers; r++) {
+			int rc = dfly_regs_shm_create(&fab->shm[r], o->shm_instance, r, t->radix);
+
+			if (rc < 0) {
+				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s", r,
+					 o->shm_instance, r, strerror(-rc));
+				goto out_err;
+			}
+			fab->regs[r] = fab->shm[r].regs;
+		}
+	} else {
+		fab->regs_mem = aligned_alloc(
+			64, ((sizeof(struct dfly_regs) * t->routers + 63) / 64) * 64);
+		if (fab->regs_mem == NULL || fab->regs == NULL)
+			goto out_nomem;
+		for (uint32_t r = 0; r < t->routers; r++)
+			fab->regs[r] = &fab->regs_mem[r];
+	}
 	fab->links = calloc((size_t)t->routers * (t->a - 1 + t->h), sizeof(*fab->links));
 	fab->src = calloc(t->nodes, sizeof(*fab->src));
 	fab->lat_hist = calloc(LAT_BUCKETS, sizeof(*fab->lat_hist));
 	fab->inj_at_start = calloc(t->routers, sizeof(*fab->inj_at_start));
 	fab->inj_in_win = calloc(t->routers, sizeof(*fab->inj_in_win));
-	if (!fab->asics || !fab->regs || !fab->links || !fab->src || !fab->lat_hist ||
+	if (!fab->asics || !fab->links || !fab->src || !fab->lat_hist ||
 	    !fab->inj_at_start || !fab->inj_in_win)
 		goto out_nomem;
 
 	for (uint32_t r = 0; r < t->routers; r++) {
-		struct dfly_regs *regs = &fab->regs[r];
+		struct dfly_regs *regs = fab->regs[r];
 
 		fab->asics[r] = asic_create(t, r, &par, regs, seed);
 		if (fab->asics[r] == NULL) {
@@ -414,8 +451,8 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 		fab->fws = calloc(t->routers, sizeof(*fab->fws));
 		if (fab->fws == NULL)
 			goto out_nomem;
-		for (uint32_t r = 0; r < t->routers; r++) {
-			fab->fws[r] = fw_create(t, r, &fab->regs[r], &fp);
+		for (uint32_t r = 0; r < t->routers && fab->shm == NULL; r++) {
+			fab->fws[r] = fw_create(t, r, fab->regs[r], &fp);
 			if (fab->fws[r] == NULL) {
 				snprintf(err, errlen, "router %u: cannot create firmware: %s", r,
 					 strerror(errno));
@@ -449,12 +486,17 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 			asic_destroy(fab->asics[r]);
 	if (fab->fws && fab->topo)
 		for (uint32_t r = 0; r < fab->topo->routers; r++)
-			fw_destroy(fab->fws[r]);
+			fw_destroy(fab->fws[r]); /* NULL with an external firmware */
 	free(fab->fws);
 	for (uint32_t c = 0; c < fab->nchunks; c++)
 		free(fab->chunks[c]);
 	free(fab->chunks);
 	free(fab->asics);
+	if (fab->shm && fab->topo)
+		for (uint32_t r = 0; r < fab->topo->routers; r++)
+			dfly_regs_shm_close(&fab->shm[r]);
+	free(fab->shm);
+	free(fab->regs_mem);
 	free(fab->regs);
 	free(fab->links);
 	free(fab->src);
@@ -486,8 +528,55 @@ static uint64_t router_injected(const struct dfly_fabric *fab, uint32_t r)
 	uint64_t n = 0;
 
 	for (uint32_t port = 0; port < fab->topo->p; port++)
-		n += fab->regs[r].port_ctr[port][DFLY_XBAR_IN_GRANTS];
+		n += fab->regs[r]->port_ctr[port][DFLY_XBAR_IN_GRANTS];
 	return n;
+}
+
+/*
+ * External firmware (dfly-controld on the shared register files): lockstep. Cycle c + 1 starts
+ * only when every router's firmware has ticked cycle c (heartbeat ≥ c + 1), so the run is the
+ * same as with the firmware inside. If it does not answer within fw_wait_ms (killed, not yet
+ * started), the ASICs go on without it on their last tables, without waiting again until it is
+ * back in step; those cycles are counted.
+ */
+static void wait_external_fw(struct dfly_fabric *fab)
+{
+	uint64_t want = fab->now + 1, deadline = 0;
+
+	for (uint32_t r = 0; r < fab->topo->routers; r++) {
+		const _Atomic uint64_t *hb = &fab->regs[r]->fw.heartbeat;
+
+		while (atomic_load_explicit(hb, memory_order_acquire) < want) {
+			struct timespec ts;
+			uint64_t t;
+
+			if (fab->fw_absent)
+				goto absent;
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			t = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+			if (deadline == 0)
+				deadline = t + fab->fw_wait_ms;
+			else if (t > deadline) {
+				fab->fw_absent = true;
+				goto absent;
+			}
+			sched_yield();
+		}
+	}
+	fab->fw_absent = false;
+	return;
+absent:
+	fab->fw_absent_cycles++;
+	/* back in step as soon as every router's firmware has caught up */
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		if (atomic_load_explicit(&fab->regs[r]->fw.heartbeat, memory_order_acquire) < want)
+			return;
+	fab->fw_absent = false;
+}
+
+uint64_t dfly_fabric_fw_absent_cycles(const struct dfly_fabric *fab)
+{
+	return fab->fw_absent_cycles;
 }
 
 static void one_cycle(struct dfly_fabric *fab)
@@ -499,8 +588,12 @@ static void one_cycle(struct dfly_fabric *fab)
 	collect(fab);
 	/* the firmware runs after its ASIC: frames it queues leave at the next step, tables it
 	 * publishes are used from the next step */
-	for (uint32_t r = 0; r < fab->topo->routers; r++)
-		fw_tick(fab->fws[r], fab->now);
+	if (fab->shm == NULL) {
+		for (uint32_t r = 0; r < fab->topo->routers; r++)
+			fw_tick(fab->fws[r], fab->now);
+	} else {
+		wait_external_fw(fab);
+	}
 	fab->now++;
 }
 
@@ -553,7 +646,7 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 		return -EBUSY;
 	}
 	for (uint32_t r = 0; r < fab->topo->routers; r++) {
-		const struct dfly_regs *rg = &fab->regs[r];
+		const struct dfly_regs *rg = fab->regs[r];
 		uint64_t rx = 0, enq = 0, deq = 0, tx = 0, xin = 0, xout = 0;
 
 		/* counter partitions: per-VC sums equal per-port totals */
@@ -767,14 +860,15 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f)
 {
 	for (uint32_t r = 0; r < fab->topo->routers; r++) {
-		dfly_regs_dump(&fab->regs[r], f);
-		fw_dump(fab->fws[r], f);
+		dfly_regs_dump(fab->regs[r], f);
+		if (fab->fws[r] != NULL)
+			fw_dump(fab->fws[r], f);
 	}
 }
 
 const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t r)
 {
-	return &fab->regs[r];
+	return fab->regs[r];
 }
 
 const struct dfly_topo *dfly_fabric_topo(const struct dfly_fabric *fab)

@@ -58,6 +58,26 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 				       size_t errlen);
 void dfly_fabric_destroy(struct dfly_fabric *fab);
 
+/** Where the register files live and who runs the firmware. */
+struct dfly_fabric_opts {
+	/** non-NULL: every router's register file is the POSIX shared-memory object
+	 *  "/dfly.<instance>.r<router>" (created here, mode 0600, removed at destroy) and the
+	 *  firmware runs outside, in dfly-controld; each cycle waits for it (lockstep), so the
+	 *  run is identical to one with the firmware inside */
+	const char *shm_instance;
+	/** how long a cycle waits for the external firmware before the ASICs go on without it
+	 *  (on their last tables) until it is back in step; 0 means 5000 ms */
+	uint32_t fw_wait_ms;
+};
+
+/** dfly_fabric_create() with options (NULL: the defaults, firmware inside). */
+struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint64_t seed,
+					    const struct dfly_fabric_opts *o, char *err,
+					    size_t errlen);
+
+/** Cycles run without the external firmware in step (0 with the firmware inside). */
+uint64_t dfly_fabric_fw_absent_cycles(const struct dfly_fabric *fab);
+
 /**
  * Run warm-up, measurement and drain, then check the invariants. @p progress: print a progress
  * line on stderr when the run lasts more than a few seconds.

@@ -70,6 +70,15 @@ static void usage_sim(FILE *f)
 		"  --counters FILE      write every router's counters after each run: ports, VCs,\n"
 		"                       drops by reason, routing decisions by reason, firmware\n"
 		"                       (fw.*), one \"name value\" line each\n"
+		"  --firmware-instance NAME\n"
+		"                       put the register files in POSIX shared memory\n"
+		"                       /dfly.NAME.r<router> and leave the firmware to\n"
+		"                       dfly-controld CONFIG --instance NAME (same --set options);\n"
+		"                       each cycle waits for it, so the run is the same as with\n"
+		"                       the firmware inside; one run only (one mechanism, pattern,\n"
+		"                       load and seed)\n"
+		"  --firmware-wait MS   how long a cycle waits for dfly-controld before the ASICs\n"
+		"                       go on without it on their last tables (default 5000)\n"
 		"  --quiet              no progress lines\n"
 		"  --help               this text\n"
 		"\n"
@@ -179,8 +188,12 @@ static int cmd_sim(int argc, char **argv)
 		{"csv", required_argument, NULL, 'c'},	 {"mechanisms", required_argument, NULL, 'm'},
 		{"patterns", required_argument, NULL, 'p'}, {"quiet", no_argument, NULL, 'q'},
 		{"counters", required_argument, NULL, 'C'}, {"help", no_argument, NULL, 'h'},
+		{"firmware-instance", required_argument, NULL, 'F'},
+		{"firmware-wait", required_argument, NULL, 'W'},
 		{NULL, 0, NULL, 0},
 	};
+	struct dfly_fabric_opts fopts = {0};
+	unsigned runs_started = 0;
 	const char *ctr_path = NULL;
 	FILE *ctr = NULL;
 	const char *sets[MAX_SETS + 2];
@@ -226,6 +239,23 @@ static int cmd_sim(int argc, char **argv)
 		case 'C':
 			ctr_path = optarg;
 			break;
+		case 'F':
+			fopts.shm_instance = optarg;
+			break;
+		case 'W': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*optarg < '0' || *optarg > '9' || *end != '\0' || v == 0 ||
+			    v > 3600000) {
+				fprintf(stderr, "dfly sim: --firmware-wait %s: expected 1..3600000 "
+						"milliseconds\n",
+					optarg);
+				return 2;
+			}
+			fopts.fw_wait_ms = (uint32_t)v;
+			break;
+		}
 		case 'm':
 			snprintf(mech_buf, sizeof(mech_buf), "%s", optarg);
 			break;
@@ -333,8 +363,18 @@ static int cmd_sim(int argc, char **argv)
 				for (uint32_t sd = 0; sd < cfg.seeds; sd++) {
 					uint64_t seed = cfg.seed + sd;
 					struct dfly_sim_result r;
-					struct dfly_fabric *fab =
-						dfly_fabric_create(&cfg, seed, err, sizeof(err));
+					struct dfly_fabric *fab;
+
+					if (fopts.shm_instance && runs_started++ > 0) {
+						fprintf(stderr,
+							"dfly sim: --firmware-instance runs one "
+							"configuration only (one mechanism, pattern, "
+							"load and seed)\n");
+						status = 2;
+						goto out;
+					}
+					fab = dfly_fabric_create_opts(&cfg, seed, &fopts, err,
+								      sizeof(err));
 
 					if (fab == NULL) {
 						fprintf(stderr, "dfly sim: %s\n", err);
@@ -346,6 +386,12 @@ static int cmd_sim(int argc, char **argv)
 							dfly_mode_name(cfg.mode), patname, cfg.load,
 							(unsigned long long)seed);
 					dfly_fabric_run(fab, &r, !quiet);
+					if (fopts.shm_instance && !quiet)
+						fprintf(stderr,
+							"run: %llu cycles without the external "
+							"firmware in step\n",
+							(unsigned long long)
+								dfly_fabric_fw_absent_cycles(fab));
 					if (ctr) {
 						fprintf(ctr, "# run %s %s load %.4f seed %llu\n",
 							dfly_mode_name(cfg.mode), patname, cfg.load,
