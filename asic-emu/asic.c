@@ -68,9 +68,6 @@ struct asic {
 	struct asic_params par;
 	struct dfly_regs *regs;
 	const struct dfly_tbl_pb *tbl_pb; /* tables acquired at the start of the step */
-	const struct dfly_tbl_ugal *tbl_ugal;
-	const struct dfly_tbl_ectn *tbl_ectn;
-	const struct dfly_tbl_lia *tbl_lia;
 	uint32_t router, group, radix, p;
 	uint32_t min_len;	/* smallest packet, sizes the rings */
 	struct dfly_rng rng;
@@ -172,9 +169,6 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	if (as->ej == NULL)
 		goto out_free;
 	as->tbl_pb = &regs->tables[0].pb;
-	as->tbl_ugal = &regs->tables[0].ugal;
-	as->tbl_ectn = &regs->tables[0].ectn;
-	as->tbl_lia = &regs->tables[0].lia;
 	return as;
 
 out_free:
@@ -793,6 +787,15 @@ static void eject_drop(struct asic *as, struct asic_pkt *pk, uint64_t now, enum 
 	as->ej_tail++;
 }
 
+/* An in-band PB vector arrived on input @p port: the vector first, then the count the
+ * firmware polls. */
+static void pb_rx(struct asic *as, uint32_t port, uint32_t vec)
+{
+	as->regs->mech.pb_rx_vec[port] = vec;
+	as->regs->mech.pb_rx_count[port]++;
+	as->regs->port_ctr[port][DFLY_PB_RX]++;
+}
+
 static void rx_data(struct asic *as, uint64_t now)
 {
 	uint64_t m = as->link_in_mask;
@@ -817,9 +820,7 @@ static void rx_data(struct asic *as, uint64_t now)
 			}
 			if (pk->flags & ASIC_PKT_PBVEC) {
 				/* in-band PB vector: stripped before the packet is buffered */
-				as->regs->mech.pb_rx_vec[i] = pk->pb_vec;
-				as->regs->mech.pb_rx_count[i]++;
-				as->regs->port_ctr[i][DFLY_PB_RX]++;
+				pb_rx(as, i, pk->pb_vec);
 				pk->flags &= (uint16_t)~ASIC_PKT_PBVEC;
 				pk->pb_vec = 0;
 			}
@@ -849,9 +850,7 @@ static void rx_ctrl(struct asic *as, uint64_t now)
 				uint32_t vec;
 
 				memcpy(&vec, buf, sizeof(vec));
-				as->regs->mech.pb_rx_vec[i] = vec;
-				as->regs->mech.pb_rx_count[i]++;
-				as->regs->port_ctr[i][DFLY_PB_RX]++;
+				pb_rx(as, i, vec);
 				continue;
 			}
 			if (len > DFLY_CPU_FRAME_MAX ||
@@ -1031,12 +1030,7 @@ static inline uint32_t arbitrate(enum dfly_arb policy, uint64_t mask, uint32_t p
 
 static inline bool feasible(const struct asic *as, const struct asic_pkt *pk, uint64_t tick)
 {
-	const struct asic_out *out = &as->out[pk->out_port];
-
-	if (out->busy_until > tick || out->occ + pk->len > out->cap ||
-	    out->tail - out->head > out->mask)
-		return false;
-	return out->kind == DFLY_PORT_TERMINAL || out->credits[pk->out_vc] >= (int32_t)pk->len;
+	return port_feasible(as, pk->out_port, pk->out_vc, pk->len, tick);
 }
 
 static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64_t now)
@@ -1162,9 +1156,7 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 									     : in->vc[v].last_served;
 				} else if (it == 0) {
 					regs->vc_ctr[i][v][DFLY_VC_HEAD_WAIT]++;
-					if (as->out[pk->out_port].kind != DFLY_PORT_TERMINAL &&
-					    as->out[pk->out_port].credits[pk->out_vc] <
-						    (int32_t)pk->len)
+					if (!has_credits(as, pk->out_port, pk->out_vc, pk->len))
 						regs->vc_ctr[i][v][DFLY_VC_CREDIT_STALL]++;
 				}
 			}
@@ -1235,9 +1227,10 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 static void acquire_tables(struct asic *as)
 {
 	as->tbl_pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
-	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
-	as->tbl_ectn = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_ECTN);
-	as->tbl_lia = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
+	/* no mode reads these yet; acknowledged so their writers are never blocked */
+	dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
+	dfly_regs_tbl_acquire(as->regs, DFLY_TBL_ECTN);
+	dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
 }
 
 void asic_step(struct asic *as, uint64_t now)

@@ -8,36 +8,12 @@
  * in exact numbers and the in-band mode works; no deadlock at full load; invariants after every
  * run; same seed, same result.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include "fabric.h"
-#include "netcfg.h"
+#include "simtest.h"
 #include "transient.h"
 
-#ifndef DFLY_SOURCE_DIR
-#define DFLY_SOURCE_DIR "."
-#endif
-
 #define MAXSETS 16
-
-static void load_cfg(struct dfly_netcfg *cfg, const char *name, const char *const *sets, int n)
-{
-	char path[512], err[DFLY_NETCFG_ERRLEN];
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/configs/%s.cfg", DFLY_SOURCE_DIR, name);
-	rc = dfly_netcfg_load(cfg, path, sets, n, err, sizeof(err));
-	if (rc != 0)
-		fprintf(stderr, "%s\n", err);
-	assert_int_equal(rc, 0);
-}
 
 /* Load @p name with the common settings plus mechanism, pattern and load. */
 static void setup(struct dfly_netcfg *cfg, const char *name, const char *mech, const char *pat,
@@ -56,41 +32,6 @@ static void setup(struct dfly_netcfg *cfg, const char *name, const char *mech, c
 	for (int i = 0; i < nextra && n < MAXSETS; i++)
 		sets[n++] = extra[i];
 	load_cfg(cfg, name, sets, n);
-}
-
-/* One full run (warm-up, measurement, drain); asserts the invariants. Returns the fabric for
- * counter checks (caller destroys). */
-static struct dfly_fabric *run_keep(const struct dfly_netcfg *cfg, uint64_t seed,
-				    struct dfly_sim_result *res)
-{
-	char err[DFLY_NETCFG_ERRLEN], pat[32];
-	struct dfly_fabric *fab = dfly_fabric_create(cfg, seed, err, sizeof(err));
-	int rc;
-
-	if (fab == NULL)
-		fprintf(stderr, "%s\n", err);
-	assert_non_null(fab);
-	rc = dfly_fabric_run(fab, res, false);
-	dfly_pattern_name(cfg, pat, sizeof(pat));
-	printf("# seed %llu h=%u %s %s load %.3f: accepted %.4f lat %.2f p99 %.0f misrouted %.1f%% "
-	       "hops %.3f cycles %llu\n",
-	       (unsigned long long)seed, cfg->h, dfly_mode_name(cfg->mode), pat, cfg->load,
-	       res->accepted, res->lat_avg, res->lat_p99, res->misrouted_pct, res->hops_avg,
-	       (unsigned long long)res->cycles);
-	if (rc != 0 || !res->invariants_ok || !res->drained)
-		fprintf(stderr, "why: %s\n", res->why);
-	assert_int_equal(rc, 0);
-	assert_false(res->deadlock);
-	assert_true(res->drained);
-	assert_true(res->invariants_ok);
-	assert_int_equal(res->drop_fabric, 0);
-	assert_int_equal(res->gen_total, res->dlv_total);
-	return fab;
-}
-
-static void run(const struct dfly_netcfg *cfg, uint64_t seed, struct dfly_sim_result *res)
-{
-	dfly_fabric_destroy(run_keep(cfg, seed, res));
 }
 
 static uint64_t route_sum(const struct dfly_fabric *fab, enum dfly_route_ctr c)
