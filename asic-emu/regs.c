@@ -119,10 +119,20 @@ void dfly_cpu_ring_pop(struct dfly_cpu_ring *r)
 	atomic_store_explicit(&r->head, head + 1, memory_order_release);
 }
 
+const char *dfly_link_state_name(unsigned st)
+{
+	static const char *const names[] = {"unused", "wait_hello", "up", "miswired"};
+
+	return st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
+}
+
 void dfly_regs_dump(const struct dfly_regs *regs, FILE *f)
 {
 	fprintf(f, "router %u cycle %llu\n", regs->router, (unsigned long long)regs->cycle);
 	for (uint32_t p = 0; p < regs->nports; p++) {
+		if (regs->link_state[p] != DFLY_LINK_UNUSED)
+			fprintf(f, "  port%u.link_state %s\n", p,
+				dfly_link_state_name(regs->link_state[p]));
 		for (int c = 0; c < DFLY_PORT_CTR_COUNT; c++)
 			if (regs->port_ctr[p][c])
 				fprintf(f, "  port%u.%s %llu\n", p, dfly_port_ctr_names[c],

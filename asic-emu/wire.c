@@ -349,11 +349,12 @@ static size_t ctrl_body_len(const struct dfly_wire_ctrl *m, int *rc)
 		if (m->credit.n == 0 || m->credit.n > DFLY_WIRE_CREDIT_MAX)
 			break;
 		for (unsigned i = 0; i < m->credit.n; i++) {
-			if (m->credit.e[i].phits == 0) {
+			if (m->credit.e[i].phits == 0 &&
+			    !(m->credit.e[i].flags & DFLY_WIRE_CREDIT_F_ABS)) {
 				*rc = -DFLY_WIRE_E_BAD_SIZE;
 				return 0;
 			}
-			if (m->credit.e[i].flags & ~DFLY_WIRE_CREDIT_F_MIN) {
+			if (m->credit.e[i].flags & ~DFLY_WIRE_CREDIT_F_ALL) {
 				*rc = -DFLY_WIRE_E_RESERVED;
 				return 0;
 			}
@@ -486,11 +487,11 @@ static int credit_decode(const uint8_t *body, size_t body_len, const struct dfly
 		cr->e[i].vc = e[0];
 		cr->e[i].flags = e[1];
 		cr->e[i].phits = get16(e + 2);
-		if (cr->e[i].flags & ~DFLY_WIRE_CREDIT_F_MIN)
+		if (cr->e[i].flags & ~DFLY_WIRE_CREDIT_F_ALL)
 			return -DFLY_WIRE_E_RESERVED;
 		if (cr->e[i].vc >= lim->vcs)
 			return -DFLY_WIRE_E_BAD_VC;
-		if (cr->e[i].phits == 0)
+		if (cr->e[i].phits == 0 && !(cr->e[i].flags & DFLY_WIRE_CREDIT_F_ABS))
 			return -DFLY_WIRE_E_BAD_SIZE;
 	}
 	return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v2: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v3: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 2u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 3u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -60,7 +60,26 @@ extern "C" {
 	X(CTRL_RX, ctrl_rx, "control frames received on this port and handed to the firmware")     \
 	X(PB_PIGGY_TX, pb_piggy_tx, "data packets that carried the PB vector (in-band mode)")      \
 	X(PB_INFO_TX, pb_info_tx, "PB information flits sent on this idle link (in-band mode)")    \
-	X(PB_RX, pb_rx, "PB vectors received on this port in band (piggybacked or info flit)")
+	X(PB_RX, pb_rx, "PB vectors received on this port in band (piggybacked or info flit)")     \
+	/* dataplane (dfly-switch): the port's Ethernet side, written by the lcore that owns it */ \
+	X(WIRE_TX_FRAMES, wire_tx_frames, "Ethernet frames the device took (all kinds, resends)")  \
+	X(WIRE_RX_FRAMES, wire_rx_frames, "Ethernet frames received from the device")              \
+	X(WIRE_TX_BUSY, wire_tx_busy, "frames the device refused (kept and offered again)")        \
+	X(LLR_RETX, llr_retx, "data frames sent again by link-level retry")                        \
+	X(LLR_TIMEOUTS, llr_timeouts, "go-back-N restarts by the retry timer (no ack in time)")    \
+	X(LLR_NAK_TX, llr_nak_tx, "NAKs sent: a gap in sequence numbers was seen")                 \
+	X(LLR_NAK_RX, llr_nak_rx, "NAKs received: go-back-N restarts asked by the peer")           \
+	X(LLR_DUP_RX, llr_dup_rx, "data frames received again (already accepted): discarded")      \
+	X(LLR_GAP_RX, llr_gap_rx, "data frames after a gap: discarded, the peer resends them")     \
+	X(ACK_TX, ack_tx, "link-level ACK frames sent")                                            \
+	X(ACK_RX, ack_rx, "link-level ACK frames received")                                        \
+	X(CREDIT_FRAMES_TX, credit_frames_tx, "CREDIT frames sent (batched, cumulative)")          \
+	X(CREDIT_FRAMES_RX, credit_frames_rx, "CREDIT frames received")                            \
+	X(HELLO_TX, hello_tx, "HELLO frames sent")                                                 \
+	X(HELLO_RX, hello_rx, "HELLO frames received")                                             \
+	X(HOST_RX, host_rx, "frames received from the host on this terminal port")                 \
+	X(HOST_TX, host_tx, "frames delivered to the host on this terminal port")                  \
+	X(ARP_REPLIES, arp_replies, "ARP requests from the host answered by the edge router")
 
 /** Per (port, VC) counters; the input side of the VC unless stated. */
 #define DFLY_FOREACH_VC_CTR(X)                                                                     \
@@ -81,7 +100,8 @@ extern "C" {
 	  "UGAL and PB")
 
 /** Named drop reasons (per router). The fabric itself never drops: every entry is an edge or a
- *  malformed-input drop. */
+ *  malformed-input drop. (Frames the link-level retry discards and has resent are not drops:
+ *  see the llr_* port counters.) */
 #define DFLY_FOREACH_DROP(X)                                                                       \
 	X(INJ_FULL, inj_full, "generated packet found no injection VC with room")                  \
 	X(BAD_DST, bad_dst, "destination node out of range")                                       \
@@ -92,7 +112,20 @@ extern "C" {
 	X(CTRL_HOST, ctrl_host, "control frame offered on a terminal (host) port")                 \
 	X(CPU_RX_FULL, cpu_rx_full, "control frame received while the CPU rx ring was full")       \
 	X(CPU_TX_BAD, cpu_tx_bad, "CPU tx frame for a port that is not a fabric port, or too long") \
-	X(CTRL_LINK_FULL, ctrl_link_full, "control frame found the link's control line full")
+	X(CTRL_LINK_FULL, ctrl_link_full, "control frame found the link's control line full")     \
+	X(HOST_SPOOF, host_spoof, "frame with EtherType 0x88B5/0x88B6 offered by a host")          \
+	X(HOST_UNKNOWN_DST, host_unknown_dst,                                                      \
+	  "host frame to a unicast MAC that is not in the host table, or to the sender itself")    \
+	X(HOST_NON_UNICAST, host_non_unicast,                                                      \
+	  "host broadcast/multicast frame other than an ARP request for a known address")         \
+	X(HOST_BAD_FRAME, host_bad_frame,                                                          \
+	  "host frame shorter than an Ethernet header, or larger than the largest packet")        \
+	X(HOST_TX_FULL, host_tx_full, "decapsulated frame refused by the host port's device")     \
+	X(FABRIC_OTHER, fabric_other, "frame on a fabric port that is neither 0x88B5 nor 0x88B6")  \
+	X(LINK_DOWN, link_down, "frame received on a port held down (no HELLO yet, or miswired)") \
+	X(CTRL_UNSUPPORTED, ctrl_unsupported,                                                      \
+	  "control frame of a kind this port does not accept (e.g. CREDIT on an in-process link)") \
+	X(NO_MBUF, no_mbuf, "no packet buffer to receive or encapsulate a frame")
 
 /**
  * Routing decisions (per router). Decision counters count once per packet at its decision point,
@@ -314,6 +347,17 @@ struct dfly_regs_fw {
 	_Atomic uint64_t heartbeat;  /**< 1 + the cycle of the firmware's last tick (0: never) */
 };
 
+/** State of a fabric port realised by a device (dfly-switch); in-process links stay UNUSED. */
+enum dfly_link_state {
+	DFLY_LINK_UNUSED = 0, /**< no device: an in-process link, a terminal port, or dfly sim */
+	DFLY_LINK_WAIT_HELLO, /**< device up, no valid HELLO from the peer yet: kept down */
+	DFLY_LINK_UP,	      /**< HELLO verified: the peer is the one the topology expects */
+	DFLY_LINK_MISWIRED,   /**< HELLO names another router/port or network: kept down */
+};
+
+/** "unused", "wait_hello", "up", "miswired" (or "unknown"). */
+const char *dfly_link_state_name(unsigned st);
+
 /** The register file of one ASIC. */
 struct dfly_regs {
 	uint32_t magic;	  /**< DFLY_REGS_MAGIC */
@@ -335,6 +379,8 @@ struct dfly_regs {
 	struct dfly_regs_mech_ctrs mech;
 	_Atomic uint64_t tbl_seen[DFLY_TBL_COUNT]; /**< generation of each table the ASIC uses */
 	struct dfly_cpu_ring cpu_rx; /**< ASIC → firmware: control frames received */
+	uint8_t link_state[DFLY_MAX_PORTS]; /**< enum dfly_link_state, per port (dataplane) */
+	uint32_t link_peer[DFLY_MAX_PORTS]; /**< router·256 + port the last HELLO named */
 
 	/* firmware-written */
 	struct dfly_regs_knobs knobs;

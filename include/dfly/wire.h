@@ -34,7 +34,8 @@
  *      4 u32 src_router (the router that sent the frame)
  *   Bodies (offsets from the start of the body):
  *     CREDIT        0 u8 n (1..DFLY_WIRE_CREDIT_MAX)   1 u8 reserved   2 u16 reserved
- *                   4+4i: u8 vc | u8 flags (bit 0: min_flag) | u16 phits (≥ 1)
+ *                   4+4i: u8 vc | u8 flags (bit 0: min_flag, bit 1: absolute) | u16 phits
+ *                   (≥ 1; with the absolute flag, a running total mod 2^16, may be 0)
  *                   body_len = 4 + 4n
  *     PB_STATE      0 u8 h (= topology h)   1 u8 vg (global VCs, 1..vcs)   2 u16 reserved
  *                   4 ⌈h·vg/8⌉ bytes: saturation bit q·vg + v in byte (q·vg + v)/8, bit
@@ -99,6 +100,10 @@ extern "C" {
 #define DFLY_WIRE_F_ALL                 0x3fu     /**< every defined flag; the rest are reserved */
 
 #define DFLY_WIRE_CREDIT_F_MIN (1u << 0) /**< credit entry: phits of minimally routed packets */
+/** credit entry: phits is the running total of phits freed in that VC since the link came up,
+ *  mod 2^16 (may be 0), not an increment; a lost or repeated frame is repaired by the next one */
+#define DFLY_WIRE_CREDIT_F_ABS (1u << 1)
+#define DFLY_WIRE_CREDIT_F_ALL 0x03u /**< every defined credit flag */
 #define DFLY_WIRE_ACK_F_NAK    (1u << 0) /**< ACK: a gap was seen, resend from ack */
 
 /** Codec errors, X(ENUM, name, description). Returned negated: -DFLY_WIRE_E_TRUNCATED. */
@@ -201,8 +206,8 @@ struct dfly_wire_data {
 /** One credit return. */
 struct dfly_wire_credit {
 	uint8_t vc;     /**< downstream input VC the phits left */
-	uint8_t flags;  /**< DFLY_WIRE_CREDIT_F_MIN */
-	uint16_t phits; /**< phits freed, ≥ 1 */
+	uint8_t flags;  /**< DFLY_WIRE_CREDIT_F_MIN | DFLY_WIRE_CREDIT_F_ABS */
+	uint16_t phits; /**< phits freed, ≥ 1; with F_ABS the running total mod 2^16 */
 };
 
 /** CREDIT body. */

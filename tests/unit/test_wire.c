@@ -771,7 +771,7 @@ static void test_credit_errors(void **state)
 	memcpy(b, ref, (size_t)n);
 	put_be16(b + e1 + 2, 0); /* phits 0 */
 	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_SIZE);
-	for (unsigned bit = 1; bit < 8; bit++) {
+	for (unsigned bit = 2; bit < 8; bit++) {
 		memcpy(b, ref, (size_t)n);
 		b[e1 + 1] |= (uint8_t)(1u << bit);
 		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
@@ -939,8 +939,26 @@ static void test_ctrl_encode_errors(void **state)
 	x.credit.e[2].phits = 0;
 	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_SIZE);
 	x = ctrl_credit(3);
-	x.credit.e[2].flags = 0x02;
+	x.credit.e[2].flags = 0x04;
 	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), RESERVED);
+	/* an absolute (running-total) entry may be 0, and round-trips */
+	x = ctrl_credit(3);
+	x.credit.e[2].flags = DFLY_WIRE_CREDIT_F_ABS;
+	x.credit.e[2].phits = 0;
+	{
+		struct dfly_wire_ctrl y;
+		int len = dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x);
+
+		assert_true(len > 0);
+		assert_int_equal(dfly_wire_ctrl_decode(b, (size_t)len, &LIM, &y), 0);
+		assert_int_equal(y.credit.e[2].flags, DFLY_WIRE_CREDIT_F_ABS);
+		assert_int_equal(y.credit.e[2].phits, 0);
+		/* the same entry without the flag is refused by the decoder */
+		b[14 + 8 + 4 + 4 * 2 + 1] = 0;
+		ASSERT_ERR(dfly_wire_ctrl_decode(b, (size_t)len, &LIM, &y), BAD_SIZE);
+		b[14 + 8 + 4 + 4 * 2 + 1] = 0x04;
+		ASSERT_ERR(dfly_wire_ctrl_decode(b, (size_t)len, &LIM, &y), RESERVED);
+	}
 
 	x = ctrl_pb(2);
 	x.pb.h = 0;
