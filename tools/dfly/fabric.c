@@ -17,6 +17,7 @@
 
 #include "asic.h"
 #include "fabric.h"
+#include "gen.h"
 #include "fw.h"
 #include "regs_shm.h"
 
@@ -24,8 +25,6 @@
 #define LAT_BUCKETS (1u << 18)
 
 struct node_src {
-	struct dfly_rng rng;
-	uint32_t perm_dst;		/* PERM: fixed destination */
 	struct asic_pkt *q_head, *q_tail; /* unbounded source queue */
 	uint64_t q_len;
 };
@@ -44,10 +43,9 @@ struct dfly_fabric {
 	struct asic_link **links;
 	uint32_t nlinks;
 	struct node_src *src;
+	struct dfly_gen gen; /* the nodes' Bernoulli sources and destinations (gen.h) */
 	uint64_t seed;
 	uint64_t now;
-	uint64_t p_gen;		/* per-cycle generation probability · 2^64 */
-	bool generating;
 
 	/* packet pool */
 	struct asic_pkt **chunks;
@@ -113,74 +111,12 @@ static void pkt_free(struct dfly_fabric *fab, struct asic_pkt *pk)
 
 uint32_t dfly_fabric_pick_dst(struct dfly_fabric *fab, uint32_t n)
 {
-	const struct dfly_topo *t = fab->topo;
-	struct node_src *s = &fab->src[n];
-	uint32_t gsz = t->a * t->p, G = n / gsz, d;
-
-	switch (fab->cfg.pattern) {
-	case DFLY_PAT_UN:
-		d = dfly_rng_below(&s->rng, t->nodes - 1);
-		return d >= n ? d + 1 : d;
-	case DFLY_PAT_ADV: {
-		int64_t off = fab->cfg.adv_offset % (int64_t)t->g;
-		uint32_t Gd = (uint32_t)((G + off + t->g) % t->g);
-
-		return Gd * gsz + dfly_rng_below(&s->rng, gsz);
-	}
-	case DFLY_PAT_ADVC: {
-		/* the h groups following the source group: the groups of R_out for σ = −1 */
-		uint32_t k = dfly_rng_below(&s->rng, t->h * gsz);
-		uint32_t Gd = (G + 1 + k / gsz) % t->g;
-
-		return Gd * gsz + k % gsz;
-	}
-	case DFLY_PAT_PERM:
-		return s->perm_dst;
-	default:
-		return n;
-	}
-}
-
-/* Node-level derangement: uniform permutation, redrawn until no fixed point. */
-static void make_derangement(struct dfly_fabric *fab)
-{
-	uint32_t N = fab->topo->nodes;
-	uint32_t *perm = malloc(N * sizeof(*perm));
-	struct dfly_rng r;
-	bool ok = false;
-
-	if (perm == NULL || N < 2) {
-		free(perm);
-		return;
-	}
-	dfly_rng_seed(&r, fab->seed, 0x200000000ull);
-	while (!ok) {
-		for (uint32_t i = 0; i < N; i++)
-			perm[i] = i;
-		for (uint32_t i = N - 1; i > 0; i--) {
-			uint32_t j = dfly_rng_below(&r, i + 1), x = perm[i];
-
-			perm[i] = perm[j];
-			perm[j] = x;
-		}
-		ok = true;
-		for (uint32_t i = 0; i < N && ok; i++)
-			ok = perm[i] != i;
-	}
-	for (uint32_t i = 0; i < N; i++)
-		fab->src[i].perm_dst = perm[i];
-	free(perm);
+	return dfly_gen_pick_dst(&fab->gen, n);
 }
 
 void dfly_fabric_set_load(struct dfly_fabric *fab, double load)
 {
-	double p = load / fab->cfg.pkt_phits;
-
-	fab->generating = load > 0;
-	if (p >= 1.0)
-		fab->p_gen = UINT64_MAX;
-	else
-		fab->p_gen = (uint64_t)ldexp(p, 64);
+	dfly_gen_set_load(&fab->gen, load, fab->cfg.pkt_phits);
 }
 
 static void generate(struct dfly_fabric *fab)
@@ -207,7 +143,7 @@ static void generate(struct dfly_fabric *fab)
 			fab->queued_src--;
 			fab->gen_total++;
 		}
-		if (!fab->generating || !dfly_rng_chance(&s->rng, fab->p_gen))
+		if (!dfly_gen_fire(&fab->gen, n))
 			continue;
 		if (fab->measuring)
 			fab->m_attempts++;
@@ -218,7 +154,7 @@ static void generate(struct dfly_fabric *fab)
 				continue;
 			memset(pk, 0, sizeof(*pk));
 			pk->src_node = n;
-			pk->dst_node = dfly_fabric_pick_dst(fab, n);
+			pk->dst_node = dfly_gen_pick_dst(&fab->gen, n);
 			pk->val_router = ASIC_NONE;
 			pk->len = (uint16_t)fab->cfg.pkt_phits;
 			pk->gen_cycle = fab->now;
@@ -275,16 +211,13 @@ void dfly_fabric_set_tap(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ct
 
 int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, int adv_offset)
 {
-	int64_t g = fab->topo->g;
+	int rc = dfly_gen_set_pattern(&fab->gen, pattern, adv_offset);
 
-	if (pattern >= DFLY_PAT_COUNT ||
-	    (pattern == DFLY_PAT_ADV && (((int64_t)adv_offset % g) + g) % g == 0))
-		return -EINVAL;
-	fab->cfg.pattern = pattern;
-	fab->cfg.adv_offset = adv_offset;
-	if (pattern == DFLY_PAT_PERM)
-		make_derangement(fab);
-	return 0;
+	if (rc == 0) {
+		fab->cfg.pattern = pattern;
+		fab->cfg.adv_offset = adv_offset;
+	}
+	return rc;
 }
 
 static void collect(struct dfly_fabric *fab)
@@ -460,11 +393,12 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			}
 		}
 	}
-	for (uint32_t n = 0; n < t->nodes; n++)
-		dfly_rng_seed(&fab->src[n].rng, seed, n);
-	if (cfg->pattern == DFLY_PAT_PERM)
-		make_derangement(fab);
-	dfly_fabric_set_load(fab, cfg->load);
+	if (dfly_gen_init(&fab->gen, t, cfg->pattern, cfg->adv_offset, cfg->load, cfg->pkt_phits,
+			  seed) < 0) {
+		snprintf(err, errlen, "traffic: cannot set up the sources of %s", cfg->path);
+		errno = EINVAL;
+		goto out_err;
+	}
 	return fab;
 
 out_nomem:
@@ -500,6 +434,7 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 	free(fab->regs);
 	free(fab->links);
 	free(fab->src);
+	dfly_gen_fini(&fab->gen);
 	free(fab->lat_hist);
 	free(fab->inj_at_start);
 	free(fab->inj_in_win);
@@ -581,7 +516,7 @@ uint64_t dfly_fabric_fw_absent_cycles(const struct dfly_fabric *fab)
 
 static void one_cycle(struct dfly_fabric *fab)
 {
-	if (fab->generating || fab->queued_src)
+	if (fab->gen.on || fab->queued_src)
 		generate(fab);
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		asic_step(fab->asics[r], fab->now);
