@@ -26,8 +26,9 @@
 #define D_PB      32
 #define D_TAG     36
 #define D_PLEN    40
-#define D_RSVD16  42
-#define D_RSVD32  44
+#define D_PLHOPS  42
+#define D_RSVD8   43
+#define D_INJDLY  44
 
 /* Control header offsets. */
 #define C_VERSION  0
@@ -260,8 +261,9 @@ int dfly_wire_data_encode(void *buf, size_t size, const struct dfly_wire_eth *et
 	put32(h + D_PB, d->pb_vec);
 	put32(h + D_TAG, d->tag);
 	put16(h + D_PLEN, d->payload_len);
-	put16(h + D_RSVD16, 0);
-	put32(h + D_RSVD32, 0);
+	h[D_PLHOPS] = d->path_lhops;
+	h[D_RSVD8] = 0;
+	put32(h + D_INJDLY, d->inj_delay);
 	if (payload != NULL && d->payload_len > 0)
 		memmove(h + DFLY_WIRE_DATA_HDR_LEN, payload, d->payload_len);
 	return (int)total;
@@ -301,11 +303,13 @@ int dfly_wire_data_decode(const void *buf, size_t len, const struct dfly_wire_li
 	d->tag = get32(h + D_TAG);
 	d->payload_len = get16(h + D_PLEN);
 	d->payload_off = (uint16_t)((unsigned)off + DFLY_WIRE_DATA_HDR_LEN);
+	d->path_lhops = h[D_PLHOPS];
+	d->inj_delay = get32(h + D_INJDLY);
 
 	/* the type first, so an unknown type is reported as such and not by its size rule */
 	if (d->type == DFLY_WIRE_PKT_NONE || d->type >= DFLY_WIRE_PKT_COUNT)
 		return -DFLY_WIRE_E_BAD_TYPE;
-	if (get16(h + D_RSVD16) != 0 || get32(h + D_RSVD32) != 0)
+	if (h[D_RSVD8] != 0)
 		return -DFLY_WIRE_E_RESERVED;
 	end = (size_t)d->payload_off + d->payload_len;
 	if (len < end)

@@ -24,7 +24,9 @@
  *     24 u64 generation cycle
  *     32 u32 piggybacked PB vector (0 unless DFLY_WIRE_F_PB)
  *     36 u32 tag (opaque, end to end)  40 u16 payload length
- *     42 u16 reserved (0)             44 u32 reserved (0)
+ *     42 u8  local hops, whole path   43 u8  reserved (0)
+ *     44 u32 injection delay: cycles from generation to leaving the injection queue
+ *            (saturating; the sink's network latency is measured from gen + delay)
  *     48     payload
  *   The header is long enough that a data frame never needs Ethernet padding (14 + 48 ≥ 60), so
  *   the frame length must be exactly header + payload_len.
@@ -97,7 +99,8 @@ extern "C" {
 #define DFLY_WIRE_F_LOCAL_MISROUTE_DONE (1u << 3) /**< the group's one local misroute is used */
 #define DFLY_WIRE_F_REPLY               (1u << 4) /**< class: 0 request, 1 reply */
 #define DFLY_WIRE_F_PB                  (1u << 5) /**< pb_vec carries the in-band PB vector */
-#define DFLY_WIRE_F_ALL                 0x3fu     /**< every defined flag; the rest are reserved */
+#define DFLY_WIRE_F_NOINTER             (1u << 6) /**< nonminimal wanted, no intermediate group */
+#define DFLY_WIRE_F_ALL                 0x7fu     /**< every defined flag; the rest are reserved */
 
 #define DFLY_WIRE_CREDIT_F_MIN (1u << 0) /**< credit entry: phits of minimally routed packets */
 /** credit entry: phits is the running total of phits freed in that VC since the link came up,
@@ -200,6 +203,8 @@ struct dfly_wire_data {
 	uint32_t pb_vec;      /**< in-band PB vector (IAR mode); 0 unless DFLY_WIRE_F_PB */
 	uint32_t tag;         /**< opaque sender id of the packet, carried end to end */
 	uint16_t payload_len; /**< payload bytes after the header */
+	uint8_t path_lhops;   /**< local hops taken on the whole path (statistics) */
+	uint32_t inj_delay;   /**< cycles from generation to leaving the injection queue */
 	uint16_t payload_off; /**< decode: payload offset in the frame; ignored by encode */
 };
 
