@@ -236,6 +236,56 @@ struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asi
 	return l;
 }
 
+struct asic_link *asic_link_create_half(struct asic *as, uint32_t port, bool out,
+					uint32_t latency)
+{
+	struct asic_link *l;
+	uint32_t n, pkts;
+
+	if (as == NULL || port >= as->radix || as->in[port].kind == DFLY_PORT_TERMINAL ||
+	    latency == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((out && as->out[port].link != NULL) || (!out && as->in[port].link != NULL)) {
+		errno = EEXIST;
+		return NULL;
+	}
+	l = calloc(1, sizeof(*l));
+	if (l == NULL)
+		return NULL;
+	/* whatever the downstream buffers hold, plus what the link itself carries */
+	pkts = (latency + 2) * as->par.speedup / as->min_len + 4;
+	for (uint32_t v = 0; v < DFLY_MAX_VCS; v++)
+		pkts += as->par.buf[as->in[port].kind] / as->min_len + 1;
+	n = pow2_at_least(pkts);
+	l->data = calloc(n, sizeof(*l->data));
+	l->credit = calloc(n, sizeof(*l->credit));
+	l->cb_mask = pow2_at_least((latency + 2) * 64 + 64 * (16 + DFLY_CPU_FRAME_MAX)) - 1;
+	l->cbuf = calloc(l->cb_mask + 1, 1);
+	if (l->data == NULL || l->credit == NULL || l->cbuf == NULL) {
+		asic_link_destroy(l);
+		errno = ENOMEM;
+		return NULL;
+	}
+	l->mask = n - 1;
+	l->latency = latency;
+	if (out) {
+		l->up = as;
+		l->up_port = (uint16_t)port;
+		as->out[port].link = l;
+		as->link_out_mask |= 1ull << port;
+		if (as->out[port].kind == DFLY_PORT_LOCAL)
+			as->local_out_mask |= 1ull << port;
+	} else {
+		l->down = as;
+		l->down_port = (uint16_t)port;
+		as->in[port].link = l;
+		as->link_in_mask |= 1ull << port;
+	}
+	return l;
+}
+
 void asic_link_destroy(struct asic_link *l)
 {
 	if (l == NULL)
@@ -323,6 +373,65 @@ static bool ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t 
 	cb_copy_out(l, l->cb_head + CREC_HDR, b, *len < max ? *len : max);
 	l->cb_head += CREC_HDR + ((*len + 7u) & ~7u);
 	return true;
+}
+
+struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now)
+{
+	if (l->d_head == l->d_tail || l->data[l->d_head & l->mask].due > now)
+		return NULL;
+	return l->data[l->d_head++ & l->mask].pkt;
+}
+
+bool asic_link_push_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due)
+{
+	if (l->d_tail - l->d_head > l->mask)
+		return false;
+	l->data[l->d_tail & l->mask].pkt = pkt;
+	l->data[l->d_tail & l->mask].due = due;
+	l->d_tail++;
+	return true;
+}
+
+bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16_t *phits)
+{
+	struct asic_link_credit *c;
+
+	if (l->c_head == l->c_tail || l->credit[l->c_head & l->mask].due > now)
+		return false;
+	c = &l->credit[l->c_head++ & l->mask];
+	*vc = c->vc;
+	*phits = c->phits;
+	return true;
+}
+
+bool asic_link_push_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due)
+{
+	struct asic_link_credit *c;
+
+	if (l->c_tail - l->c_head > l->mask)
+		return false;
+	c = &l->credit[l->c_tail++ & l->mask];
+	c->due = due;
+	c->phits = phits;
+	c->vc = vc;
+	return true;
+}
+
+bool asic_link_pop_ctrl(struct asic_link *l, uint64_t now, enum asic_ctrl_kind *kind, void *buf,
+			uint32_t max, uint16_t *len)
+{
+	uint8_t k;
+
+	if (!ctrl_pop(l, now, &k, len, buf, max))
+		return false;
+	*kind = (enum asic_ctrl_kind)k;
+	return true;
+}
+
+bool asic_link_push_ctrl(struct asic_link *l, enum asic_ctrl_kind kind, const void *buf,
+			 uint16_t len, uint64_t due)
+{
+	return ctrl_push(l, due, kind, buf, len);
 }
 
 /* ---------------------------------------------------------------------------------------------

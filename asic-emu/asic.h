@@ -158,6 +158,37 @@ struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asi
 void asic_link_destroy(struct asic_link *l);
 
 /**
+ * Create one half of a link whose other end is not an ASIC of this process (dfly-switch: the
+ * link crosses a device). @p out true: the link leaves output @p port of @p as (up = @p as,
+ * down = NULL): the driver pops the data and control records due with asic_link_pop_data() /
+ * asic_link_pop_ctrl() and sends them, and pushes the credits that come back with
+ * asic_link_push_credit(). @p out false: the link enters input @p port (up = NULL, down = @p as):
+ * the driver pushes what arrives (asic_link_push_data(), asic_link_push_ctrl()) and pops the
+ * credit returns due (asic_link_pop_credit()). The rings hold every packet and credit the
+ * downstream buffers allow, so a peer that respects flow control can never overflow them.
+ *
+ * @return the link or NULL (errno EINVAL: terminal port or out of range; EEXIST; ENOMEM).
+ */
+struct asic_link *asic_link_create_half(struct asic *as, uint32_t port, bool out,
+					uint32_t latency);
+
+/** Driver side of a half link: the next data packet due by @p now, or NULL. */
+struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now);
+/** Driver side: a packet arrived, due at the input at @p due. @return false if the ring is
+ *  full (the peer broke flow control; the caller drops and counts it). */
+bool asic_link_push_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due);
+/** Driver side: the next credit return due by @p now, or false. */
+bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16_t *phits);
+/** Driver side: credits arrived for downstream VC @p vc. @return false if the ring is full. */
+bool asic_link_push_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due);
+/** Driver side: the next control record due by @p now (kind, bytes up to @p max, length). */
+bool asic_link_pop_ctrl(struct asic_link *l, uint64_t now, enum asic_ctrl_kind *kind, void *buf,
+			uint32_t max, uint16_t *len);
+/** Driver side: a control record arrived. @return false if the control line is full. */
+bool asic_link_push_ctrl(struct asic_link *l, enum asic_ctrl_kind kind, const void *buf,
+			 uint16_t len, uint64_t due);
+
+/**
  * A node offers a packet at cycle @p now on terminal port @p port. The injection VC is chosen by
  * the configured policy among VCs with room for the whole packet; the packet crosses the
  * terminal link (serialised at one phit per cycle) and may request the allocator after the

@@ -206,15 +206,11 @@ int main(int argc, char **argv)
 						"%llu\n",
 						attached, instance, (unsigned long long)x->next);
 			}
-			steps = atomic_load_explicit(&x->shm.regs->steps, memory_order_acquire);
-			if (steps > x->next + MAX_CATCHUP) {
-				x->skipped += steps - 1 - x->next;
-				x->next = steps - 1;
-			}
-			while (x->next < steps) {
-				fw_tick(x->fw, x->next++);
-				ticks++;
-				progress = true;
+			{
+				uint64_t n = fw_follow(x->fw, &x->next, MAX_CATCHUP, &x->skipped);
+
+				ticks += n;
+				progress |= n > 0;
 			}
 		}
 		if (progress) {

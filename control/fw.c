@@ -548,3 +548,19 @@ void fw_tick(struct fw *fw, uint64_t now)
 	pb_flush(fw, now);
 	atomic_store_explicit(&fw->regs->fw.heartbeat, now + 1, memory_order_release);
 }
+
+uint64_t fw_follow(struct fw *fw, uint64_t *next, uint64_t max_catchup, uint64_t *skipped)
+{
+	uint64_t steps = atomic_load_explicit(&fw->regs->steps, memory_order_acquire);
+	uint64_t ticks = 0;
+
+	if (steps > *next + max_catchup) {
+		*skipped += steps - 1 - *next;
+		*next = steps - 1;
+	}
+	while (*next < steps) {
+		fw_tick(fw, (*next)++);
+		ticks++;
+	}
+	return ticks;
+}

@@ -187,6 +187,16 @@ void fw_dump(const struct fw *fw, FILE *f);
  */
 uint8_t fw_pb_own(const struct fw *fw, uint32_t q);
 
+/**
+ * Real-time follower: tick every cycle the ASIC has completed since the last call (regs->steps
+ * > c), starting at *@p next. If the ASIC is more than @p max_catchup cycles ahead, the cycles
+ * in between are skipped (added to *@p skipped) and the firmware resumes at the ASIC's last
+ * cycle: its timers catch up once (fw_tick runs expiries that were missed only once).
+ *
+ * @return the number of ticks run.
+ */
+uint64_t fw_follow(struct fw *fw, uint64_t *next, uint64_t max_catchup, uint64_t *skipped);
+
 #ifdef __cplusplus
 }
 #endif
