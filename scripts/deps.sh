@@ -9,7 +9,7 @@ PKGS=(
     libpcap-dev libconfig-dev                      # capture, configuration
     libcmocka-dev                                  # unit tests
     gnuplot-nox tshark                             # plots, trace dissection
-    iproute2                                       # namespaces for integration tests
+    iproute2 iperf3 iputils-ping                   # namespaces, TCP and ping for integration tests
 )
 
 missing=()
