@@ -414,9 +414,11 @@ static int load_lcores(struct dp_ctx *c)
 		}
 		for (uint32_t k = 0; k < l->nrouters; k++) {
 			if (owner[l->routers[k]] != UINT32_MAX) {
+				uint32_t prev = owner[l->routers[k]];
+
 				free(owner);
 				return fail(c, e, where, "router %u already on lcores[%u]",
-					    l->routers[k], owner[l->routers[k]]);
+					    l->routers[k], prev);
 			}
 			owner[l->routers[k]] = i;
 		}

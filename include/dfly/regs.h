@@ -125,7 +125,10 @@ extern "C" {
 	X(LINK_DOWN, link_down, "frame received on a port held down (no HELLO yet, or miswired)") \
 	X(CTRL_UNSUPPORTED, ctrl_unsupported,                                                      \
 	  "control frame of a kind this port does not accept (e.g. CREDIT on an in-process link)") \
-	X(NO_MBUF, no_mbuf, "no packet buffer to receive or encapsulate a frame")
+	X(NOT_PEER, not_peer,                                                                      \
+	  "CREDIT/ACK/PB/ECtN frame whose sender is not the router this port is wired to")         \
+	X(NO_MBUF, no_mbuf, "no packet buffer to build a frame (a data frame stays in the replay "  \
+	  "buffer and is sent again)")
 
 /**
  * Routing decisions (per router). Decision counters count once per packet at its decision point,

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dfly-switch internals (prefix dp_): the emulated routers of one process, the ports realised by
+ * DPDK devices, and the lcores that step them in real time (DESIGN.md §1, §4, §5).
+ *
+ * Ownership: each hosted router, its ASIC, its register-file counters and every device port of
+ * it belong to exactly one lcore; only that lcore touches them (no locks on the packet path).
+ * The firmware (a control thread, or dfly-controld) talks to the ASIC through the register file
+ * only. Packet descriptors (struct asic_pkt) live in the private area of their mbuf.
+ */
+#ifndef DP_H
+#define DP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "asic.h"
+#include "deploy.h"
+#include "dfly/regs.h"
+#include "fw.h"
+#include "gen.h"
+#include "host.h"
+#include "llr.h"
+#include "regs_shm.h"
+
+#define DP_BURST 32u	   /**< frames per rx/tx burst */
+#define DP_TXQ 256u	   /**< frames a port queues for its device between two flushes */
+#define DP_LAT_BUCKETS 65536u /**< latency histogram, cycles (the last bucket is "more") */
+
+/** The descriptor of the packet an mbuf carries. */
+static inline struct asic_pkt *dp_mbuf_pkt(struct rte_mbuf *m)
+{
+	return (struct asic_pkt *)rte_mbuf_to_priv(m);
+}
+
+/** The mbuf of a packet descriptor. */
+static inline struct rte_mbuf *dp_pkt_mbuf(struct asic_pkt *pk)
+{
+	return (struct rte_mbuf *)((char *)pk - sizeof(struct rte_mbuf));
+}
+
+enum dp_port_kind {
+	DP_PORT_FABRIC, /**< a fabric port whose link crosses a device */
+	DP_PORT_HOST,	/**< a terminal port whose node is a host behind a device */
+};
+
+struct dp_router;
+
+/** A router port realised by a device. */
+struct dp_port {
+	enum dp_port_kind kind;
+	uint16_t eth;	      /**< ethdev port id */
+	bool vdev;	      /**< created by us with rte_vdev_init (uninit at exit) */
+	char name[DP_DEV_NAME_MAX];
+	struct dp_router *rt;
+	uint32_t port;	      /**< ASIC port */
+	uint8_t mac[6];	      /**< our MAC on this port */
+	uint8_t peer_mac[6];  /**< fabric: the peer's MAC */
+	uint32_t peer_router, peer_port;
+
+	/* fabric */
+	struct asic_link *out, *in; /**< half links: leaving and entering the ASIC */
+	struct dp_llr_tx tx;
+	struct dp_llr_rx rx;
+	struct dp_llr_stats st;
+	uint16_t cr_total[DFLY_MAX_VCS]; /**< phits freed per VC, running total (we send) */
+	uint16_t cr_seen[DFLY_MAX_VCS];	 /**< the peer's last running total (we receive) */
+	uint32_t nvc_in;		 /**< VCs of our input side (credits we return) */
+	bool cr_dirty;
+	uint64_t cr_first_ns, cr_last_ns;
+	uint64_t hello_next_ns;
+
+	/* host */
+	uint32_t node;
+
+	/* frames waiting for the device */
+	struct rte_mbuf *txq[DP_TXQ];
+	uint16_t ntx;
+};
+
+/** Terminal port of a hosted router: what sits at the node. */
+enum dp_term {
+	DP_TERM_NONE = 0, /**< nothing: the node neither sends nor is a host */
+	DP_TERM_GEN,	  /**< synthetic generator and sink */
+	DP_TERM_HOST,	  /**< a host behind a device (struct dp_port) */
+};
+
+/** Generator and sink statistics of one lcore. */
+struct dp_sink {
+	uint64_t gen_pkts;   /**< packets generated and injected */
+	uint64_t gen_drops;  /**< generation attempts with no injection room (or no mbuf) */
+	uint64_t pkts, phits, nonmin, hops, lhops, ghops;
+	double lat_sum, net_lat_sum;
+	uint64_t lat_max;
+	uint32_t *hist;	     /**< [DP_LAT_BUCKETS] */
+	uint64_t host_frames; /**< host frames delivered to hosts */
+};
+
+/** A hosted router. */
+struct dp_router {
+	uint32_t id;
+	struct asic *as;
+	struct dfly_regs *regs;
+	struct dfly_regs_shm shm; /**< when the register file is in shared memory */
+	struct fw *fw;		  /**< DP_FW_THREAD: the firmware instance */
+	uint64_t fw_next, fw_skipped;
+	struct dp_lcore *lc;
+	uint8_t term[DFLY_MAX_PORTS];	      /**< enum dp_term per terminal port */
+	struct dp_port *dev[DFLY_MAX_PORTS]; /**< device of each port, or NULL */
+};
+
+/** One lcore's share. */
+struct dp_lcore {
+	unsigned lcore;
+	struct dp_router **rt;
+	uint32_t nrt;
+	struct dp_port **ports;
+	uint32_t nports;
+	uint32_t *gen_nodes; /**< generator nodes of my routers */
+	uint32_t ngen;
+	uint64_t cur;	     /**< next cycle to step */
+	uint64_t behind_max; /**< largest lag seen (cycles the clock was ahead after a slice) */
+	uint64_t slices_full; /**< slices that hit max_steps with the clock still ahead */
+	struct dp_sink sink;
+	_Atomic uint64_t done_cycle; /**< cur, published for the progress line */
+};
+
+#endif /* DP_H */

@@ -1,0 +1,623 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Device ports of dfly-switch: fabric links on Ethernet and host edges.
+ *
+ * Fabric port (a link whose peer router runs in another process, or on another lcore):
+ *   - data: packets the ASIC put on the link leave when due (the emulated latency is applied
+ *     here, at the sender; the medium adds its own) as 0x88B5 frames carrying a link-level
+ *     sequence number. The original stays in the go-back-N replay buffer (llr.h) until the peer
+ *     acknowledges it; the device gets a copy. Frames the device refuses are simply dropped:
+ *     the retry layer sends them again, so the emulated link stays lossless and in order.
+ *   - credits: the input side's credit returns, due after the link latency, are batched into
+ *     CREDIT frames that carry running totals per VC (DFLY_WIRE_CREDIT_F_ABS), so a lost frame
+ *     is repaired by the next one; the totals are also re-sent every credit_refresh_us.
+ *   - control: the firmware's frames (PB_STATE, ECTN_PARTIAL) leave as they are; PB in-band
+ *     information flits travel as INFO data frames (sequenced). Received control frames go up
+ *     the ASIC's input control line to the CPU port, exactly as in dfly sim.
+ *   - HELLO: sent every 10 ms until the peer's HELLO is verified (dfly_wire_hello_check), then
+ *     every hello_us. Until then, or for ever when miswired, the port is held down: nothing is
+ *     sent but HELLO, and whatever arrives except HELLO is dropped as link_down.
+ * Host port: ordinary Ethernet from the host is classified (host.h): carried to the node its
+ *   destination MAC belongs to, answered (proxy ARP), or dropped by a named reason. Frames are
+ *   read only when the injection queue has room for the largest frame, so a busy fabric pushes
+ *   back into the host's own queue instead of losing frames.
+ */
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "dfly/wire.h"
+#include "dp.h"
+#include "port.h"
+
+/* 02:df:fe:RR:RR:PP: router and port (routers < 65536). */
+void dp_fabric_mac(uint32_t router, uint32_t port, uint8_t mac[6])
+{
+	mac[0] = 0x02;
+	mac[1] = 0xdf;
+	mac[2] = 0xfe;
+	mac[3] = (uint8_t)(router >> 8);
+	mac[4] = (uint8_t)router;
+	mac[5] = (uint8_t)port;
+}
+
+static inline void ctr(struct dp_port *p, enum dfly_port_ctr c, uint64_t n)
+{
+	p->rt->regs->port_ctr[p->port][c] += n;
+}
+
+static inline void drop(struct dp_port *p, enum dfly_drop why)
+{
+	p->rt->regs->drop[why]++;
+}
+
+/* Queue a frame for the device; when the queue is full it is dropped (retry or the next
+ * refresh repairs it on fabric ports; on host ports it is counted as host_tx_full). */
+static void txq_put(struct dp_port *p, struct rte_mbuf *m)
+{
+	if (p->ntx == DP_TXQ) {
+		if (p->kind == DP_PORT_HOST)
+			drop(p, DFLY_DROP_HOST_TX_FULL);
+		else
+			ctr(p, DFLY_WIRE_TX_BUSY, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	p->txq[p->ntx++] = m;
+}
+
+void dp_port_flush(struct dp_port *p)
+{
+	uint16_t sent = 0;
+
+	while (sent < p->ntx) {
+		unsigned left = (unsigned)(p->ntx - sent);
+		uint16_t n = rte_eth_tx_burst(p->eth, 0, p->txq + sent,
+					      (uint16_t)(left < DP_BURST ? left : DP_BURST));
+
+		if (n == 0)
+			break;
+		sent += n;
+	}
+	ctr(p, DFLY_WIRE_TX_FRAMES, sent);
+	if (sent == p->ntx) {
+		p->ntx = 0;
+		return;
+	}
+	if (p->kind == DP_PORT_FABRIC) {
+		/* copies: the replay buffer holds the originals */
+		ctr(p, DFLY_WIRE_TX_BUSY, p->ntx - sent);
+		rte_pktmbuf_free_bulk(p->txq + sent, p->ntx - sent);
+		p->ntx = 0;
+		return;
+	}
+	/* host frames wait for the next flush */
+	memmove(p->txq, p->txq + sent, (p->ntx - sent) * sizeof(p->txq[0]));
+	p->ntx = (uint16_t)(p->ntx - sent);
+}
+
+/* A new control or ACK frame of @p len bytes, or NULL (counted). */
+static struct rte_mbuf *frame_alloc(struct dp_port *p, struct rte_mempool *mp, uint16_t len,
+				    uint8_t **data)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+
+	if (m == NULL) {
+		drop(p, DFLY_DROP_NO_MBUF);
+		return NULL;
+	}
+	*data = (uint8_t *)rte_pktmbuf_append(m, len);
+	if (*data == NULL) {
+		rte_pktmbuf_free(m);
+		drop(p, DFLY_DROP_NO_MBUF);
+		return NULL;
+	}
+	return m;
+}
+
+static void send_ctrl(struct dp_port *p, struct rte_mempool *mp, const struct dfly_wire_ctrl *c)
+{
+	uint8_t buf[DFLY_CPU_FRAME_MAX], *d;
+	struct dfly_wire_eth eth;
+	struct rte_mbuf *m;
+	int len;
+
+	memcpy(eth.dst, p->peer_mac, 6);
+	memcpy(eth.src, p->mac, 6);
+	len = dfly_wire_ctrl_encode(buf, sizeof(buf), &eth, c);
+	if (len < 0)
+		return; /* our own frame: cannot happen with valid state */
+	m = frame_alloc(p, mp, (uint16_t)len, &d);
+	if (m == NULL)
+		return;
+	memcpy(d, buf, (size_t)len);
+	txq_put(p, m);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Fabric: transmit
+ */
+
+static uint8_t wire_flags(const struct asic_pkt *pk)
+{
+	uint8_t f = 0;
+
+	if (pk->flags & ASIC_PKT_NONMIN)
+		f |= DFLY_WIRE_F_NONMIN;
+	if (pk->flags & ASIC_PKT_PHASE1)
+		f |= DFLY_WIRE_F_PHASE;
+	if (pk->flags & ASIC_PKT_MANDATORY_GLOBAL)
+		f |= DFLY_WIRE_F_MANDATORY_GLOBAL;
+	if (pk->flags & ASIC_PKT_LMIS_DONE)
+		f |= DFLY_WIRE_F_LOCAL_MISROUTE_DONE;
+	if (pk->flags & ASIC_PKT_PBVEC)
+		f |= DFLY_WIRE_F_PB;
+	if (pk->flags & ASIC_PKT_NOINTER)
+		f |= DFLY_WIRE_F_NOINTER;
+	return f;
+}
+
+static uint16_t asic_flags(uint8_t f)
+{
+	uint16_t a = ASIC_PKT_ROUTED; /* a packet on a link was routed by its source router */
+
+	if (f & DFLY_WIRE_F_NONMIN)
+		a |= ASIC_PKT_NONMIN;
+	if (f & DFLY_WIRE_F_PHASE)
+		a |= ASIC_PKT_PHASE1;
+	if (f & DFLY_WIRE_F_MANDATORY_GLOBAL)
+		a |= ASIC_PKT_MANDATORY_GLOBAL;
+	if (f & DFLY_WIRE_F_LOCAL_MISROUTE_DONE)
+		a |= ASIC_PKT_LMIS_DONE;
+	if (f & DFLY_WIRE_F_PB)
+		a |= ASIC_PKT_PBVEC;
+	if (f & DFLY_WIRE_F_NOINTER)
+		a |= ASIC_PKT_NOINTER;
+	return a;
+}
+
+/* Put the Ethernet and data headers in front of the packet's payload. @return 0 or -1. */
+static int encode_data(struct dp_port *p, struct rte_mbuf *m, uint32_t seq)
+{
+	struct asic_pkt *pk = dp_mbuf_pkt(m);
+	uint16_t plen = rte_pktmbuf_data_len(m);
+	uint64_t dly = pk->inj_cycle >= pk->gen_cycle ? pk->inj_cycle - pk->gen_cycle : 0;
+	struct dfly_wire_data d = {
+	    .type = plen ? DFLY_WIRE_PKT_HOST : DFLY_WIRE_PKT_SYNTH,
+	    .flags = wire_flags(pk),
+	    .global_hops = pk->ghops,
+	    .local_hops = pk->grp_lhops > DFLY_WIRE_MAX_LOCAL_HOPS ? DFLY_WIRE_MAX_LOCAL_HOPS
+								: pk->grp_lhops,
+	    .vc = pk->vc,
+	    .size_phits = pk->len,
+	    .src_node = pk->src_node,
+	    .dst_node = pk->dst_node,
+	    .via_router = pk->val_router,
+	    .seq = seq,
+	    .gen_cycle = pk->gen_cycle,
+	    .pb_vec = (pk->flags & ASIC_PKT_PBVEC) ? pk->pb_vec : 0,
+	    .tag = pk->id,
+	    .payload_len = plen,
+	    .path_lhops = pk->lhops,
+	    .inj_delay = dly > UINT32_MAX ? UINT32_MAX : (uint32_t)dly,
+	};
+	struct dfly_wire_eth eth;
+	char *h = rte_pktmbuf_prepend(m, DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN);
+
+	if (h == NULL)
+		return -1;
+	memcpy(eth.dst, p->peer_mac, 6);
+	memcpy(eth.src, p->mac, 6);
+	return dfly_wire_data_encode(h, rte_pktmbuf_data_len(m), &eth, &d, NULL) < 0 ? -1 : 0;
+}
+
+static void send_copy(struct dp_port *p, struct rte_mempool *mp, struct rte_mbuf *m)
+{
+	struct rte_mbuf *c = rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
+
+	if (c == NULL) {
+		/* not lost: still in the replay buffer, the retry timer sends it again */
+		drop(p, DFLY_DROP_NO_MBUF);
+		return;
+	}
+	txq_put(p, c);
+}
+
+/* A PB in-band information flit: a 1-phit INFO data frame, sequenced like data. */
+static void send_info(struct dp_port *p, struct rte_mempool *mp, uint32_t vec, uint64_t now_ns)
+{
+	struct dfly_wire_data d = {.type = DFLY_WIRE_PKT_INFO,
+				   .flags = DFLY_WIRE_F_PB,
+				   .size_phits = 1,
+				   .via_router = DFLY_WIRE_NO_ROUTER,
+				   .pb_vec = vec};
+	struct dfly_wire_eth eth;
+	struct rte_mbuf *m;
+	uint8_t *b;
+
+	m = frame_alloc(p, mp, DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN, &b);
+	if (m == NULL)
+		return;
+	memset(dp_mbuf_pkt(m), 0, sizeof(struct asic_pkt));
+	memcpy(eth.dst, p->peer_mac, 6);
+	memcpy(eth.src, p->mac, 6);
+	d.seq = dp_llr_tx_push(&p->tx, m, now_ns);
+	dfly_wire_data_encode(b, rte_pktmbuf_data_len(m), &eth, &d, NULL);
+	send_copy(p, mp, m);
+}
+
+static void sync_llr(struct dp_port *p)
+{
+	uint64_t *c = p->rt->regs->port_ctr[p->port];
+
+	c[DFLY_LLR_RETX] = p->st.retx;
+	c[DFLY_LLR_TIMEOUTS] = p->st.timeouts;
+	c[DFLY_LLR_NAK_TX] = p->st.nak_tx;
+	c[DFLY_LLR_NAK_RX] = p->st.nak_rx;
+	c[DFLY_LLR_DUP_RX] = p->st.dup_rx;
+	c[DFLY_LLR_GAP_RX] = p->st.gap_rx;
+	c[DFLY_ACK_TX] = p->st.ack_tx;
+	c[DFLY_ACK_RX] = p->st.ack_rx;
+}
+
+void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
+{
+	struct dfly_regs *regs = p->rt->regs;
+	bool up = regs->link_state[p->port] == DFLY_LINK_UP;
+	uint8_t buf[DFLY_CPU_FRAME_MAX];
+	enum asic_ctrl_kind kind;
+	struct asic_pkt *pk;
+	uint16_t len;
+	uint8_t vc;
+	uint16_t phits;
+
+	/* HELLO: fast until the peer is verified */
+	if (now_ns >= p->hello_next_ns) {
+		struct dfly_wire_ctrl h;
+
+		dfly_wire_hello_fill(&h, env->topo, p->rt->id, p->port, 0);
+		send_ctrl(p, env->mp, &h);
+		ctr(p, DFLY_HELLO_TX, 1);
+		p->hello_next_ns = now_ns + (up ? env->link->hello_us : 10000u) * 1000ull;
+	}
+	/* go-back-N first: new frames wait until the replay has caught up */
+	if (up) {
+		void *fr[DP_BURST];
+		uint32_t seqs[DP_BURST];
+		unsigned n = dp_llr_tx_resend(&p->tx, now_ns, env->link->rto_us * 1000ull, fr, seqs,
+					      DP_BURST, &p->st);
+
+		for (unsigned i = 0; i < n; i++)
+			send_copy(p, env->mp, fr[i]);
+	}
+	/* data due on the link */
+	while (up && dp_llr_tx_room(&p->tx) && p->ntx < DP_TXQ &&
+	       (pk = asic_link_pop_data(p->out, cur)) != NULL) {
+		struct rte_mbuf *m = dp_pkt_mbuf(pk);
+		uint32_t seq = p->tx.next_seq;
+
+		if (encode_data(p, m, seq) < 0) {
+			/* no headroom: cannot happen with our pool; never silently */
+			drop(p, DFLY_DROP_NO_MBUF);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		dp_llr_tx_push(&p->tx, m, now_ns);
+		send_copy(p, env->mp, m);
+	}
+	/* control line: firmware frames and PB information flits */
+	while (asic_link_pop_ctrl(p->out, cur, &kind, buf, sizeof(buf), &len)) {
+		if (!up) {
+			drop(p, DFLY_DROP_LINK_DOWN);
+			continue;
+		}
+		if (kind == ASIC_CTRL_PB_INFO) {
+			uint32_t vec;
+
+			memcpy(&vec, buf, sizeof(vec));
+			if (dp_llr_tx_room(&p->tx))
+				send_info(p, env->mp, vec, now_ns);
+			else
+				drop(p, DFLY_DROP_CTRL_LINK_FULL);
+			continue;
+		}
+		{
+			uint8_t *d;
+			struct rte_mbuf *m = frame_alloc(p, env->mp, len, &d);
+
+			if (m == NULL)
+				continue;
+			memcpy(d, buf, len);
+			/* the firmware does not know MACs: address it on the wire */
+			memcpy(d, p->peer_mac, 6);
+			memcpy(d + 6, p->mac, 6);
+			txq_put(p, m);
+		}
+	}
+	/* credit returns of our input side, batched as running totals */
+	while (asic_link_pop_credit(p->in, cur, &vc, &phits)) {
+		if (vc < DFLY_MAX_VCS)
+			p->cr_total[vc] = (uint16_t)(p->cr_total[vc] + phits);
+		if (!p->cr_dirty)
+			p->cr_first_ns = now_ns;
+		p->cr_dirty = true;
+	}
+	if (up && ((p->cr_dirty && now_ns - p->cr_first_ns >= env->link->credit_delay_us * 1000ull) ||
+		   now_ns - p->cr_last_ns >= env->link->credit_refresh_us * 1000ull)) {
+		struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->rt->id};
+
+		c.credit.n = (uint8_t)p->nvc_in;
+		for (uint32_t v = 0; v < p->nvc_in; v++) {
+			c.credit.e[v].vc = (uint8_t)v;
+			c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
+			c.credit.e[v].phits = p->cr_total[v];
+		}
+		send_ctrl(p, env->mp, &c);
+		ctr(p, DFLY_CREDIT_FRAMES_TX, 1);
+		p->cr_dirty = false;
+		p->cr_last_ns = now_ns;
+	}
+	/* acknowledgements */
+	{
+		uint32_t ack;
+		bool nak;
+
+		if (up && dp_llr_rx_ack_due(&p->rx, now_ns, env->link->ack_every,
+					    env->link->ack_delay_us * 1000ull,
+					    env->link->keepalive_us * 1000ull,
+					    env->link->nak_us * 1000ull, &ack, &nak, &p->st)) {
+			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK,
+						   .src_router = p->rt->id};
+
+			c.ack.ack = ack;
+			c.ack.flags = nak ? DFLY_WIRE_ACK_F_NAK : 0;
+			send_ctrl(p, env->mp, &c);
+		}
+	}
+	sync_llr(p);
+	dp_port_flush(p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Fabric: receive
+ */
+
+static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf *m,
+		    const uint8_t *b, uint32_t len, uint64_t cur)
+{
+	struct dfly_wire_data d;
+	struct asic_pkt *pk;
+	int rc = dfly_wire_data_decode(b, len, &env->lim, &d);
+
+	if (rc < 0) {
+		drop(p, DFLY_DROP_DECODE);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (p->rt->regs->link_state[p->port] != DFLY_LINK_UP) {
+		drop(p, DFLY_DROP_LINK_DOWN); /* not acknowledged: the peer sends it again */
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (dp_llr_rx_check(&p->rx, d.seq, &p->st) != DP_LLR_ACCEPT) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (d.type == DFLY_WIRE_PKT_INFO) {
+		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_PB_INFO, &d.pb_vec, sizeof(d.pb_vec), cur))
+			drop(p, DFLY_DROP_CTRL_LINK_FULL);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	pk = dp_mbuf_pkt(m);
+	memset(pk, 0, sizeof(*pk));
+	pk->src_node = d.src_node;
+	pk->dst_node = d.dst_node;
+	pk->val_router = d.via_router;
+	pk->len = d.size_phits;
+	pk->vc = d.vc;
+	pk->ghops = d.global_hops;
+	pk->grp_lhops = d.local_hops;
+	pk->lhops = d.path_lhops;
+	pk->flags = asic_flags(d.flags);
+	pk->pb_vec = d.pb_vec;
+	pk->cand_root = UINT32_MAX;
+	pk->reason = ASIC_REASON_NONE;
+	pk->gen_cycle = d.gen_cycle;
+	pk->inj_cycle = d.gen_cycle + d.inj_delay;
+	pk->id = d.tag;
+	rte_pktmbuf_adj(m, d.payload_off);
+	if (rte_pktmbuf_data_len(m) > d.payload_len)
+		rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_data_len(m) - d.payload_len));
+	if (!asic_link_push_data(p->in, pk, cur)) {
+		drop(p, DFLY_DROP_NO_ROOM); /* the peer broke flow control */
+		rte_pktmbuf_free(m);
+	}
+}
+
+static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *b, uint32_t len,
+		    uint64_t cur, uint64_t now_ns)
+{
+	struct dfly_regs *regs = p->rt->regs;
+	struct dfly_wire_ctrl c;
+	int rc = dfly_wire_ctrl_decode(b, len, &env->lim, &c);
+
+	if (rc < 0) {
+		drop(p, DFLY_DROP_DECODE);
+		return;
+	}
+	if (c.type == DFLY_WIRE_CTRL_HELLO) {
+		ctr(p, DFLY_HELLO_RX, 1);
+		regs->link_peer[p->port] = c.src_router * 256u + c.hello.port;
+		rc = dfly_wire_hello_check(&c, env->topo, p->rt->id, p->port, 0);
+		if (rc == 0 && regs->link_state[p->port] != DFLY_LINK_UP) {
+			regs->link_state[p->port] = DFLY_LINK_UP;
+			p->hello_next_ns = 0; /* answer at once so the peer comes up too */
+		} else if (rc < 0 && regs->link_state[p->port] != DFLY_LINK_MISWIRED) {
+			regs->link_state[p->port] = DFLY_LINK_MISWIRED;
+			fprintf(stderr,
+				"dfly-switch: router %u port %u (%s): miswired: HELLO from router %u "
+				"port %u, expected router %u port %u (%s); port held down\n",
+				p->rt->id, p->port, p->name, c.src_router, c.hello.port,
+				p->peer_router, p->peer_port, dfly_wire_err_desc(rc));
+		}
+		return;
+	}
+	if (regs->link_state[p->port] != DFLY_LINK_UP) {
+		drop(p, DFLY_DROP_LINK_DOWN);
+		return;
+	}
+	if (c.src_router != p->peer_router) {
+		drop(p, DFLY_DROP_NOT_PEER);
+		return;
+	}
+	switch (c.type) {
+	case DFLY_WIRE_CTRL_CREDIT:
+		ctr(p, DFLY_CREDIT_FRAMES_RX, 1);
+		for (unsigned i = 0; i < c.credit.n; i++) {
+			const struct dfly_wire_credit *e = &c.credit.e[i];
+			uint16_t delta = e->phits;
+
+			if (e->flags & DFLY_WIRE_CREDIT_F_ABS) {
+				delta = (uint16_t)(e->phits - p->cr_seen[e->vc]);
+				if (delta == 0 || delta >= 0x8000u)
+					continue; /* repeated or older than what we have */
+				p->cr_seen[e->vc] = e->phits;
+			}
+			if (!asic_link_push_credit(p->out, e->vc, delta, cur))
+				drop(p, DFLY_DROP_CTRL_LINK_FULL);
+		}
+		break;
+	case DFLY_WIRE_CTRL_ACK: {
+		void *fr[64];
+		unsigned n;
+
+		do {
+			n = dp_llr_tx_ack(&p->tx, c.ack.ack, c.ack.flags & DFLY_WIRE_ACK_F_NAK,
+					  now_ns, fr, 64, &p->st);
+			for (unsigned i = 0; i < n; i++)
+				rte_pktmbuf_free(fr[i]);
+		} while (n == 64);
+		break;
+	}
+	case DFLY_WIRE_CTRL_PB_STATE:
+	case DFLY_WIRE_CTRL_ECTN_PARTIAL:
+		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_FRAME, b, (uint16_t)len, cur))
+			drop(p, DFLY_DROP_CTRL_LINK_FULL);
+		break;
+	default:
+		drop(p, DFLY_DROP_CTRL_UNSUPPORTED);
+		break;
+	}
+}
+
+unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
+{
+	struct rte_mbuf *pk[DP_BURST];
+	uint16_t n = rte_eth_rx_burst(p->eth, 0, pk, DP_BURST);
+
+	ctr(p, DFLY_WIRE_RX_FRAMES, n);
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = pk[i];
+		const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint32_t len = rte_pktmbuf_data_len(m);
+
+		if (m->nb_segs != 1) {
+			drop(p, DFLY_DROP_DECODE);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		switch (dfly_wire_classify(b, len)) {
+		case DFLY_WIRE_CLASS_DATA:
+			rx_data(p, env, m, b, len, cur);
+			break;
+		case DFLY_WIRE_CLASS_CTRL:
+			rx_ctrl(p, env, b, len, cur, now_ns);
+			rte_pktmbuf_free(m);
+			break;
+		default:
+			drop(p, DFLY_DROP_FABRIC_OTHER);
+			rte_pktmbuf_free(m);
+			break;
+		}
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Host ports
+ */
+
+unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur)
+{
+	struct asic *as = p->rt->as;
+	uint32_t room = asic_inject_room(as, p->port);
+	uint32_t fit = room / env->host_max_phits;
+	uint16_t want = (uint16_t)(fit < DP_BURST ? fit : DP_BURST), n;
+	struct rte_mbuf *pk[DP_BURST];
+
+	if (want == 0)
+		return 0; /* back-pressure: the frames wait in the host's queue */
+	n = rte_eth_rx_burst(p->eth, 0, pk, want);
+	ctr(p, DFLY_WIRE_RX_FRAMES, n);
+	ctr(p, DFLY_HOST_RX, n);
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = pk[i];
+		uint8_t reply[64];
+		size_t rlen = 0;
+		uint32_t dst = 0;
+		enum dfly_drop why = DFLY_DROP_HOST_BAD_FRAME;
+		enum dp_host_verdict v;
+
+		if (m->nb_segs != 1) {
+			drop(p, DFLY_DROP_HOST_BAD_FRAME);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		v = dp_host_classify(env->hosts, p->node, rte_pktmbuf_mtod(m, const uint8_t *),
+				     rte_pktmbuf_data_len(m), env->host_max_frame, &dst, reply,
+				     sizeof(reply), &rlen, &why);
+		if (v == DP_HOST_DROP) {
+			drop(p, why);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (v == DP_HOST_REPLY) {
+			/* the ARP reply goes back to the host in the request's buffer */
+			rte_pktmbuf_reset(m);
+			if (rte_pktmbuf_append(m, 60) == NULL) {
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			memset(rte_pktmbuf_mtod(m, uint8_t *), 0, 60);
+			memcpy(rte_pktmbuf_mtod(m, uint8_t *), reply, rlen);
+			ctr(p, DFLY_ARP_REPLIES, 1);
+			txq_put(p, m);
+			continue;
+		}
+		{
+			struct asic_pkt *pkt = dp_mbuf_pkt(m);
+
+			memset(pkt, 0, sizeof(*pkt));
+			pkt->src_node = p->node;
+			pkt->dst_node = dst;
+			pkt->val_router = ASIC_NONE;
+			pkt->cand_root = UINT32_MAX;
+			pkt->len = (uint16_t)dp_host_frame_phits(rte_pktmbuf_data_len(m),
+								 env->phit_bytes);
+			pkt->gen_cycle = cur;
+			if (!asic_inject(as, p->port, pkt, cur)) {
+				p->rt->regs->drop[DFLY_DROP_INJ_FULL]++;
+				rte_pktmbuf_free(m);
+			}
+		}
+	}
+	return n;
+}
+
+void dp_host_deliver(struct dp_port *p, struct rte_mbuf *m)
+{
+	ctr(p, DFLY_HOST_TX, 1);
+	txq_put(p, m);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Device ports of dfly-switch (port.c): fabric links on Ethernet, host edges. */
+#ifndef DP_PORT_H
+#define DP_PORT_H
+
+#include <stdint.h>
+
+#include <rte_mempool.h>
+
+#include "dfly/wire.h"
+#include "dp.h"
+
+/** What every port of the process shares (read-only while running). */
+struct dp_env {
+	const struct dfly_topo *topo;
+	struct dfly_wire_limits lim;	/**< decoder limits */
+	const struct dp_link_cfg *link; /**< link-layer timers */
+	struct rte_mempool *mp;
+	const struct dp_host_table *hosts;
+	size_t host_max_frame;	 /**< largest host frame carried (bytes) */
+	uint32_t host_max_phits; /**< its size in phits */
+	uint32_t phit_bytes;
+};
+
+/** The MAC of a router's fabric port: 02:df:fe:RR:RR:PP. */
+void dp_fabric_mac(uint32_t router, uint32_t port, uint8_t mac[6]);
+
+/** Read a burst from a fabric port's device; packets are due at cycle @p cur. @return frames. */
+unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns);
+
+/** Send what is due by cycle @p cur (data, resends, control, credits, ACKs, HELLO) and flush. */
+void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns);
+
+/** Read what the host sent, as far as the injection queue has room. @return frames read. */
+unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur);
+
+/** A host frame reached its node: queue it for the host's device. */
+void dp_host_deliver(struct dp_port *p, struct rte_mbuf *m);
+
+/** Offer the queued frames to the device. */
+void dp_port_flush(struct dp_port *p);
+
+#endif /* DP_PORT_H */

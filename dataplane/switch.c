@@ -1,0 +1,1172 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dfly-switch: the emulated routers of a deployment, in real time, on DPDK ports.
+ *
+ *   dfly-switch [EAL options] -- DEPLOYMENT.cfg [--set PATH=VALUE]... [--duration S]
+ *               [--counters FILE] [--check] [--quiet]
+ *
+ * The ASIC model is the one of dfly sim (asic-emu/); the firmware is the one of dfly sim
+ * (control/), as a control thread here or as dfly-controld. Each lcore owns a set of routers and
+ * steps them to the wall clock mapped to emulated cycles (clock.cycle_ns of the network file):
+ * read the devices, step every cycle up to now (at most run.max_steps per slice), send what is
+ * due, repeat. Links between two routers of one lcore are the model's in-memory links; all
+ * others cross a device (port.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_telemetry.h>
+
+#include "dp.h"
+#include "port.h"
+
+#define MAX_SETS 64
+#define FW_MAX_CATCHUP 100000u
+
+static volatile sig_atomic_t stop;
+
+struct app {
+	struct dp_deploy dep;
+	struct dfly_topo *topo;
+	struct dp_env env;
+	struct dfly_gen gen;
+	struct dp_host_table *hosts;
+	struct dp_router *rt; /* [router], only hosted ones are set up */
+	struct dp_lcore *lc;
+	uint32_t nlc;
+	struct dp_port **ports; /* every device port */
+	uint32_t nports;
+	struct asic_link **links; /* in-process links */
+	uint32_t nlinks;
+	uint64_t epoch_ns;
+	double cycle_ns;
+	pthread_t fw_thread;
+	bool fw_running;
+	bool quiet;
+};
+
+static struct app app; /* telemetry callbacks reach it */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static inline uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t clock_cycle(uint64_t now_ns)
+{
+	return now_ns <= app.epoch_ns ? 0 : (uint64_t)((double)(now_ns - app.epoch_ns) / app.cycle_ns);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dfly-switch [EAL options] -- DEPLOYMENT.cfg [options]\n"
+		"\n"
+		"Run the emulated Dragonfly routers a deployment file assigns to this process, in real\n"
+		"time, on DPDK ports (see dataplane/README.md and configs/README.md).\n"
+		"\n"
+		"EAL options come first. Without hugepages or NICs use\n"
+		"  --no-huge -m 512 --no-pci --no-shconf   (or a unique --file-prefix)\n"
+		"and list the lcores with -l (e.g. -l 0 or -l 0-1). Devices are created from the\n"
+		"deployment file (net_memif, net_af_packet, net_tap, net_vhost, net_pcap, net_ring...).\n"
+		"\n"
+		"options (after --):\n"
+		"  --set PATH=VALUE   override a setting of the network file (repeatable)\n"
+		"  --duration S       stop after S seconds (default: run.duration_s, 0 = until SIGINT)\n"
+		"  --counters FILE    write the final counters there (default: standard output)\n"
+		"  --check            load and check the deployment, print a summary, start nothing\n"
+		"  --quiet            no progress lines\n"
+		"  -h, --help         this text\n"
+		"\n"
+		"SIGINT or SIGTERM stops it cleanly and prints the final counters.\n");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Set-up
+ */
+
+static int dev_open(const struct dp_dev_cfg *dc, struct dp_port *p, char *err, size_t errlen)
+{
+	struct rte_eth_conf conf = {0};
+	struct rte_eth_dev_info info;
+	uint16_t pid;
+	int rc;
+
+	snprintf(p->name, sizeof(p->name), "%s", dc->name);
+	if (rte_eth_dev_get_port_by_name(dc->name, &pid) != 0) {
+		rc = rte_vdev_init(dc->name, dc->args);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s:%d: dev %s (args \"%s\"): cannot create: %s",
+				 app.dep.path, dc->line, dc->name, dc->args, rte_strerror(-rc));
+			return -1;
+		}
+		p->vdev = true;
+		if (rte_eth_dev_get_port_by_name(dc->name, &pid) != 0) {
+			snprintf(err, errlen, "%s:%d: dev %s: not an Ethernet device", app.dep.path,
+				 dc->line, dc->name);
+			return -1;
+		}
+	}
+	p->eth = pid;
+	rc = rte_eth_dev_info_get(pid, &info);
+	if (rc == 0)
+		rc = rte_eth_dev_configure(pid, 1, 1, &conf);
+	if (rc == 0)
+		rc = rte_eth_rx_queue_setup(pid, 0, RTE_MIN(1024u, info.rx_desc_lim.nb_max),
+					    rte_eth_dev_socket_id(pid), NULL, app.env.mp);
+	if (rc == 0)
+		rc = rte_eth_tx_queue_setup(pid, 0, RTE_MIN(1024u, info.tx_desc_lim.nb_max),
+					    rte_eth_dev_socket_id(pid), NULL);
+	if (rc == 0)
+		rc = rte_eth_dev_start(pid);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s:%d: dev %s: cannot configure/start: %s", app.dep.path,
+			 dc->line, dc->name, rte_strerror(-rc));
+		return -1;
+	}
+	rte_eth_promiscuous_enable(pid); /* not all drivers support it; frames are checked */
+	return 0;
+}
+
+static struct dp_lcore *lcore_of(uint32_t router)
+{
+	for (uint32_t i = 0; i < app.nlc; i++)
+		for (uint32_t k = 0; k < app.lc[i].nrt; k++)
+			if (app.lc[i].rt[k]->id == router)
+				return &app.lc[i];
+	return NULL;
+}
+
+static int add_port(struct dp_port *p)
+{
+	struct dp_port **np = realloc(app.ports, (app.nports + 1) * sizeof(*np));
+	struct dp_lcore *lc = p->rt->lc;
+	struct dp_port **lp = realloc(lc->ports, (lc->nports + 1) * sizeof(*lp));
+
+	if (np == NULL || lp == NULL)
+		return -1;
+	app.ports = np;
+	lc->ports = lp;
+	app.ports[app.nports++] = p;
+	lc->ports[lc->nports++] = p;
+	p->rt->dev[p->port] = p;
+	return 0;
+}
+
+static int fabric_port_init(struct dp_port *p, uint32_t lat, char *err, size_t errlen)
+{
+	const struct dfly_topo *t = app.topo;
+
+	p->kind = DP_PORT_FABRIC;
+	dfly_topo_port_peer(t, p->rt->id, p->port, &p->peer_router, &p->peer_port);
+	dp_fabric_mac(p->rt->id, p->port, p->mac);
+	dp_fabric_mac(p->peer_router, p->peer_port, p->peer_mac);
+	p->out = asic_link_create_half(p->rt->as, p->port, true, lat);
+	p->in = asic_link_create_half(p->rt->as, p->port, false, lat);
+	if (p->out == NULL || p->in == NULL || dp_llr_tx_init(&p->tx, app.dep.link.replay) < 0) {
+		snprintf(err, errlen, "router %u port %u: cannot create its link state: %s",
+			 p->rt->id, p->port, strerror(errno));
+		return -1;
+	}
+	dp_llr_rx_init(&p->rx);
+	p->nvc_in = p->rt->regs->nvcs[p->port];
+	p->rt->regs->link_state[p->port] = DFLY_LINK_WAIT_HELLO;
+	return 0;
+}
+
+/* Routers linked in-process but stepped by different lcores talk through a pair of rings
+ * presented as ethdevs (net_ring), with the same framing as any device. */
+static int ring_pair(struct dp_router *a, uint32_t pa, struct dp_router *b, uint32_t pb,
+		     uint32_t lat, char *err, size_t errlen)
+{
+	char n[RTE_RING_NAMESIZE];
+	struct rte_ring *ab, *ba;
+	struct dp_port *x = calloc(1, sizeof(*x)), *y = calloc(1, sizeof(*y));
+	int ia, ib;
+
+	snprintf(n, sizeof(n), "dfly_r%u_%u", a->id, pa);
+	ab = rte_ring_create(n, 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(n, sizeof(n), "dfly_r%u_%u", b->id, pb);
+	ba = rte_ring_create(n, 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (x == NULL || y == NULL || ab == NULL || ba == NULL) {
+		snprintf(err, errlen, "cannot create the rings of router %u port %u", a->id, pa);
+		free(x);
+		free(y);
+		return -1;
+	}
+	snprintf(n, sizeof(n), "dfly_ring_%u_%u", a->id, pa);
+	ia = rte_eth_from_rings(n, &ba, 1, &ab, 1, (unsigned)SOCKET_ID_ANY);
+	snprintf(x->name, sizeof(x->name), "%s", n);
+	snprintf(n, sizeof(n), "dfly_ring_%u_%u", b->id, pb);
+	ib = rte_eth_from_rings(n, &ab, 1, &ba, 1, (unsigned)SOCKET_ID_ANY);
+	snprintf(y->name, sizeof(y->name), "%s", n);
+	if (ia < 0 || ib < 0) {
+		snprintf(err, errlen, "cannot create the ring ports of router %u port %u", a->id,
+			 pa);
+		free(x);
+		free(y);
+		return -1;
+	}
+	x->rt = a;
+	x->port = pa;
+	y->rt = b;
+	y->port = pb;
+	for (int k = 0; k < 2; k++) {
+		struct dp_port *p = k ? y : x;
+		struct dp_dev_cfg dc = {.line = 0};
+
+		snprintf(dc.name, sizeof(dc.name), "%s", p->name);
+		if (dev_open(&dc, p, err, errlen) < 0 || fabric_port_init(p, lat, err, errlen) < 0 ||
+		    add_port(p) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int setup_routers(char *err, size_t errlen)
+{
+	const struct dfly_netcfg *cfg = &app.dep.net;
+	const struct dfly_topo *t = app.topo;
+	struct asic_params par = {0};
+	struct fw_params fp;
+
+	par.speedup = cfg->speedup;
+	par.pipe_route = cfg->pipe_route;
+	par.pipe_xbar = cfg->pipe_xbar;
+	par.alloc_iters = cfg->alloc_iters;
+	par.in_arb = cfg->in_arb;
+	par.out_arb = cfg->out_arb;
+	par.vcs[DFLY_PORT_TERMINAL] = cfg->vc_inj;
+	par.vcs[DFLY_PORT_LOCAL] = cfg->vc_local;
+	par.vcs[DFLY_PORT_GLOBAL] = cfg->vc_global;
+	par.buf[DFLY_PORT_TERMINAL] = cfg->buf_inj;
+	par.buf[DFLY_PORT_LOCAL] = cfg->buf_local;
+	par.buf[DFLY_PORT_GLOBAL] = cfg->buf_global;
+	par.buf_out = cfg->buf_out;
+	par.lat_terminal = cfg->lat_terminal;
+	par.inj_select = cfg->inj_select;
+	par.credit_at_tail = cfg->credit_release == DFLY_REL_TAIL;
+	par.out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
+	/* host frames can be as short as a minimum Ethernet frame */
+	par.min_pkt_phits = app.dep.nhosts ? dp_host_frame_phits(60, cfg->phit_bytes)
+					   : cfg->pkt_phits;
+	if (par.min_pkt_phits > cfg->pkt_phits)
+		par.min_pkt_phits = cfg->pkt_phits;
+	dfly_netcfg_fw_params(cfg, &fp);
+
+	app.rt = calloc(t->routers, sizeof(*app.rt));
+	if (app.rt == NULL)
+		goto nomem;
+	for (uint32_t r = 0; r < t->routers; r++) {
+		struct dp_router *rt = &app.rt[r];
+
+		if (!app.dep.hosted[r])
+			continue;
+		rt->id = r;
+		if (app.dep.instance[0]) {
+			int rc = dfly_regs_shm_create(&rt->shm, app.dep.instance, r, t->radix);
+
+			if (rc < 0) {
+				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s", r,
+					 app.dep.instance, r, strerror(-rc));
+				return -1;
+			}
+			rt->regs = rt->shm.regs;
+		} else {
+			rt->regs = aligned_alloc(64, (sizeof(struct dfly_regs) + 63) / 64 * 64);
+			if (rt->regs == NULL)
+				goto nomem;
+		}
+		rt->as = asic_create(t, r, &par, rt->regs, app.dep.net.seed);
+		if (rt->as == NULL) {
+			snprintf(err, errlen, "router %u: cannot create ASIC: %s", r, strerror(errno));
+			return -1;
+		}
+		dfly_netcfg_knobs(cfg, &rt->regs->knobs);
+		if (app.dep.firmware == DP_FW_THREAD) {
+			rt->fw = fw_create(t, r, rt->regs, &fp);
+			if (rt->fw == NULL) {
+				snprintf(err, errlen, "router %u: cannot create firmware: %s", r,
+					 strerror(errno));
+				return -1;
+			}
+		}
+	}
+	/* lcores */
+	if (app.dep.nlcores == 0) {
+		app.nlc = 1;
+		app.lc = calloc(1, sizeof(*app.lc));
+		if (app.lc == NULL)
+			goto nomem;
+		app.lc[0].lcore = rte_get_main_lcore();
+		app.lc[0].rt = calloc(app.dep.nhosted, sizeof(*app.lc[0].rt));
+		if (app.lc[0].rt == NULL)
+			goto nomem;
+		for (uint32_t r = 0; r < t->routers; r++)
+			if (app.dep.hosted[r])
+				app.lc[0].rt[app.lc[0].nrt++] = &app.rt[r];
+	} else {
+		app.nlc = app.dep.nlcores;
+		app.lc = calloc(app.nlc, sizeof(*app.lc));
+		if (app.lc == NULL)
+			goto nomem;
+		for (uint32_t i = 0; i < app.nlc; i++) {
+			const struct dp_lcore_cfg *c = &app.dep.lcores[i];
+
+			if (!rte_lcore_is_enabled(c->lcore)) {
+				snprintf(err, errlen,
+					 "%s: lcores[%u]: lcore %u is not enabled (EAL option -l)",
+					 app.dep.path, i, c->lcore);
+				return -1;
+			}
+			app.lc[i].lcore = c->lcore;
+			app.lc[i].rt = calloc(c->nrouters, sizeof(*app.lc[i].rt));
+			if (app.lc[i].rt == NULL)
+				goto nomem;
+			for (uint32_t k = 0; k < c->nrouters; k++)
+				app.lc[i].rt[app.lc[i].nrt++] = &app.rt[c->routers[k]];
+		}
+	}
+	for (uint32_t i = 0; i < app.nlc; i++)
+		for (uint32_t k = 0; k < app.lc[i].nrt; k++)
+			app.lc[i].rt[k]->lc = &app.lc[i];
+	/* in-process links (same lcore) and ring pairs (different lcores) */
+	app.links = calloc((size_t)t->routers * t->radix, sizeof(*app.links));
+	if (app.links == NULL)
+		goto nomem;
+	for (uint32_t r = 0; r < t->routers; r++) {
+		if (!app.dep.hosted[r])
+			continue;
+		for (uint32_t port = t->first_local; port < t->radix; port++) {
+			uint32_t pr, pp;
+			uint32_t lat = dfly_topo_port_kind(t, port) == DFLY_PORT_LOCAL
+					       ? cfg->lat_local
+					       : cfg->lat_global;
+
+			dfly_topo_port_peer(t, r, port, &pr, &pp);
+			if (!app.dep.hosted[pr])
+				continue;
+			if (lcore_of(r) == lcore_of(pr)) {
+				struct asic_link *l = asic_link_create(app.rt[r].as, port,
+								       app.rt[pr].as, pp, lat);
+				if (l == NULL) {
+					snprintf(err, errlen, "link %u:%u -> %u:%u: %s", r, port, pr,
+						 pp, strerror(errno));
+					return -1;
+				}
+				app.links[app.nlinks++] = l;
+			} else if (r < pr && ring_pair(&app.rt[r], port, &app.rt[pr], pp, lat, err,
+						       errlen) < 0) {
+				return -1;
+			}
+		}
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+static int setup_devices(char *err, size_t errlen)
+{
+	const struct dfly_topo *t = app.topo;
+	const struct dfly_netcfg *cfg = &app.dep.net;
+
+	for (uint32_t i = 0; i < app.dep.nports; i++) {
+		const struct dp_port_cfg *pc = &app.dep.ports[i];
+		struct dp_port *p = calloc(1, sizeof(*p));
+		uint32_t lat = dfly_topo_port_kind(t, pc->port) == DFLY_PORT_LOCAL ? cfg->lat_local
+										     : cfg->lat_global;
+
+		if (p == NULL)
+			return -1;
+		p->rt = &app.rt[pc->router];
+		p->port = pc->port;
+		if (dev_open(&pc->dev, p, err, errlen) < 0 ||
+		    fabric_port_init(p, lat, err, errlen) < 0 || add_port(p) < 0) {
+			free(p);
+			return -1;
+		}
+	}
+	for (uint32_t i = 0; i < app.dep.nhosts; i++) {
+		const struct dp_host_cfg *hc = &app.dep.hosts[i];
+		struct dp_port *p;
+
+		if (!hc->has_dev)
+			continue;
+		p = calloc(1, sizeof(*p));
+		if (p == NULL)
+			return -1;
+		p->kind = DP_PORT_HOST;
+		p->rt = &app.rt[hc->node / t->p];
+		p->port = hc->node % t->p;
+		p->node = hc->node;
+		memcpy(p->mac, hc->mac, 6);
+		if (dev_open(&hc->dev, p, err, errlen) < 0 || add_port(p) < 0) {
+			free(p);
+			return -1;
+		}
+		p->rt->term[p->port] = DP_TERM_HOST;
+	}
+	/* generators */
+	for (uint32_t n = 0; n < t->nodes; n++) {
+		struct dp_router *rt = &app.rt[n / t->p];
+		struct dp_lcore *lc;
+		uint32_t *g;
+
+		if (!app.dep.gen[n])
+			continue;
+		lc = rt->lc;
+		g = realloc(lc->gen_nodes, (lc->ngen + 1) * sizeof(*g));
+		if (g == NULL)
+			return -1;
+		lc->gen_nodes = g;
+		lc->gen_nodes[lc->ngen++] = n;
+		rt->term[n % t->p] = DP_TERM_GEN;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The lcore loop
+ */
+
+static void sink(struct dp_lcore *lc, const struct asic_ejection *e)
+{
+	struct asic_pkt *pk = e->pkt;
+	struct dp_sink *s = &lc->sink;
+	uint64_t lat = e->tail_cycle >= pk->gen_cycle ? e->tail_cycle - pk->gen_cycle : 0;
+
+	s->pkts++;
+	s->phits += pk->len;
+	s->lat_sum += (double)lat;
+	s->net_lat_sum += (double)(e->tail_cycle >= pk->inj_cycle ? e->tail_cycle - pk->inj_cycle
+								  : 0);
+	if (lat > s->lat_max)
+		s->lat_max = lat;
+	s->hist[lat < DP_LAT_BUCKETS ? lat : DP_LAT_BUCKETS - 1]++;
+	s->nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
+	s->hops += pk->lhops + pk->ghops;
+	s->lhops += pk->lhops;
+	s->ghops += pk->ghops;
+}
+
+static void collect(struct dp_lcore *lc, struct dp_router *rt)
+{
+	struct asic_ejection ej[64];
+	unsigned n;
+
+	while ((n = asic_eject_burst(rt->as, ej, 64)) > 0) {
+		for (unsigned k = 0; k < n; k++) {
+			struct asic_pkt *pk = ej[k].pkt;
+			struct rte_mbuf *m = dp_pkt_mbuf(pk);
+			uint32_t port = pk->dst_node % app.topo->p;
+
+			if (ej[k].drop) {
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			if (rte_pktmbuf_data_len(m) == 0) {
+				/* synthetic: sunk at whatever node it reached */
+				sink(lc, &ej[k]);
+				rte_pktmbuf_free(m);
+			} else if (rt->term[port] == DP_TERM_HOST && rt->dev[port] != NULL) {
+				lc->sink.host_frames++;
+				dp_host_deliver(rt->dev[port], m);
+			} else {
+				rt->regs->drop[DFLY_DROP_HOST_UNKNOWN_DST]++;
+				rte_pktmbuf_free(m);
+			}
+		}
+	}
+}
+
+static void generate(struct dp_lcore *lc, uint64_t c)
+{
+	const struct dfly_topo *t = app.topo;
+
+	for (uint32_t i = 0; i < lc->ngen; i++) {
+		uint32_t n = lc->gen_nodes[i];
+		struct dp_router *rt = &app.rt[n / t->p];
+		struct rte_mbuf *m;
+		struct asic_pkt *pk;
+
+		if (!dfly_gen_fire(&app.gen, n))
+			continue;
+		m = rte_pktmbuf_alloc(app.env.mp);
+		if (m == NULL) {
+			rt->regs->drop[DFLY_DROP_NO_MBUF]++;
+			lc->sink.gen_drops++;
+			continue;
+		}
+		pk = dp_mbuf_pkt(m);
+		memset(pk, 0, sizeof(*pk));
+		pk->src_node = n;
+		pk->dst_node = dfly_gen_pick_dst(&app.gen, n);
+		pk->val_router = ASIC_NONE;
+		pk->cand_root = UINT32_MAX;
+		pk->len = (uint16_t)app.dep.net.pkt_phits;
+		pk->gen_cycle = c;
+		pk->id = (uint32_t)lc->sink.gen_pkts;
+		if (!asic_inject(rt->as, n % t->p, pk, c)) {
+			rt->regs->drop[DFLY_DROP_INJ_FULL]++;
+			lc->sink.gen_drops++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		lc->sink.gen_pkts++;
+	}
+}
+
+/* One slice: read the devices, step up to the clock (at most run.max_steps cycles), send. */
+static void lcore_slice(struct dp_lcore *lc)
+{
+	uint32_t max_steps = app.dep.run.max_steps;
+
+	{
+		uint64_t now_ns = mono_ns(), target = clock_cycle(now_ns);
+		unsigned io = 0, steps = 0;
+
+		for (uint32_t i = 0; i < lc->nports; i++) {
+			struct dp_port *p = lc->ports[i];
+
+			io += p->kind == DP_PORT_FABRIC ? dp_fabric_rx(p, &app.env, lc->cur, now_ns)
+							: dp_host_rx(p, &app.env, lc->cur);
+		}
+		while (lc->cur <= target && steps < max_steps) {
+			generate(lc, lc->cur);
+			for (uint32_t k = 0; k < lc->nrt; k++)
+				asic_step(lc->rt[k]->as, lc->cur);
+			for (uint32_t k = 0; k < lc->nrt; k++)
+				collect(lc, lc->rt[k]);
+			lc->cur++;
+			steps++;
+		}
+		if (lc->cur <= target) {
+			lc->slices_full++;
+			if (target - lc->cur > lc->behind_max)
+				lc->behind_max = target - lc->cur;
+		}
+		for (uint32_t i = 0; i < lc->nports; i++) {
+			struct dp_port *p = lc->ports[i];
+
+			if (p->kind == DP_PORT_FABRIC)
+				dp_fabric_tx(p, &app.env, lc->cur, now_ns);
+			else
+				dp_port_flush(p);
+		}
+		atomic_store_explicit(&lc->done_cycle, lc->cur, memory_order_relaxed);
+		if (steps == 0 && io == 0) {
+			/* idle until the next cycle (or 20 µs), leaving the core to others */
+			uint64_t wait = (uint64_t)app.cycle_ns;
+			struct timespec ts = {0, (long)(wait > 20000 ? 20000 : wait)};
+
+			if (wait >= 2000)
+				nanosleep(&ts, NULL);
+			else
+				rte_pause();
+		}
+	}
+}
+
+static int lcore_main(void *arg)
+{
+	struct dp_lcore *lc = arg;
+
+	while (!stop)
+		lcore_slice(lc);
+	return 0;
+}
+
+/* The firmware as a control thread: each router's firmware follows its ASIC (fw_follow). */
+static void *fw_main(void *arg)
+{
+	(void)arg;
+	while (!stop) {
+		uint64_t ticks = 0;
+
+		for (uint32_t r = 0; r < app.topo->routers; r++) {
+			struct dp_router *rt = &app.rt[r];
+
+			if (rt->fw != NULL)
+				ticks += fw_follow(rt->fw, &rt->fw_next, FW_MAX_CATCHUP,
+						   &rt->fw_skipped);
+		}
+		if (ticks == 0) {
+			struct timespec ts = {0, 20000};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Telemetry: /dfly/routers, /dfly/router,R, /dfly/port,R,P
+ */
+
+static struct dp_router *tel_find(const char *params)
+{
+	char *end;
+	unsigned long r;
+
+	if (params == NULL || *params == '\0')
+		return NULL;
+	r = strtoul(params, &end, 10);
+	if ((*end != '\0' && *end != ',') || r >= app.topo->routers || app.rt[r].regs == NULL)
+		return NULL;
+	return &app.rt[r];
+}
+
+static int tel_routers(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	for (uint32_t r = 0; r < app.topo->routers; r++)
+		if (app.dep.hosted[r])
+			rte_tel_data_add_array_int(d, (int)r);
+	return 0;
+}
+
+static int tel_router(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct dp_router *rt = tel_find(params);
+	const struct dfly_regs *g;
+
+	(void)cmd;
+	if (rt == NULL)
+		return -EINVAL;
+	g = rt->regs;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "router", rt->id);
+	rte_tel_data_add_dict_u64(d, "cycle", g->cycle);
+	rte_tel_data_add_dict_u64(d, "ports", g->nports);
+	rte_tel_data_add_dict_string(d, "mechanism", dfly_mode_name(g->knobs.mode));
+	for (int c = 0; c < DFLY_DROP_COUNT; c++) {
+		char k[64];
+
+		snprintf(k, sizeof(k), "drop.%s", dfly_drop_names[c]);
+		rte_tel_data_add_dict_u64(d, k, g->drop[c]);
+	}
+	for (int c = 0; c < DFLY_ROUTE_CTR_COUNT; c++) {
+		char k[64];
+
+		snprintf(k, sizeof(k), "route.%s", dfly_route_ctr_names[c]);
+		rte_tel_data_add_dict_u64(d, k, g->route[c]);
+	}
+	return 0;
+}
+
+static int tel_port(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct dp_router *rt = tel_find(params);
+	const char *comma = params ? strchr(params, ',') : NULL;
+	const struct dfly_regs *g;
+	unsigned long port;
+	char *end;
+
+	(void)cmd;
+	if (rt == NULL || comma == NULL)
+		return -EINVAL;
+	port = strtoul(comma + 1, &end, 10);
+	if (*end != '\0' || port >= rt->regs->nports)
+		return -EINVAL;
+	g = rt->regs;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "link_state", dfly_link_state_name(g->link_state[port]));
+	if (rt->dev[port] != NULL)
+		rte_tel_data_add_dict_string(d, "dev", rt->dev[port]->name);
+	for (int c = 0; c < DFLY_PORT_CTR_COUNT; c++)
+		rte_tel_data_add_dict_u64(d, dfly_port_ctr_names[c], g->port_ctr[port][c]);
+	for (uint32_t v = 0; v < g->nvcs[port]; v++) {
+		for (int c = 0; c < DFLY_VC_CTR_COUNT; c++) {
+			char k[64];
+
+			snprintf(k, sizeof(k), "vc%u.%s", v, dfly_vc_ctr_names[c]);
+			rte_tel_data_add_dict_u64(d, k, g->vc_ctr[port][v][c]);
+		}
+		for (int c = 0; c < DFLY_VC_GAUGE_COUNT; c++) {
+			char k[64];
+
+			snprintf(k, sizeof(k), "vc%u.%s", v, dfly_vc_gauge_names[c]);
+			rte_tel_data_add_dict_int(d, k, (int)g->vc_gauge[port][v][c]);
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Reports
+ */
+
+static void sink_totals(struct dp_sink *tot)
+{
+	memset(tot, 0, sizeof(*tot));
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		const struct dp_sink *s = &app.lc[i].sink;
+
+		tot->gen_pkts += s->gen_pkts;
+		tot->gen_drops += s->gen_drops;
+		tot->pkts += s->pkts;
+		tot->phits += s->phits;
+		tot->nonmin += s->nonmin;
+		tot->hops += s->hops;
+		tot->lhops += s->lhops;
+		tot->ghops += s->ghops;
+		tot->lat_sum += s->lat_sum;
+		tot->net_lat_sum += s->net_lat_sum;
+		tot->host_frames += s->host_frames;
+		if (s->lat_max > tot->lat_max)
+			tot->lat_max = s->lat_max;
+	}
+}
+
+static uint64_t percentile(double q)
+{
+	uint64_t total = 0, acc = 0;
+
+	for (uint32_t i = 0; i < app.nlc; i++)
+		for (uint32_t b = 0; b < DP_LAT_BUCKETS; b++)
+			total += app.lc[i].sink.hist[b];
+	if (total == 0)
+		return 0;
+	for (uint32_t b = 0; b < DP_LAT_BUCKETS; b++) {
+		for (uint32_t i = 0; i < app.nlc; i++)
+			acc += app.lc[i].sink.hist[b];
+		if ((double)acc >= q * (double)total)
+			return b;
+	}
+	return DP_LAT_BUCKETS - 1;
+}
+
+static uint64_t min_cycle(void)
+{
+	uint64_t m = UINT64_MAX;
+
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		uint64_t c = atomic_load_explicit(&app.lc[i].done_cycle, memory_order_relaxed);
+
+		if (c < m)
+			m = c;
+	}
+	return m;
+}
+
+static void progress(double t, uint64_t c0)
+{
+	struct dp_sink s;
+	uint64_t cyc = min_cycle(), retx = 0, busy = 0;
+
+	sink_totals(&s);
+	for (uint32_t i = 0; i < app.nports; i++) {
+		retx += app.ports[i]->st.retx;
+		busy += app.ports[i]->rt->regs->port_ctr[app.ports[i]->port][DFLY_WIRE_TX_BUSY];
+	}
+	fprintf(stderr,
+		"dfly-switch: t=%.1fs cycle %" PRIu64 " (%.2fx real time) generated %" PRIu64
+		" delivered %" PRIu64 " lat %.1f misrouted %.1f%% host frames %" PRIu64
+		" retx %" PRIu64 "\n",
+		t, cyc, t > 0 ? (double)(cyc - c0) * app.cycle_ns / (t * 1e9) : 0.0, s.gen_pkts,
+		s.pkts, s.pkts ? s.lat_sum / (double)s.pkts : 0.0,
+		s.pkts ? 100.0 * (double)s.nonmin / (double)s.pkts : 0.0, s.host_frames, retx);
+	(void)busy;
+}
+
+static void final_report(FILE *f, double wall)
+{
+	struct dp_sink s;
+	uint64_t held = 0, link_pkts = 0;
+
+	sink_totals(&s);
+	for (uint32_t r = 0; r < app.topo->routers; r++)
+		if (app.rt[r].as != NULL)
+			held += asic_pkts_held(app.rt[r].as);
+	for (uint32_t i = 0; i < app.nlinks; i++)
+		link_pkts += asic_link_pkts(app.links[i]);
+	fprintf(f, "# dfly-switch %s: %u routers, %.2f s, cycle %" PRIu64 "\n", app.dep.path,
+		app.dep.nhosted, wall, min_cycle());
+	fprintf(f,
+		"generated %" PRIu64 " delivered %" PRIu64 " gen_drops %" PRIu64
+		" host_frames %" PRIu64 " held_in_routers %" PRIu64 " on_inprocess_links %" PRIu64
+		"\n",
+		s.gen_pkts, s.pkts, s.gen_drops, s.host_frames, held, link_pkts);
+	if (s.pkts)
+		fprintf(f,
+			"latency avg %.1f p50 %" PRIu64 " p99 %" PRIu64 " max %" PRIu64
+			" network %.1f cycles; misrouted %.2f%%; hops %.2f (local %.2f global %.2f)\n",
+			s.lat_sum / (double)s.pkts, percentile(0.5), percentile(0.99), s.lat_max,
+			s.net_lat_sum / (double)s.pkts, 100.0 * (double)s.nonmin / (double)s.pkts,
+			(double)s.hops / (double)s.pkts, (double)s.lhops / (double)s.pkts,
+			(double)s.ghops / (double)s.pkts);
+	for (uint32_t i = 0; i < app.nlc; i++)
+		if (app.lc[i].slices_full)
+			fprintf(f,
+				"lcore %u fell behind the clock in %" PRIu64 " slices (at most %" PRIu64
+				" cycles): raise clock.cycle_ns to run in real time\n",
+				app.lc[i].lcore, app.lc[i].slices_full, app.lc[i].behind_max);
+	for (uint32_t r = 0; r < app.topo->routers; r++) {
+		if (app.rt[r].regs == NULL)
+			continue;
+		dfly_regs_dump(app.rt[r].regs, f);
+		if (app.rt[r].fw != NULL)
+			fw_dump(app.rt[r].fw, f);
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Tear-down
+ */
+
+static void teardown(void)
+{
+	for (uint32_t i = 0; i < app.nports; i++) {
+		struct dp_port *p = app.ports[i];
+		void *fr[64];
+		unsigned n;
+
+		rte_pktmbuf_free_bulk(p->txq, p->ntx);
+		while ((n = dp_llr_tx_drain(&p->tx, fr, 64)) > 0)
+			rte_pktmbuf_free_bulk((struct rte_mbuf **)fr, n);
+		dp_llr_tx_fini(&p->tx);
+		rte_eth_dev_stop(p->eth);
+		rte_eth_dev_close(p->eth);
+		if (p->vdev)
+			rte_vdev_uninit(p->name);
+	}
+	/* packets still inside the ASICs and links point into mbufs freed with the pool */
+	for (uint32_t i = 0; i < app.nlinks; i++)
+		asic_link_destroy(app.links[i]);
+	for (uint32_t i = 0; i < app.nports; i++) {
+		asic_link_destroy(app.ports[i]->out);
+		asic_link_destroy(app.ports[i]->in);
+		free(app.ports[i]);
+	}
+	for (uint32_t r = 0; app.topo && r < app.topo->routers; r++) {
+		struct dp_router *rt = &app.rt[r];
+
+		if (app.rt == NULL)
+			break;
+		fw_destroy(rt->fw);
+		asic_destroy(rt->as);
+		if (rt->shm.regs != NULL) {
+			dfly_regs_shm_unlink(app.dep.instance, r);
+			dfly_regs_shm_close(&rt->shm);
+		} else {
+			free(rt->regs);
+		}
+	}
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		free(app.lc[i].rt);
+		free(app.lc[i].ports);
+		free(app.lc[i].gen_nodes);
+		free(app.lc[i].sink.hist);
+	}
+	free(app.lc);
+	free(app.rt);
+	free(app.links);
+	free(app.ports);
+	dfly_gen_fini(&app.gen);
+	dp_host_table_destroy(app.hosts);
+	dfly_topo_destroy(app.topo);
+	dp_deploy_free(&app.dep);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"set", required_argument, NULL, 's'},
+					     {"duration", required_argument, NULL, 'd'},
+					     {"counters", required_argument, NULL, 'c'},
+					     {"check", no_argument, NULL, 'k'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *sets[MAX_SETS], *counters = NULL;
+	int nsets = 0, eal, opt, status = 0;
+	double duration = -1;
+	bool check = false;
+	char err[1024];
+	struct sigaction sa;
+	uint64_t t0, c0, next_progress;
+	FILE *cf = stdout;
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			bool after_dd = false;
+
+			for (int k = 1; k < i; k++)
+				after_dd |= strcmp(argv[k], "--") == 0;
+			if (after_dd || i == 1) {
+				usage(stdout);
+				return 0;
+			}
+		}
+	eal = rte_eal_init(argc, argv);
+	if (eal < 0) {
+		fprintf(stderr, "dfly-switch: EAL initialisation failed: %s (see --help for the "
+				"options a machine without hugepages needs)\n",
+			rte_strerror(rte_errno));
+		return 2;
+	}
+	argc -= eal;
+	argv += eal;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (nsets == MAX_SETS) {
+				fprintf(stderr, "dfly-switch: more than %d --set\n", MAX_SETS);
+				return 2;
+			}
+			sets[nsets++] = optarg;
+			break;
+		case 'd':
+			duration = atof(optarg);
+			break;
+		case 'c':
+			counters = optarg;
+			break;
+		case 'k':
+			check = true;
+			break;
+		case 'q':
+			app.quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "dfly-switch: one deployment file expected after --\n");
+		usage(stderr);
+		rte_eal_cleanup();
+		return 2;
+	}
+	if (dp_deploy_load(&app.dep, argv[optind], sets, nsets, err, sizeof(err)) < 0) {
+		fprintf(stderr, "dfly-switch: %s\n", err);
+		rte_eal_cleanup();
+		return 2;
+	}
+	if (duration >= 0)
+		app.dep.run.duration_s = duration;
+	app.cycle_ns = app.dep.net.cycle_ns;
+	app.topo = dfly_topo_create(app.dep.net.p, app.dep.net.a, app.dep.net.h, app.dep.net.t,
+				    app.dep.net.arr, app.dep.net.sigma);
+	{
+		struct dp_host_entry *e = calloc(app.dep.nhosts + 1, sizeof(*e));
+
+		for (uint32_t i = 0; e && i < app.dep.nhosts; i++) {
+			e[i].node = app.dep.hosts[i].node;
+			memcpy(e[i].mac, app.dep.hosts[i].mac, 6);
+			e[i].ip = app.dep.hosts[i].ip;
+		}
+		if (e == NULL || app.topo == NULL ||
+		    dp_host_table_create(&app.hosts, e, app.dep.nhosts, app.topo->nodes, err,
+					 sizeof(err)) < 0) {
+			fprintf(stderr, "dfly-switch: %s\n", e ? err : "out of memory");
+			free(e);
+			status = 2;
+			goto out;
+		}
+		free(e);
+	}
+	if (check) {
+		printf("%s: network %s, %u of %u routers here, %u device ports, %u hosts, firmware %s, "
+		       "register files %s\n",
+		       app.dep.path, app.dep.network, app.dep.nhosted, app.topo->routers,
+		       app.dep.nports, app.dep.nhosts, dp_fw_mode_name(app.dep.firmware),
+		       app.dep.instance[0] ? app.dep.instance : "in process memory");
+		goto out;
+	}
+	{
+		uint32_t n = app.dep.run.mbufs;
+		unsigned priv = RTE_ALIGN(sizeof(struct asic_pkt), RTE_MBUF_PRIV_ALIGN);
+
+		if (n == 0) {
+			uint64_t want = 8192 + (uint64_t)app.dep.nhosted * app.topo->radix *
+						       (app.dep.net.buf_global / 2 + 64);
+
+			n = (uint32_t)RTE_MIN(want, 262143u);
+		}
+		app.env.mp = rte_pktmbuf_pool_create("dfly_mbufs", n, 256, (uint16_t)priv,
+						     RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+		if (app.env.mp == NULL) {
+			fprintf(stderr,
+				"dfly-switch: cannot allocate %u packet buffers: %s (raise EAL -m or "
+				"lower run.mbufs)\n",
+				n, rte_strerror(rte_errno));
+			status = 1;
+			goto out;
+		}
+	}
+	app.env.topo = app.topo;
+	app.env.link = &app.dep.link;
+	app.env.hosts = app.hosts;
+	app.env.phit_bytes = app.dep.net.phit_bytes;
+	{
+		const struct dfly_netcfg *nc = &app.dep.net;
+		uint32_t minbuf = min_u32(min_u32(nc->buf_inj, nc->buf_local),
+					  min_u32(nc->buf_global, nc->buf_out));
+		uint32_t vcs = max_u32(nc->vc_inj, max_u32(nc->vc_local, nc->vc_global));
+
+		app.env.host_max_frame = RTE_MIN(dp_host_max_frame(minbuf, app.dep.net.phit_bytes),
+						 (size_t)RTE_MBUF_DEFAULT_DATAROOM - 64);
+		app.env.host_max_phits =
+			dp_host_frame_phits(app.env.host_max_frame, app.dep.net.phit_bytes);
+		dfly_wire_limits_init(&app.env.lim, app.topo, vcs,
+				      max_u32(app.env.host_max_phits, nc->pkt_phits));
+	}
+	if (dfly_gen_init(&app.gen, app.topo, app.dep.net.pattern, app.dep.net.adv_offset,
+			  app.dep.net.load, app.dep.net.pkt_phits, app.dep.net.seed) < 0) {
+		fprintf(stderr, "dfly-switch: traffic: cannot set up the generators\n");
+		status = 1;
+		goto out;
+	}
+	if (setup_routers(err, sizeof(err)) < 0 || setup_devices(err, sizeof(err)) < 0) {
+		fprintf(stderr, "dfly-switch: %s\n", err);
+		status = 1;
+		goto out;
+	}
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		app.lc[i].sink.hist = calloc(DP_LAT_BUCKETS, sizeof(uint32_t));
+		if (app.lc[i].sink.hist == NULL) {
+			fprintf(stderr, "dfly-switch: out of memory\n");
+			status = 1;
+			goto out;
+		}
+	}
+	rte_telemetry_register_cmd("/dfly/routers", tel_routers, "Routers hosted here.");
+	rte_telemetry_register_cmd("/dfly/router", tel_router,
+				   "Router summary, drops and routing decisions. Parameter: router");
+	rte_telemetry_register_cmd("/dfly/port", tel_port,
+				   "Port and VC counters. Parameters: router,port");
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	/* clock: cycle 0 at the shared epoch, or now */
+	t0 = mono_ns();
+	app.epoch_ns = app.dep.run.epoch_ns ? app.dep.run.epoch_ns : t0;
+	c0 = clock_cycle(t0);
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		app.lc[i].cur = c0;
+		atomic_store(&app.lc[i].done_cycle, c0);
+		for (uint32_t k = 0; k < app.lc[i].nrt; k++) {
+			struct dp_router *rt = app.lc[i].rt[k];
+
+			/* the firmware ticks cycle c once steps > c */
+			atomic_store(&rt->regs->steps, c0);
+			rt->fw_next = c0;
+		}
+	}
+	if (!app.quiet)
+		fprintf(stderr,
+			"dfly-switch: %u routers on %u lcores, %u device ports, %u generator nodes, "
+			"firmware %s, cycle %.0f ns, starting at cycle %" PRIu64 "\n",
+			app.dep.nhosted, app.nlc, app.nports,
+			app.lc ? app.lc[0].ngen : 0, dp_fw_mode_name(app.dep.firmware), app.cycle_ns,
+			c0);
+	if (app.dep.firmware == DP_FW_THREAD) {
+		if (pthread_create(&app.fw_thread, NULL, fw_main, NULL) != 0) {
+			fprintf(stderr, "dfly-switch: cannot start the firmware thread\n");
+			status = 1;
+			goto out;
+		}
+		app.fw_running = true;
+	}
+	for (uint32_t i = 0; i < app.nlc; i++)
+		if (app.lc[i].lcore != rte_get_main_lcore() &&
+		    rte_eal_remote_launch(lcore_main, &app.lc[i], app.lc[i].lcore) != 0) {
+			fprintf(stderr, "dfly-switch: cannot launch lcore %u\n", app.lc[i].lcore);
+			stop = 1;
+		}
+	next_progress = t0 + (uint64_t)(app.dep.run.stats_interval_s * 1e9);
+	{
+		struct dp_lcore *mine = NULL;
+
+		for (uint32_t i = 0; i < app.nlc; i++)
+			if (app.lc[i].lcore == rte_get_main_lcore())
+				mine = &app.lc[i];
+		/* the main lcore steps its share in slices and watches the clock in between */
+		while (!stop) {
+			uint64_t now = mono_ns();
+
+			if (app.dep.run.duration_s > 0 &&
+			    (double)(now - t0) >= app.dep.run.duration_s * 1e9)
+				break;
+			if (!app.quiet && app.dep.run.stats_interval_s > 0 && now >= next_progress) {
+				progress((double)(now - t0) / 1e9, c0);
+				next_progress += (uint64_t)(app.dep.run.stats_interval_s * 1e9);
+			}
+			if (mine != NULL) {
+				lcore_slice(mine);
+			} else {
+				struct timespec ts = {0, 1000000};
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	stop = 1;
+	rte_eal_mp_wait_lcore();
+	if (app.fw_running)
+		pthread_join(app.fw_thread, NULL);
+	if (counters != NULL) {
+		cf = fopen(counters, "w");
+		if (cf == NULL) {
+			fprintf(stderr, "dfly-switch: %s: %s\n", counters, strerror(errno));
+			cf = stdout;
+		}
+	}
+	final_report(cf, (double)(mono_ns() - t0) / 1e9);
+	if (cf != stdout)
+		fclose(cf);
+out:
+	teardown();
+	if (app.env.mp != NULL)
+		rte_mempool_free(app.env.mp);
+	rte_eal_cleanup();
+	return status;
+}
