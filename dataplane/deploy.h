@@ -82,6 +82,8 @@ struct dp_link_cfg {
 	uint32_t credit_delay_us;   /**< batch credit returns this long at most, default 10 */
 	uint32_t credit_refresh_us; /**< resend the running totals this often, default 1000 */
 	uint32_t hello_us;	    /**< HELLO period once up (10 ms until then), default 100000 */
+	uint32_t loss_ppm;	    /**< testing: discard this many per million received fabric
+				       frames, as a lossy medium would (where netem is missing) */
 };
 
 /** Run parameters. */

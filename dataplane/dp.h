@@ -72,6 +72,7 @@ struct dp_port {
 	bool cr_dirty;
 	uint64_t cr_first_ns, cr_last_ns;
 	uint64_t hello_next_ns;
+	struct dfly_rng loss_rng; /**< link.loss_ppm draws */
 
 	/* host */
 	uint32_t node;
@@ -91,7 +92,10 @@ enum dp_term {
 /** Generator and sink statistics of one lcore. */
 struct dp_sink {
 	uint64_t gen_pkts;   /**< packets generated and injected */
+	uint64_t all_pkts;   /**< synthetic packets delivered here, whole run */
 	uint64_t gen_drops;  /**< generation attempts with no injection room (or no mbuf) */
+	/* packets generated in the measurement window (from sim.warmup cycles after every device
+	 * port of this process came up): */
 	uint64_t pkts, phits, nonmin, hops, lhops, ghops;
 	double lat_sum, net_lat_sum;
 	uint64_t lat_max;

@@ -523,6 +523,12 @@ unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur,
 		const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
 		uint32_t len = rte_pktmbuf_data_len(m);
 
+		if (env->link->loss_ppm &&
+		    dfly_rng_below(&p->loss_rng, 1000000) < env->link->loss_ppm) {
+			ctr(p, DFLY_WIRE_RX_LOST, 1); /* a lossy medium, emulated */
+			rte_pktmbuf_free(m);
+			continue;
+		}
 		if (m->nb_segs != 1) {
 			drop(p, DFLY_DROP_DECODE);
 			rte_pktmbuf_free(m);

@@ -63,6 +63,8 @@ struct app {
 };
 
 static struct app app; /* telemetry callbacks reach it */
+/* first generation cycle measured: sim.warmup cycles after every device port came up */
+static _Atomic uint64_t measure_from = UINT64_MAX;
 
 static void on_signal(int sig)
 {
@@ -109,6 +111,11 @@ static void usage(FILE *f)
 		"options (after --):\n"
 		"  --set PATH=VALUE   override a setting of the network file (repeatable)\n"
 		"  --duration S       stop after S seconds (default: run.duration_s, 0 = until SIGINT)\n"
+		"  --epoch-ns NS      CLOCK_MONOTONIC time of cycle 0, shared by every process of a\n"
+		"                     testbed so latencies across processes are measured on one clock\n"
+		"                     (default: run.epoch_ns, 0 = this process's start)\n"
+		"  --gen-seconds S    the generators stop after S seconds (the network then drains,\n"
+		"                     so generated = delivered can be checked at exit)\n"
 		"  --counters FILE    write the final counters there (default: standard output)\n"
 		"  --check            load and check the deployment, print a summary, start nothing\n"
 		"  --quiet            no progress lines\n"
@@ -205,6 +212,7 @@ static int fabric_port_init(struct dp_port *p, uint32_t lat, char *err, size_t e
 		return -1;
 	}
 	dp_llr_rx_init(&p->rx);
+	dfly_rng_seed(&p->loss_rng, app.dep.net.seed, 0x300000000ull + p->rt->id * 256u + p->port);
 	p->nvc_in = p->rt->regs->nvcs[p->port];
 	p->rt->regs->link_state[p->port] = DFLY_LINK_WAIT_HELLO;
 	return 0;
@@ -473,6 +481,9 @@ static void sink(struct dp_lcore *lc, const struct asic_ejection *e)
 	struct dp_sink *s = &lc->sink;
 	uint64_t lat = e->tail_cycle >= pk->gen_cycle ? e->tail_cycle - pk->gen_cycle : 0;
 
+	s->all_pkts++;
+	if (pk->gen_cycle < atomic_load_explicit(&measure_from, memory_order_relaxed))
+		return;
 	s->pkts++;
 	s->phits += pk->len;
 	s->lat_sum += (double)lat;
@@ -744,6 +755,7 @@ static void sink_totals(struct dp_sink *tot)
 
 		tot->gen_pkts += s->gen_pkts;
 		tot->gen_drops += s->gen_drops;
+		tot->all_pkts += s->all_pkts;
 		tot->pkts += s->pkts;
 		tot->phits += s->phits;
 		tot->nonmin += s->nonmin;
@@ -804,7 +816,7 @@ static void progress(double t, uint64_t c0)
 		" delivered %" PRIu64 " lat %.1f misrouted %.1f%% host frames %" PRIu64
 		" retx %" PRIu64 "\n",
 		t, cyc, t > 0 ? (double)(cyc - c0) * app.cycle_ns / (t * 1e9) : 0.0, s.gen_pkts,
-		s.pkts, s.pkts ? s.lat_sum / (double)s.pkts : 0.0,
+		s.all_pkts, s.pkts ? s.lat_sum / (double)s.pkts : 0.0,
 		s.pkts ? 100.0 * (double)s.nonmin / (double)s.pkts : 0.0, s.host_frames, retx);
 	(void)busy;
 }
@@ -826,7 +838,10 @@ static void final_report(FILE *f, double wall)
 		"generated %" PRIu64 " delivered %" PRIu64 " gen_drops %" PRIu64
 		" host_frames %" PRIu64 " held_in_routers %" PRIu64 " on_inprocess_links %" PRIu64
 		"\n",
-		s.gen_pkts, s.pkts, s.gen_drops, s.host_frames, held, link_pkts);
+		s.gen_pkts, s.all_pkts, s.gen_drops, s.host_frames, held, link_pkts);
+	fprintf(f, "measured %" PRIu64 " packets generated from cycle %" PRIu64
+		   " (sim.warmup after every device port came up)\n",
+		s.pkts, atomic_load(&measure_from));
 	if (s.pkts)
 		fprintf(f,
 			"latency avg %.1f p50 %" PRIu64 " p99 %" PRIu64 " max %" PRIu64
@@ -912,6 +927,8 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {{"set", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
+					     {"epoch-ns", required_argument, NULL, 'e'},
+					     {"gen-seconds", required_argument, NULL, 'g'},
 					     {"counters", required_argument, NULL, 'c'},
 					     {"check", no_argument, NULL, 'k'},
 					     {"quiet", no_argument, NULL, 'q'},
@@ -920,6 +937,8 @@ int main(int argc, char **argv)
 	const char *sets[MAX_SETS], *counters = NULL;
 	int nsets = 0, eal, opt, status = 0;
 	double duration = -1;
+	uint64_t epoch = 0;
+	double gen_seconds = -1;
 	bool check = false;
 	char err[1024];
 	struct sigaction sa;
@@ -962,6 +981,12 @@ int main(int argc, char **argv)
 		case 'c':
 			counters = optarg;
 			break;
+		case 'e':
+			epoch = strtoull(optarg, NULL, 10);
+			break;
+		case 'g':
+			gen_seconds = atof(optarg);
+			break;
 		case 'k':
 			check = true;
 			break;
@@ -989,6 +1014,8 @@ int main(int argc, char **argv)
 	}
 	if (duration >= 0)
 		app.dep.run.duration_s = duration;
+	if (epoch)
+		app.dep.run.epoch_ns = epoch;
 	app.cycle_ns = app.dep.net.cycle_ns;
 	app.topo = dfly_topo_create(app.dep.net.p, app.dep.net.a, app.dep.net.h, app.dep.net.t,
 				    app.dep.net.arr, app.dep.net.sigma);
@@ -1136,9 +1163,21 @@ int main(int argc, char **argv)
 			if (app.dep.run.duration_s > 0 &&
 			    (double)(now - t0) >= app.dep.run.duration_s * 1e9)
 				break;
+			if (gen_seconds >= 0 && app.gen.on && (double)(now - t0) >= gen_seconds * 1e9)
+				app.gen.on = false; /* read by the lcores; a late cycle is harmless */
 			if (!app.quiet && app.dep.run.stats_interval_s > 0 && now >= next_progress) {
 				progress((double)(now - t0) / 1e9, c0);
 				next_progress += (uint64_t)(app.dep.run.stats_interval_s * 1e9);
+			}
+			if (atomic_load_explicit(&measure_from, memory_order_relaxed) == UINT64_MAX) {
+				bool all_up = true;
+
+				for (uint32_t i = 0; i < app.nports && all_up; i++)
+					all_up = app.ports[i]->kind == DP_PORT_HOST ||
+						 app.ports[i]->rt->regs->link_state[app.ports[i]->port] ==
+							 DFLY_LINK_UP;
+				if (all_up)
+					atomic_store(&measure_from, min_cycle() + app.dep.net.warmup);
 			}
 			if (mine != NULL) {
 				lcore_slice(mine);

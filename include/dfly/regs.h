@@ -65,6 +65,7 @@ extern "C" {
 	X(WIRE_TX_FRAMES, wire_tx_frames, "Ethernet frames the device took (all kinds, resends)")  \
 	X(WIRE_RX_FRAMES, wire_rx_frames, "Ethernet frames received from the device")              \
 	X(WIRE_TX_BUSY, wire_tx_busy, "frames the device refused (kept and offered again)")        \
+	X(WIRE_RX_LOST, wire_rx_lost, "frames discarded on purpose by link.loss_ppm (loss testing)")\
 	X(LLR_RETX, llr_retx, "data frames sent again by link-level retry")                        \
 	X(LLR_TIMEOUTS, llr_timeouts, "go-back-N restarts by the retry timer (no ack in time)")    \
 	X(LLR_NAK_TX, llr_nak_tx, "NAKs sent: a gap in sequence numbers was seen")                 \
