@@ -19,4 +19,7 @@ int cmd_transient(int argc, char **argv);
 /** dfly repro (repro.c): the papers' experiments as batches of other subcommands. */
 int cmd_repro(int argc, char **argv);
 
+/** dfly stats (stats.c): the routers' register files read live from shared memory. */
+int cmd_stats(int argc, char **argv);
+
 #endif /* DFLY_CMDS_H */

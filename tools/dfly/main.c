@@ -44,6 +44,7 @@ static void usage_main(FILE *f)
 		   "          cycle (dfly transient --help)\n"
 		   "  repro transient  rerun the papers' transient experiments and draw their\n"
 		   "          figures (dfly repro --help)\n"
+		   "  stats   read the routers' counters live from shared memory (dfly stats --help)\n"
 		   "\n"
 		   "Every command takes --help.\n");
 }
@@ -1088,6 +1089,8 @@ int main(int argc, char **argv)
 		return cmd_transient(argc - 1, argv + 1);
 	if (strcmp(argv[1], "repro") == 0)
 		return cmd_repro(argc - 1, argv + 1);
+	if (strcmp(argv[1], "stats") == 0)
+		return cmd_stats(argc - 1, argv + 1);
 	fprintf(stderr, "dfly: unknown command '%s'\n", argv[1]);
 	usage_main(stderr);
 	return 2;
