@@ -53,8 +53,9 @@ static inline void drop(struct dp_port *p, enum dfly_drop why)
 }
 
 /* Queue a frame for the device; when the queue is full it is dropped (retry or the next
- * refresh repairs it on fabric ports; on host ports it is counted as host_tx_full). */
-static void txq_put(struct dp_port *p, struct rte_mbuf *m)
+ * refresh repairs it on fabric ports; on host ports it is counted as host_tx_full).
+ * @return true if queued. */
+static bool txq_put(struct dp_port *p, struct rte_mbuf *m)
 {
 	if (p->ntx == DP_TXQ) {
 		if (p->kind == DP_PORT_HOST)
@@ -62,9 +63,10 @@ static void txq_put(struct dp_port *p, struct rte_mbuf *m)
 		else
 			ctr(p, DFLY_WIRE_TX_BUSY, 1);
 		rte_pktmbuf_free(m);
-		return;
+		return false;
 	}
 	p->txq[p->ntx++] = m;
+	return true;
 }
 
 void dp_port_flush(struct dp_port *p)
@@ -593,13 +595,14 @@ unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur)
 			/* the ARP reply goes back to the host in the request's buffer */
 			rte_pktmbuf_reset(m);
 			if (rte_pktmbuf_append(m, 60) == NULL) {
+				drop(p, DFLY_DROP_NO_MBUF); /* never uncounted: host_rx counted it */
 				rte_pktmbuf_free(m);
 				continue;
 			}
 			memset(rte_pktmbuf_mtod(m, uint8_t *), 0, 60);
 			memcpy(rte_pktmbuf_mtod(m, uint8_t *), reply, rlen);
-			ctr(p, DFLY_ARP_REPLIES, 1);
-			txq_put(p, m);
+			if (txq_put(p, m)) /* else counted once, as host_tx_full */
+				ctr(p, DFLY_ARP_REPLIES, 1);
 			continue;
 		}
 		{
@@ -624,6 +627,7 @@ unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur)
 
 void dp_host_deliver(struct dp_port *p, struct rte_mbuf *m)
 {
-	ctr(p, DFLY_HOST_TX, 1);
-	txq_put(p, m);
+	/* a frame is host_tx or host_tx_full, never both */
+	if (txq_put(p, m))
+		ctr(p, DFLY_HOST_TX, 1);
 }

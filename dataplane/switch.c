@@ -168,6 +168,16 @@ static int dev_open(const struct dp_dev_cfg *dc, struct dp_port *p, char *err, s
 		return -1;
 	}
 	rte_eth_promiscuous_enable(pid); /* not all drivers support it; frames are checked */
+	if (strncmp(dc->name, "net_af_packet", 13) == 0 ||
+	    strncmp(dc->name, "eth_af_packet", 13) == 0) {
+		/* DPDK 22.11's af_packet opens its socket for ETH_P_ALL before binding it to the
+		 * interface: what other interfaces carried meanwhile is in the ring. Discard it. */
+		struct rte_mbuf *junk[DP_BURST];
+		uint16_t n;
+
+		while ((n = rte_eth_rx_burst(pid, 0, junk, DP_BURST)) > 0)
+			rte_pktmbuf_free_bulk(junk, n);
+	}
 	return 0;
 }
 
@@ -650,6 +660,8 @@ static void *fw_main(void *arg)
 
 /* ---------------------------------------------------------------------------------------------
  * Telemetry: /dfly/routers, /dfly/router,R, /dfly/port,R,P
+ * Dictionary names may hold only letters, digits, '_' and '/' (DPDK refuses others, e.g. '.',
+ * with -EINVAL): "drop_host_spoof", "route_hop_global", "vc0_enq_pkts".
  */
 
 static struct dp_router *tel_find(const char *params)
@@ -693,13 +705,13 @@ static int tel_router(const char *cmd, const char *params, struct rte_tel_data *
 	for (int c = 0; c < DFLY_DROP_COUNT; c++) {
 		char k[64];
 
-		snprintf(k, sizeof(k), "drop.%s", dfly_drop_names[c]);
+		snprintf(k, sizeof(k), "drop_%s", dfly_drop_names[c]);
 		rte_tel_data_add_dict_u64(d, k, g->drop[c]);
 	}
 	for (int c = 0; c < DFLY_ROUTE_CTR_COUNT; c++) {
 		char k[64];
 
-		snprintf(k, sizeof(k), "route.%s", dfly_route_ctr_names[c]);
+		snprintf(k, sizeof(k), "route_%s", dfly_route_ctr_names[c]);
 		rte_tel_data_add_dict_u64(d, k, g->route[c]);
 	}
 	return 0;
@@ -730,13 +742,13 @@ static int tel_port(const char *cmd, const char *params, struct rte_tel_data *d)
 		for (int c = 0; c < DFLY_VC_CTR_COUNT; c++) {
 			char k[64];
 
-			snprintf(k, sizeof(k), "vc%u.%s", v, dfly_vc_ctr_names[c]);
+			snprintf(k, sizeof(k), "vc%u_%s", v, dfly_vc_ctr_names[c]);
 			rte_tel_data_add_dict_u64(d, k, g->vc_ctr[port][v][c]);
 		}
 		for (int c = 0; c < DFLY_VC_GAUGE_COUNT; c++) {
 			char k[64];
 
-			snprintf(k, sizeof(k), "vc%u.%s", v, dfly_vc_gauge_names[c]);
+			snprintf(k, sizeof(k), "vc%u_%s", v, dfly_vc_gauge_names[c]);
 			rte_tel_data_add_dict_int(d, k, (int)g->vc_gauge[port][v][c]);
 		}
 	}
