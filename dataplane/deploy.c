@@ -622,17 +622,10 @@ int dp_deploy_load(struct dp_deploy *d, const char *path, const char *const *set
 	    (rc = load_generators(&c, t)) || (rc = load_link_run(&c)))
 		goto out;
 	/* a host frame must fit in the smallest buffer it crosses */
-	for (uint32_t i = 0; i < d->nhosts; i++) {
-		uint32_t minbuf = d->net.buf_inj;
-		size_t maxf;
+	if (d->nhosts) {
+		uint32_t minbuf = dfly_netcfg_min_buf(&d->net);
+		size_t maxf = dp_host_max_frame(minbuf, d->net.phit_bytes);
 
-		if (d->net.buf_local < minbuf)
-			minbuf = d->net.buf_local;
-		if (d->net.buf_global < minbuf)
-			minbuf = d->net.buf_global;
-		if (d->net.buf_out < minbuf)
-			minbuf = d->net.buf_out;
-		maxf = dp_host_max_frame(minbuf, d->net.phit_bytes);
 		if (maxf < 1514) {
 			rc = fail(&c, config_lookup(&c.lc, "hosts"), "hosts",
 				  "the smallest buffer of %s (%u phits of %u bytes) holds a %zu-byte "
@@ -640,7 +633,6 @@ int dp_deploy_load(struct dp_deploy *d, const char *path, const char *const *set
 				  d->network, minbuf, d->net.phit_bytes, maxf);
 			goto out;
 		}
-		break;
 	}
 	rc = 0;
 out:

@@ -284,28 +284,10 @@ static int setup_routers(char *err, size_t errlen)
 	struct asic_params par = {0};
 	struct fw_params fp;
 
-	par.speedup = cfg->speedup;
-	par.pipe_route = cfg->pipe_route;
-	par.pipe_xbar = cfg->pipe_xbar;
-	par.alloc_iters = cfg->alloc_iters;
-	par.in_arb = cfg->in_arb;
-	par.out_arb = cfg->out_arb;
-	par.vcs[DFLY_PORT_TERMINAL] = cfg->vc_inj;
-	par.vcs[DFLY_PORT_LOCAL] = cfg->vc_local;
-	par.vcs[DFLY_PORT_GLOBAL] = cfg->vc_global;
-	par.buf[DFLY_PORT_TERMINAL] = cfg->buf_inj;
-	par.buf[DFLY_PORT_LOCAL] = cfg->buf_local;
-	par.buf[DFLY_PORT_GLOBAL] = cfg->buf_global;
-	par.buf_out = cfg->buf_out;
-	par.lat_terminal = cfg->lat_terminal;
-	par.inj_select = cfg->inj_select;
-	par.credit_at_tail = cfg->credit_release == DFLY_REL_TAIL;
-	par.out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
+	dfly_netcfg_asic_params(cfg, &par);
 	/* host frames can be as short as a minimum Ethernet frame */
-	par.min_pkt_phits = app.dep.nhosts ? dp_host_frame_phits(60, cfg->phit_bytes)
-					   : cfg->pkt_phits;
-	if (par.min_pkt_phits > cfg->pkt_phits)
-		par.min_pkt_phits = cfg->pkt_phits;
+	if (app.dep.nhosts)
+		par.min_pkt_phits = min_u32(dp_host_frame_phits(60, cfg->phit_bytes), cfg->pkt_phits);
 	dfly_netcfg_fw_params(cfg, &fp);
 
 	app.rt = calloc(t->routers, sizeof(*app.rt));
@@ -816,13 +798,11 @@ static uint64_t min_cycle(void)
 static void progress(double t, uint64_t c0)
 {
 	struct dp_sink s;
-	uint64_t cyc = min_cycle(), retx = 0, busy = 0;
+	uint64_t cyc = min_cycle(), retx = 0;
 
 	sink_totals(&s);
-	for (uint32_t i = 0; i < app.nports; i++) {
+	for (uint32_t i = 0; i < app.nports; i++)
 		retx += app.ports[i]->st.retx;
-		busy += app.ports[i]->rt->regs->port_ctr[app.ports[i]->port][DFLY_WIRE_TX_BUSY];
-	}
 	fprintf(stderr,
 		"dfly-switch: t=%.1fs cycle %" PRIu64 " (%.2fx real time) generated %" PRIu64
 		" delivered %" PRIu64 " lat %.1f misrouted %.1f%% host frames %" PRIu64
@@ -830,7 +810,6 @@ static void progress(double t, uint64_t c0)
 		t, cyc, t > 0 ? (double)(cyc - c0) * app.cycle_ns / (t * 1e9) : 0.0, s.gen_pkts,
 		s.all_pkts, s.pkts ? s.lat_sum / (double)s.pkts : 0.0,
 		s.pkts ? 100.0 * (double)s.nonmin / (double)s.pkts : 0.0, s.host_frames, retx);
-	(void)busy;
 }
 
 static void final_report(FILE *f, double wall)
@@ -1084,8 +1063,7 @@ int main(int argc, char **argv)
 	app.env.phit_bytes = app.dep.net.phit_bytes;
 	{
 		const struct dfly_netcfg *nc = &app.dep.net;
-		uint32_t minbuf = min_u32(min_u32(nc->buf_inj, nc->buf_local),
-					  min_u32(nc->buf_global, nc->buf_out));
+		uint32_t minbuf = dfly_netcfg_min_buf(nc);
 		uint32_t vcs = max_u32(nc->vc_inj, max_u32(nc->vc_local, nc->vc_global));
 
 		app.env.host_max_frame = RTE_MIN(dp_host_max_frame(minbuf, app.dep.net.phit_bytes),

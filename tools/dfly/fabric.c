@@ -293,24 +293,7 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		return NULL;
 	}
 	t = fab->topo;
-	par.speedup = cfg->speedup;
-	par.pipe_route = cfg->pipe_route;
-	par.pipe_xbar = cfg->pipe_xbar;
-	par.alloc_iters = cfg->alloc_iters;
-	par.in_arb = cfg->in_arb;
-	par.out_arb = cfg->out_arb;
-	par.vcs[DFLY_PORT_TERMINAL] = cfg->vc_inj;
-	par.vcs[DFLY_PORT_LOCAL] = cfg->vc_local;
-	par.vcs[DFLY_PORT_GLOBAL] = cfg->vc_global;
-	par.buf[DFLY_PORT_TERMINAL] = cfg->buf_inj;
-	par.buf[DFLY_PORT_LOCAL] = cfg->buf_local;
-	par.buf[DFLY_PORT_GLOBAL] = cfg->buf_global;
-	par.buf_out = cfg->buf_out;
-	par.lat_terminal = cfg->lat_terminal;
-	par.inj_select = cfg->inj_select;
-	par.credit_at_tail = cfg->credit_release == DFLY_REL_TAIL;
-	par.out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
-	par.min_pkt_phits = cfg->pkt_phits; /* the generators make fixed-size packets */
+	dfly_netcfg_asic_params(cfg, &par); /* fixed-size generator packets */
 
 	fab->asics = calloc(t->routers, sizeof(*fab->asics));
 	fab->regs = calloc(t->routers, sizeof(*fab->regs));

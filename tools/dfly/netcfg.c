@@ -20,6 +20,7 @@
 
 #include <libconfig.h>
 
+#include "asic.h"
 #include "fw.h"
 #include "netcfg.h"
 
@@ -1489,4 +1490,40 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
 	fp->pb_inband = cfg->pb_exchange == DFLY_PB_INBAND;
 	fp->pb_send_unchanged = cfg->pb_send_unchanged;
+}
+
+void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *par)
+{
+	memset(par, 0, sizeof(*par));
+	par->speedup = cfg->speedup;
+	par->pipe_route = cfg->pipe_route;
+	par->pipe_xbar = cfg->pipe_xbar;
+	par->alloc_iters = cfg->alloc_iters;
+	par->in_arb = cfg->in_arb;
+	par->out_arb = cfg->out_arb;
+	par->vcs[DFLY_PORT_TERMINAL] = cfg->vc_inj;
+	par->vcs[DFLY_PORT_LOCAL] = cfg->vc_local;
+	par->vcs[DFLY_PORT_GLOBAL] = cfg->vc_global;
+	par->buf[DFLY_PORT_TERMINAL] = cfg->buf_inj;
+	par->buf[DFLY_PORT_LOCAL] = cfg->buf_local;
+	par->buf[DFLY_PORT_GLOBAL] = cfg->buf_global;
+	par->buf_out = cfg->buf_out;
+	par->lat_terminal = cfg->lat_terminal;
+	par->inj_select = cfg->inj_select;
+	par->credit_at_tail = cfg->credit_release == DFLY_REL_TAIL;
+	par->out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
+	par->min_pkt_phits = cfg->pkt_phits;
+}
+
+uint32_t dfly_netcfg_min_buf(const struct dfly_netcfg *cfg)
+{
+	uint32_t m = cfg->buf_inj;
+
+	if (cfg->buf_local < m)
+		m = cfg->buf_local;
+	if (cfg->buf_global < m)
+		m = cfg->buf_global;
+	if (cfg->buf_out < m)
+		m = cfg->buf_out;
+	return m;
 }

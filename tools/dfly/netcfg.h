@@ -173,6 +173,14 @@ void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32
 /** The ASIC knobs the configuration sets (mode, Valiant, UGAL, PB in-band, OLM, VC map). */
 void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k);
 
+struct asic_params;
+/** The ASIC parameters the configuration sets (router, buffers, VCs, releases); min_pkt_phits
+ *  is the generators' packet length. */
+void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *par);
+
+/** The smallest buffer a packet crosses (injection, local, global input VC or output FIFO). */
+uint32_t dfly_netcfg_min_buf(const struct dfly_netcfg *cfg);
+
 struct fw_params;
 /** The firmware parameters the configuration sets (PB; T converted from packets to phits). */
 void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp);
