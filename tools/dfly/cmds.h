@@ -6,6 +6,7 @@
 #define DFLY_CMDS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 /** Monotonic wall-clock seconds (main.c). */
 double now_s(void);
@@ -16,10 +17,16 @@ int transient_parse_u64(const char *s, uint64_t *out);
 /** dfly transient (main.c): one transient experiment; returns the exit status. */
 int cmd_transient(int argc, char **argv);
 
+/** Print one shell word, single-quoted if it needs to be (repro.c). */
+void dfly_sh_word(FILE *f, const char *s);
+
 /** dfly repro (repro.c): the papers' experiments as batches of other subcommands. */
 int cmd_repro(int argc, char **argv);
 
 /** dfly stats (stats.c): the routers' register files read live from shared memory. */
 int cmd_stats(int argc, char **argv);
+
+/** dfly testbed (testbed.c): generate, start and stop a testbed of dfly-switch processes. */
+int cmd_testbed(int argc, char **argv);
 
 #endif /* DFLY_CMDS_H */

@@ -45,6 +45,8 @@ static void usage_main(FILE *f)
 		   "  repro transient  rerun the papers' transient experiments and draw their\n"
 		   "          figures (dfly repro --help)\n"
 		   "  stats   read the routers' counters live from shared memory (dfly stats --help)\n"
+		   "  testbed generate, start and stop a testbed of dfly-switch processes, hosts in\n"
+		   "          namespaces (dfly testbed --help)\n"
 		   "\n"
 		   "Every command takes --help.\n");
 }
@@ -1091,6 +1093,8 @@ int main(int argc, char **argv)
 		return cmd_repro(argc - 1, argv + 1);
 	if (strcmp(argv[1], "stats") == 0)
 		return cmd_stats(argc - 1, argv + 1);
+	if (strcmp(argv[1], "testbed") == 0)
+		return cmd_testbed(argc - 1, argv + 1);
 	fprintf(stderr, "dfly: unknown command '%s'\n", argv[1]);
 	usage_main(stderr);
 	return 2;

@@ -190,8 +190,8 @@ static const struct repro_plot repro_plots[] = {
 	 {"pb-large", "olm-large", "pb-small", "olm-small", NULL}},
 };
 
-/* Print one shell word, quoted if it needs to be. */
-static void repro_word(FILE *f, const char *s)
+/* Print one shell word, quoted if it needs to be (cmds.h). */
+void dfly_sh_word(FILE *f, const char *s)
 {
 	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				   "0123456789_-+=./,:@%";
@@ -214,14 +214,14 @@ static void repro_word(FILE *f, const char *s)
 static void repro_cmdline(FILE *f, const char *prog, const char *const *argv, int skip,
 			  const char *redirect)
 {
-	repro_word(f, prog);
+	dfly_sh_word(f, prog);
 	for (int i = skip; argv[i] != NULL; i++) {
 		fputc(' ', f);
-		repro_word(f, argv[i]);
+		dfly_sh_word(f, argv[i]);
 	}
 	if (redirect) {
 		fputs(" > ", f);
-		repro_word(f, redirect);
+		dfly_sh_word(f, redirect);
 	}
 	fputc('\n', f);
 }
@@ -939,10 +939,10 @@ int cmd_repro(int argc, char **argv)
 	for (unsigned i = 0; i < n; i++) {
 		fprintf(f, "awk -F, 'NR == 1 || ($1 >= %d && $1 < %d)' ", REPRO_ZOOM_LO,
 			REPRO_ZOOM_HI);
-		repro_word(f, runs[i].csv);
+		dfly_sh_word(f, runs[i].csv);
 		fprintf(f, " > ");
 		snprintf(zpath, sizeof(zpath), "%s/%s.csv", zoom, runs[i].name);
-		repro_word(f, zpath);
+		dfly_sh_word(f, zpath);
 		fputc('\n', f);
 	}
 	fprintf(f, "# the figures\n");

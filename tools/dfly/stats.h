@@ -21,6 +21,12 @@
  *         -EINVAL (empty LIST or item, another character, A > B), -ERANGE (an id ≥
  *         DFLY_STATS_MAX_ROUTERS) or -E2BIG (more than @p max ids).
  */
+/**
+ * Parse one decimal id at *@p p (digits only) and advance *@p p past it.
+ * @return 0, -EINVAL (no digit) or -ERANGE (≥ DFLY_STATS_MAX_ROUTERS).
+ */
+int dfly_stats_parse_id(const char **p, uint32_t *id);
+
 int dfly_stats_parse_routers(const char *s, uint32_t *ids, size_t max);
 
 /**
