@@ -38,6 +38,9 @@ struct asic_in {
 	uint64_t rel_tick;	/* tick the tail of the crossing packet leaves the buffer */
 	uint16_t rel_len;
 	uint8_t rel_vc;
+	uint64_t cc_tick;	/* contention counters: tick the crossing packet's tail leaves */
+	uint8_t cc_port;	/* ... its minimal output (spec §5.2), counted until cc_tick */
+	uint16_t cc_grp;	/* ... its ECtN partial group, or CC_NO_GROUP */
 	uint64_t node_link_free; /* terminal ports: cycle the node's link is free */
 	uint64_t last_served;	 /* LRS at the output stage */
 	struct asic_link *link;	 /* incoming link, NULL for terminal ports */
@@ -68,6 +71,9 @@ struct asic {
 	struct asic_params par;
 	struct dfly_regs *regs;
 	const struct dfly_tbl_pb *tbl_pb; /* tables acquired at the start of the step */
+	const struct dfly_tbl_ectn *tbl_ectn;
+	uint64_t cc_rel_mask;	/* inputs whose crossing packet still holds its counters */
+	uint64_t cc_mismatch;	/* knobs.cc_check: cycles the recomputed counters differed */
 	uint32_t router, group, radix, p;
 	uint32_t min_len;	/* smallest packet, sizes the rings */
 	struct dfly_rng rng;
@@ -169,6 +175,7 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	if (as->ej == NULL)
 		goto out_free;
 	as->tbl_pb = &regs->tables[0].pb;
+	as->tbl_ectn = &regs->tables[0].ectn;
 	return as;
 
 out_free:
@@ -457,11 +464,143 @@ static inline void credit_gauge(struct asic *as, uint32_t o, uint32_t v)
 	as->regs->vc_gauge[o][v][DFLY_VC_DOWN_OCC] = (int64_t)out->credit_cap[v] - out->credits[v];
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Contention counters (spec §5.2, §5.6): a packet counts on cc[its minimal output towards the
+ * final destination] from the moment its header is at the head of an input VC until its tail
+ * has left that input buffer; a packet that entered the group (injection or global input) with
+ * a remote destination group D counts on the ECtN partial[D] over the same interval.
+ */
+
+#define CC_NO_GROUP 0xffffu
+
+static inline uint32_t cc_min_port(const struct asic *as, const struct asic_pkt *pk)
+{
+	return dfly_topo_min_port(as->topo, as->router, pk->dst_node / as->topo->p, pk->dst_node);
+}
+
+static inline uint32_t cc_group(const struct asic *as, uint32_t in_port, const struct asic_pkt *pk)
+{
+	uint32_t kind = as->in[in_port].kind, D = pk->dst_node / as->topo->p / as->topo->a;
+
+	return (kind == DFLY_PORT_TERMINAL || kind == DFLY_PORT_GLOBAL) && D != as->group
+		   ? D
+		   : CC_NO_GROUP;
+}
+
+static inline void ectn_combined_update(struct asic *as, uint32_t D)
+{
+	struct dfly_regs_mech_ctrs *m = &as->regs->mech;
+	uint32_t v = as->tbl_ectn->combined[D];
+
+	if (as->regs->knobs.ectn_own_live)
+		v += m->ectn_partial[D];
+	m->ectn_combined[D] = (uint16_t)(v > UINT16_MAX ? UINT16_MAX : v);
+}
+
+/* The header of @p pk is now at the head of an input VC of @p in_port. */
+static void cc_head(struct asic *as, uint32_t in_port, const struct asic_pkt *pk)
+{
+	uint32_t D = cc_group(as, in_port, pk);
+
+	as->regs->mech.cc[cc_min_port(as, pk)]++;
+	if (D != CC_NO_GROUP) {
+		as->regs->mech.ectn_partial[D]++;
+		ectn_combined_update(as, D);
+	}
+}
+
+/* Granted: @p pk keeps its counts until its tail leaves the input buffer at @p end. */
+static void cc_crossing(struct asic *as, uint32_t in_port, const struct asic_pkt *pk, uint64_t end)
+{
+	struct asic_in *in = &as->in[in_port];
+
+	in->cc_port = (uint8_t)cc_min_port(as, pk);
+	in->cc_grp = (uint16_t)cc_group(as, in_port, pk);
+	in->cc_tick = end;
+	as->cc_rel_mask |= 1ull << in_port;
+}
+
+/* Tails that have left their input buffer by @p tick release their counts. */
+static void cc_release(struct asic *as, uint64_t tick)
+{
+	uint64_t m = as->cc_rel_mask;
+
+	while (m) {
+		uint32_t i = ctz64(m);
+		struct asic_in *in = &as->in[i];
+
+		m &= m - 1;
+		if (in->cc_tick > tick)
+			continue;
+		as->regs->mech.cc[in->cc_port]--;
+		if (in->cc_grp != CC_NO_GROUP) {
+			as->regs->mech.ectn_partial[in->cc_grp]--;
+			ectn_combined_update(as, in->cc_grp);
+		}
+		as->cc_rel_mask &= ~(1ull << i);
+	}
+}
+
+/*
+ * The equivalent form of spec §5.2, recomputed from scratch: head packets not yet granted plus
+ * packets whose tail has not left the input, by minimal output (and ECtN group). @return 0 if
+ * it equals the event-driven counters, else -1.
+ */
+int asic_cc_recompute_check(const struct asic *as)
+{
+	uint16_t cc[DFLY_MAX_PORTS] = {0}, part[DFLY_MAX_GROUPS] = {0};
+	const struct dfly_regs_mech_ctrs *m = &as->regs->mech;
+
+	for (uint32_t i = 0; i < as->radix; i++) {
+		const struct asic_in *in = &as->in[i];
+
+		for (uint32_t v = 0; v < in->nvc; v++) {
+			const struct asic_ivc *q = &in->vc[v];
+			const struct asic_pkt *pk;
+			uint32_t D;
+
+			if (ivc_count(q) == 0)
+				continue;
+			pk = ivc_head(q);
+			cc[cc_min_port(as, pk)]++;
+			D = cc_group(as, i, pk);
+			if (D != CC_NO_GROUP)
+				part[D]++;
+		}
+		if (as->cc_rel_mask & (1ull << i)) {
+			cc[in->cc_port]++;
+			if (in->cc_grp != CC_NO_GROUP)
+				part[in->cc_grp]++;
+		}
+	}
+	if (memcmp(cc, m->cc, sizeof(uint16_t) * as->radix) != 0)
+		return -1;
+	return memcmp(part, m->ectn_partial, sizeof(part)) == 0 ? 0 : -1;
+}
+
+uint64_t asic_cc_mismatches(const struct asic *as)
+{
+	return as->cc_mismatch;
+}
+
+/* Filtered (spec §5.4): est = α·est + (1 − α)·cc, once per cycle, in 1/256 units. */
+static void cc_filter(struct asic *as)
+{
+	struct dfly_regs_mech_ctrs *m = &as->regs->mech;
+	uint64_t a = as->regs->knobs.cc_alpha_q8;
+
+	for (uint32_t o = 0; o < as->radix; o++)
+		m->cc_est_q8[o] =
+		    (uint32_t)((a * m->cc_est_q8[o] + (256 - a) * ((uint64_t)m->cc[o] << 8)) >> 8);
+}
+
 static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk)
 {
 	struct asic_in *in = &as->in[port];
 	struct asic_ivc *q = &in->vc[v];
 
+	if (q->tail == q->head)
+		cc_head(as, port, pk);
 	q->ring[q->tail++ & q->mask] = pk;
 	q->occ += pk->len;
 	if (q->occ > q->hwm)
@@ -540,6 +679,7 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	pkt->ready_tick = (start + as->par.lat_terminal + as->par.pipe_route) * as->par.speedup;
 	pkt->out_port = UINT8_MAX;
 	pkt->reason = ASIC_REASON_NONE;
+	pkt->trig = ASIC_REASON_NONE;
 	pkt->pend_flags = 0;
 	ivc_push(as, port, v, pkt);
 	return true;
@@ -688,11 +828,10 @@ static inline bool port_feasible(const struct asic *as, uint32_t port, uint32_t 
  * UINT32_MAX.
  */
 static uint32_t olm_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand,
-			 uint32_t cand_vc, uint32_t min_port, uint32_t min_vc)
+			 uint32_t cand_vc, uint32_t min_port, uint32_t min_vc, uint64_t x)
 {
 	const struct asic_out *mo = &as->out[min_port];
 	uint64_t qmin = q_occ(as, min_port, min_vc, false);
-	uint64_t x = as->regs->knobs.olm_x_pct;
 	uint32_t ok[DFLY_MAX_PORTS], n = 0;
 
 	while (cand) {
@@ -722,7 +861,138 @@ static bool olm_min_congested(const struct asic *as, const struct asic_pkt *pk, 
 	       (uint64_t)as->regs->knobs.olm_min_pct * mo->credit_cap[min_vc];
 }
 
-/* OLM route stage, re-evaluated every allocation round until the head is granted. */
+/* ---- contention counters (spec §5.3-§5.7) ---- */
+
+/* cc (or, Filtered, the estimate) of output @p o against @p th, with the comparison of */
+static bool cc_over(const struct asic *as, uint32_t o, uint32_t th)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint64_t v = k->mode == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[o]
+						   : (uint64_t)as->regs->mech.cc[o] << 8;
+	uint64_t lim = (uint64_t)th << 8;
+
+	return k->cc_strict ? v > lim : v >= lim;
+}
+
+/* The contention trigger on the minimal output; WEIGHTED (PROPOSAL, §5.3): once over th, fire
+ * with probability (excess + 1)/(th + 1), excess = cc − th, re-drawn at every evaluation. */
+static bool cc_trigger(struct asic *as, uint32_t m, uint32_t th)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+
+	if (!cc_over(as, m, th))
+		return false;
+	if (k->cc_weighted) {
+		uint32_t c = k->mode == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[m] >> 8
+							   : as->regs->mech.cc[m];
+		uint32_t excess = c >= th ? c - th : 0;
+
+		if (excess < th && dfly_rng_below(&as->rng, th + 1) > excess)
+			return false;
+	}
+	return true;
+}
+
+/* Uniform among @p cand that have credits for the packet on @p vc and (unless @p any) whose
+ * counter is below @p th. @return the port or UINT32_MAX. */
+static uint32_t cc_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand, uint32_t vc,
+			uint32_t th, bool any)
+{
+	uint32_t ok[DFLY_MAX_PORTS], n = 0;
+
+	while (cand) {
+		uint32_t c = ctz64(cand);
+
+		cand &= cand - 1;
+		if (has_credits(as, c, vc, pk->len) && (any || !cc_over(as, c, th)))
+			ok[n++] = c;
+	}
+	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
+}
+
+/* ECtN combined value of group @p D against thc (same comparison as th). */
+static bool ectn_over(const struct asic *as, uint32_t D)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t v = as->regs->mech.ectn_combined[D];
+
+	return k->cc_strict ? v > k->ectn_thc : v >= k->ectn_thc;
+}
+
+/*
+ * ECtN at the source router (spec §5.6): a packet at the head of an injection VC whose remote
+ * destination group D has combined[D] ≥ thc goes to a global port of this router that does not
+ * lead to D and whose group is below thc, uniformly. @return the port or UINT32_MAX (then the
+ * Base rule applies, A-5.7).
+ */
+static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t dst_group)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t ok[DFLY_MAX_H], n = 0, vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+
+	if (!ectn_over(as, dst_group))
+		return UINT32_MAX;
+	for (uint32_t q = 0; q < t->h; q++) {
+		uint32_t G = dfly_topo_global_peer(t, as->router, q).router / t->a;
+
+		if (G != dst_group && !ectn_over(as, G) &&
+		    has_credits(as, t->first_global + q, vc, pk->len))
+			ok[n++] = t->first_global + q;
+	}
+	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
+}
+
+/*
+ * The misrouting trigger and candidate choice of an in-transit mode at a decision point whose
+ * candidates are @p cand on VC @p vc (spec §5.7 table; OLM §4.10). @return the chosen port, or
+ * UINT32_MAX: minimal; *@p fired tells whether a trigger fired without a valid candidate.
+ */
+static uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk, uint64_t cand, uint32_t vc,
+			       uint32_t min_port, uint32_t min_vc, bool *fired)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t c;
+
+	pk->trig = ASIC_REASON_NONE;
+	if (k->mode == DFLY_MODE_OLM) {
+		if (!olm_min_congested(as, pk, min_port, min_vc))
+			return UINT32_MAX;
+		c = olm_pick(as, pk, cand, vc, min_port, min_vc, k->olm_x_pct);
+		*fired = c == UINT32_MAX;
+		return c;
+	}
+	if (k->mode == DFLY_MODE_HYBRID) {
+		if (cc_trigger(as, min_port, k->hyb_th)) {
+			c = cc_pick(as, pk, cand, vc, k->hyb_th, k->hyb_any);
+			if (c != UINT32_MAX) {
+				pk->trig = DFLY_ROUTE_CC_TRIG_CONTENTION;
+				return c;
+			}
+			*fired = true;
+		}
+		if (olm_min_congested(as, pk, min_port, min_vc)) {
+			c = olm_pick(as, pk, cand, vc, min_port, min_vc, k->hyb_y_pct);
+			if (c != UINT32_MAX) {
+				pk->trig = DFLY_ROUTE_CC_TRIG_CREDIT;
+				return c;
+			}
+			*fired = true;
+		}
+		if (*fired)
+			pk->trig = DFLY_ROUTE_CC_NO_CANDIDATE;
+		return UINT32_MAX;
+	}
+	/* Base, Filtered, and ECtN's hop-by-hop rule */
+	if (!cc_trigger(as, min_port, k->cc_th))
+		return UINT32_MAX;
+	c = cc_pick(as, pk, cand, vc, k->cc_th, false);
+	*fired = c == UINT32_MAX;
+	pk->trig = c == UINT32_MAX ? DFLY_ROUTE_CC_NO_CANDIDATE : DFLY_ROUTE_CC_TRIG_CONTENTION;
+	return c;
+}
+
+/* In-transit route stage (OLM and the contention modes), re-evaluated every allocation round
+ * until the head is granted. */
 static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_router,
 		      uint32_t dst_group)
 {
@@ -740,6 +1010,7 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 
 	pk->pend_flags = 0;
 	pk->reason = ASIC_REASON_NONE;
+	pk->trig = ASIC_REASON_NONE;
 	if (pk->flags & ASIC_PKT_MANDATORY_GLOBAL) {
 		/* A-4.6: any of this router's global links that can take the packet now, uniform;
 		 * else wait on the minimal one if it is global, else on a fixed one */
@@ -772,6 +1043,16 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 			vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
 			pend = ASIC_PKT_NONMIN;
 			why = ASIC_REASON_NONE; /* counted by the grant as INJ_GLOBAL_MISROUTE */
+			if (as->regs->knobs.mode == DFLY_MODE_ECTN) {
+				c = ectn_pick(as, pk, dst_group);
+				if (c != UINT32_MAX) {
+					pk->out_port = (uint8_t)c;
+					pk->out_vc = (uint8_t)vc;
+					pk->pend_flags = pend;
+					pk->trig = DFLY_ROUTE_CC_TRIG_ECTN;
+					return;
+				}
+			}
 		} else if (pk->ghops == 0 && !(pk->flags & ASIC_PKT_NONMIN) &&
 			   min_kind == DFLY_PORT_GLOBAL) {
 			/* in transit in the source group: NRG, a local hop to another router whose
@@ -790,8 +1071,10 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 			pend = ASIC_PKT_NONMIN | ASIC_PKT_LMIS_DONE;
 			why = dstg ? DFLY_ROUTE_OLM_LOCAL_DST : DFLY_ROUTE_OLM_LOCAL_INTER;
 		}
-		if (cand && olm_min_congested(as, pk, min_port, min_vc)) {
-			c = olm_pick(as, pk, cand, vc, min_port, min_vc);
+		if (cand) {
+			bool fired = false;
+
+			c = intransit_pick(as, pk, cand, vc, min_port, min_vc, &fired);
 			if (c != UINT32_MAX) {
 				pk->out_port = (uint8_t)c;
 				pk->out_vc = (uint8_t)vc;
@@ -799,7 +1082,10 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 				pk->reason = why;
 				return;
 			}
-			prev = miss;
+			if (fired)
+				prev = miss;
+			else
+				pk->trig = ASIC_REASON_NONE;
 		}
 	}
 	pk->reason = prev;
@@ -816,7 +1102,8 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 	uint32_t target, port;
 	bool towards_root;
 
-	if (k->mode == DFLY_MODE_OLM) {
+	pk->trig = ASIC_REASON_NONE;
+	if (asic_mode_in_transit(k->mode)) {
 		route_olm(as, pk, in_port, dst_router, dst_group);
 		return;
 	}
@@ -1157,10 +1444,13 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 	if ((arr + pk->len) * S > end)
 		end = (arr + pk->len) * S;
 	q->head++;
+	cc_crossing(as, i, pk, end);
 	if (q->head == q->tail) {
 		in->vc_mask &= ~(1u << v);
 		if (in->vc_mask == 0)
 			as->in_mask &= ~(1ull << i);
+	} else {
+		cc_head(as, i, ivc_head(q));
 	}
 	in->busy_until = end;
 	in->rel_tick = as->par.credit_at_tail ? end : tick;
@@ -1199,6 +1489,10 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 		regs->route[pk->reason]++;
 		pk->reason = ASIC_REASON_NONE;
 	}
+	if (pk->trig != ASIC_REASON_NONE) {
+		regs->route[pk->trig]++;
+		pk->trig = ASIC_REASON_NONE;
+	}
 	switch (out->kind) {
 	case DFLY_PORT_LOCAL:
 		pk->lhops++;
@@ -1231,7 +1525,7 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 	uint64_t age_key[DFLY_MAX_PORTS];
 	uint64_t lrs_key[DFLY_MAX_PORTS];
 	uint64_t matched = 0;
-	bool olm = regs->knobs.mode == DFLY_MODE_OLM;
+	bool olm = asic_mode_in_transit(regs->knobs.mode);
 	bool reeval = regs->knobs.reevaluate;
 
 	for (uint32_t it = 0; it < par->alloc_iters; it++) {
@@ -1335,10 +1629,16 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
  * table no mode reads yet is acknowledged too, so its writer is never blocked). */
 static void acquire_tables(struct asic *as)
 {
+	const struct dfly_tbl_ectn *e = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_ECTN);
+
 	as->tbl_pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
+	if (e != as->tbl_ectn) {
+		as->tbl_ectn = e;
+		for (uint32_t D = 0; D < as->topo->g; D++)
+			ectn_combined_update(as, D);
+	}
 	/* no mode reads these yet; acknowledged so their writers are never blocked */
 	dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
-	dfly_regs_tbl_acquire(as->regs, DFLY_TBL_ECTN);
 	dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
 }
 
@@ -1355,16 +1655,22 @@ void asic_step(struct asic *as, uint64_t now)
 		out_stage(as, now);
 	if (as->regs->knobs.pb_inband)
 		pb_info_flits(as, now);
-	if (as->in_mask | as->rel_mask) {
+	if (as->in_mask | as->rel_mask | as->cc_rel_mask) {
 		for (uint32_t s = 0; s < S; s++) {
 			uint64_t tick = now * S + s;
 
 			if (as->rel_mask)
 				release_inputs(as, tick, now);
+			if (as->cc_rel_mask)
+				cc_release(as, tick);
 			if (as->in_mask)
 				allocate(as, tick, now);
 		}
 	}
+	if (as->regs->knobs.mode == DFLY_MODE_FILTERED)
+		cc_filter(as);
+	if (as->regs->knobs.cc_check && asic_cc_recompute_check(as) != 0)
+		as->cc_mismatch++;
 	as->regs->cycle = now;
 	atomic_fetch_add_explicit(&as->regs->steps, 1, memory_order_release);
 }
@@ -1410,7 +1716,13 @@ void asic_sync_gauges(struct asic *as)
 
 int asic_check_drained(const struct asic *as, char *why, unsigned len)
 {
-	if (as->held || as->rel_mask || as->out_mask) {
+	if (as->cc_mismatch) {
+		snprintf(why, len, "router %u: the recomputed contention counters differed in %llu "
+			 "cycles (routing.cc.check)", as->router,
+			 (unsigned long long)as->cc_mismatch);
+		return -EBUSY;
+	}
+	if (as->held || as->rel_mask || as->out_mask || as->cc_rel_mask) {
 		snprintf(why, len, "router %u: %llu packets held, rel 0x%llx, out 0x%llx",
 			 as->router, (unsigned long long)as->held, (unsigned long long)as->rel_mask,
 			 (unsigned long long)as->out_mask);
@@ -1428,6 +1740,11 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 				 as->out[i].occ);
 			return -EBUSY;
 		}
+		if (as->regs->mech.cc[i] != 0) {
+			snprintf(why, len, "router %u: contention counter of output %u is %u in an "
+				 "empty router", as->router, i, as->regs->mech.cc[i]);
+			return -EBUSY;
+		}
 		for (uint32_t v = 0; v < as->out[i].ncvc; v++)
 			if (as->out[i].credits[v] != (int32_t)as->out[i].credit_cap[v]) {
 				snprintf(why, len, "router %u output %u vc %u: %d credits, expected %u",
@@ -1436,5 +1753,11 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 				return -EBUSY;
 			}
 	}
+	for (uint32_t D = 0; D < as->topo->g; D++)
+		if (as->regs->mech.ectn_partial[D] != 0) {
+			snprintf(why, len, "router %u: ECtN partial[%u] is %u in an empty router",
+				 as->router, D, as->regs->mech.ectn_partial[D]);
+			return -EBUSY;
+		}
 	return 0;
 }

@@ -41,6 +41,12 @@
 #define ASIC_PKT_DECIDING 0x100u	/**< source-adaptive decision made here, not yet granted */
 #define ASIC_REASON_NONE 0xffu		/**< no decision counter pending */
 
+/** Modes whose route stage decides in transit, at every head, every allocation round. */
+static inline bool asic_mode_in_transit(uint32_t mode)
+{
+	return mode >= DFLY_MODE_OLM && mode <= DFLY_MODE_ECTN;
+}
+
 /**
  * Packet descriptor: header fields plus the emulator's side-band metadata. It lives in a pool
  * owned by the driver; the ASIC holds pointers.
@@ -59,6 +65,7 @@ struct asic_pkt {
 	uint8_t out_vc;	     /**< route stage result: VC at the next hop */
 	uint8_t out_port;    /**< route stage result: output port */
 	uint8_t reason;	     /**< route stage result: enum dfly_route_ctr to count at the grant */
+	uint8_t trig;	     /**< route stage result: the trigger counter (CC_TRIG_*) to count */
 	uint32_t pb_vec;     /**< in-band PB vector (ASIC_PKT_PBVEC), stripped on arrival */
 	uint32_t cand_root;  /**< Valiant router drawn for the pending source-adaptive decision */
 	uint64_t gen_cycle;  /**< generation cycle (latency is measured from here) */
@@ -212,6 +219,17 @@ unsigned asic_eject_burst(struct asic *as, struct asic_ejection *out, unsigned m
 
 /** Packets currently held (input buffers, crossbar, output FIFOs, terminal links). */
 uint64_t asic_pkts_held(const struct asic *as);
+
+/**
+ * Contention counters (spec §5.2), recomputed from the buffers: head packets not yet granted
+ * plus packets whose tail has not left the input, by minimal output; and the ECtN partial array.
+ * @return 0 if equal to the event-driven counters in regs->mech, -1 otherwise. With
+ * knobs.cc_check the ASIC runs it after every step and counts the differing cycles.
+ */
+int asic_cc_recompute_check(const struct asic *as);
+
+/** Cycles knobs.cc_check found the recomputed counters different (0 is the only right value). */
+uint64_t asic_cc_mismatches(const struct asic *as);
 
 /** Copy occupancy, high-water marks and credits into the register file's gauges. */
 void asic_sync_gauges(struct asic *as);

@@ -58,6 +58,14 @@ struct fw_pb {
 	uint64_t tried;                       /* cycle of the last publication attempt + 1 */
 };
 
+/** ECtN state (spec §5.6). */
+struct fw_ectn {
+	uint8_t rx[DFLY_MAX_A][DFLY_MAX_GROUPS]; /* latest array per sender ρ, by group */
+	uint8_t own[DFLY_MAX_GROUPS];		 /* own snapshot of the last broadcast */
+	bool dirty;				 /* a publication is pending */
+	uint64_t tried;				 /* cycle of the last attempt + 1 */
+};
+
 struct fw {
 	const struct dfly_topo *topo;
 	struct dfly_regs *regs;
@@ -71,6 +79,7 @@ struct fw {
 	uint32_t ntimers;
 	uint64_t now; /* cycle of the current (or last) tick */
 	struct fw_pb pb;
+	struct fw_ectn ectn;
 };
 
 static inline void stat_add(struct fw *fw, enum fw_stat s, uint64_t n)
@@ -94,9 +103,13 @@ void fw_params_init(struct fw_params *par)
 	par->pb_per_vc = true;
 	par->pb_inband = false;
 	par->pb_send_unchanged = true;
+	par->ectn_enabled = false;
+	par->ectn_period = 100;
+	par->ectn_own_live = true;
 }
 
 static void pb_timer(struct fw *fw, uint64_t now, void *arg);
+static void ectn_timer(struct fw *fw, uint64_t now, void *arg);
 
 static bool params_ok(const struct dfly_topo *topo, const struct dfly_regs *regs,
 		      const struct fw_params *par)
@@ -110,6 +123,8 @@ static bool params_ok(const struct dfly_topo *topo, const struct dfly_regs *regs
 	/* an ASIC that declares its global VCs (asic_create() does) must have enough */
 	nvcs_global = regs->nvcs[topo->first_global];
 	if (nvcs_global != 0 && par->vc_global > nvcs_global)
+		return false;
+	if (par->ectn_enabled && (par->ectn_period < 1 || topo->g - 1 > DFLY_WIRE_ECTN_MAX))
 		return false;
 	if (!par->pb_enabled)
 		return true;
@@ -145,7 +160,9 @@ struct fw *fw_create(const struct dfly_topo *topo, uint32_t router, struct dfly_
 	fw->pb.vmask = (uint8_t)((1u << par->vc_global) - 1);
 
 	/* Mechanisms register their timers first, in a fixed order: PB. */
-	if (par->pb_enabled && fw_timer_add(fw, "pb", par->pb_period, 0, pb_timer, NULL) < 0) {
+	if ((par->pb_enabled && fw_timer_add(fw, "pb", par->pb_period, 0, pb_timer, NULL) < 0) ||
+	    (par->ectn_enabled &&
+	     fw_timer_add(fw, "ectn", par->ectn_period, 0, ectn_timer, NULL) < 0)) {
 		free(fw);
 		errno = EINVAL;
 		return NULL;
@@ -235,6 +252,7 @@ static void timers_run(struct fw *fw, uint64_t now)
  */
 
 static void pb_rx(struct fw *fw, uint32_t port, const struct dfly_wire_ctrl *m);
+static void ectn_rx(struct fw *fw, const struct dfly_wire_ctrl *m);
 
 /* Messages that only routers of one group exchange. */
 static bool ctrl_is_group_scoped(unsigned type)
@@ -272,6 +290,12 @@ static void rx_one(struct fw *fw, const struct dfly_cpu_slot *s)
 	case DFLY_WIRE_CTRL_PB_STATE:
 		if (fw->par.pb_enabled && !fw->par.pb_inband) {
 			pb_rx(fw, s->port, &m);
+			return;
+		}
+		break;
+	case DFLY_WIRE_CTRL_ECTN_PARTIAL:
+		if (fw->par.ectn_enabled) {
+			ectn_rx(fw, &m);
 			return;
 		}
 		break;
@@ -536,6 +560,100 @@ static void pb_flush(struct fw *fw, uint64_t now)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * ECtN (spec §5.6)
+ */
+
+/* DFLY_TBL_ECTN = Σ received copies (+ own snapshot when the ASIC does not add its live one). */
+static void ectn_publish(struct fw *fw, uint64_t now)
+{
+	const struct dfly_topo *t = fw->topo;
+	struct dfly_tbl_ectn *tbl;
+
+	fw->ectn.tried = now + 1;
+	tbl = dfly_regs_tbl_begin(fw->regs, DFLY_TBL_ECTN);
+	if (tbl == NULL) {
+		fw->ectn.dirty = true;
+		stat_add(fw, FW_STAT_TBL_BUSY, 1);
+		return;
+	}
+	memset(tbl, 0, sizeof(*tbl));
+	for (uint32_t D = 0; D < t->g; D++) {
+		uint32_t sum = fw->par.ectn_own_live ? 0 : fw->ectn.own[D];
+
+		for (uint32_t rho = 0; rho < t->a; rho++)
+			if (rho != fw->rho)
+				sum += fw->ectn.rx[rho][D];
+		tbl->combined[D] = (uint16_t)sum;
+	}
+	dfly_regs_tbl_publish(fw->regs, DFLY_TBL_ECTN);
+	fw->ectn.dirty = false;
+	stat_add(fw, FW_STAT_TBL_PUBLISH, 1);
+}
+
+/* A received partial array replaces the previous copy from that sender (sender checked). */
+static void ectn_rx(struct fw *fw, const struct dfly_wire_ctrl *m)
+{
+	const struct dfly_topo *t = fw->topo;
+	uint32_t rho = dfly_topo_rho_of(t, m->src_router);
+
+	if (m->ectn.n != t->g - 1) {
+		stat_add(fw, FW_STAT_ECTN_BAD_SHAPE, 1);
+		return;
+	}
+	for (uint32_t k = 0; k < m->ectn.n; k++)
+		fw->ectn.rx[rho][dfly_wire_ectn_group(fw->group, k)] = m->ectn.ctr[k];
+	fw->ectn.dirty = true;
+	stat_add(fw, FW_STAT_ECTN_RX, 1);
+}
+
+/* Every ectn_period cycles: snapshot the own partial, send it to the group, publish. */
+static void ectn_timer(struct fw *fw, uint64_t now, void *arg)
+{
+	const struct dfly_topo *t = fw->topo;
+	struct dfly_wire_ctrl m;
+	uint8_t buf[DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN + 4 + DFLY_WIRE_ECTN_MAX];
+	int len;
+
+	(void)arg;
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_ECTN_PARTIAL;
+	m.src_router = fw->router;
+	m.ectn.epoch = (uint8_t)(now / fw->par.ectn_period);
+	m.ectn.n = (uint16_t)(t->g - 1);
+	for (uint32_t D = 0; D < t->g; D++) {
+		uint32_t v = fw->regs->mech.ectn_partial[D];
+
+		if (D == fw->group)
+			continue;
+		if (v > DFLY_WIRE_ECTN_SAT) {
+			v = DFLY_WIRE_ECTN_SAT;
+			stat_add(fw, FW_STAT_ECTN_SATURATED, 1);
+		}
+		fw->ectn.own[D] = (uint8_t)v;
+		m.ectn.ctr[dfly_wire_ectn_index(fw->group, D)] = (uint8_t)v;
+	}
+	len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
+	if (len < 0) {
+		stat_add(fw, FW_STAT_TX_ENCODE_ERR, t->a - 1);
+	} else {
+		for (uint32_t port = t->first_local; port < t->first_global; port++)
+			if (tx_frame(fw, port, buf, len) == 0)
+				stat_add(fw, FW_STAT_ECTN_TX, 1);
+	}
+	if (!fw->par.ectn_own_live)
+		fw->ectn.dirty = true;
+	if (fw->ectn.dirty)
+		ectn_publish(fw, now);
+}
+
+/* After the receive path and the timers: received arrays go to the ASIC in the same tick. */
+static void ectn_flush(struct fw *fw, uint64_t now)
+{
+	if (fw->par.ectn_enabled && fw->ectn.dirty && fw->ectn.tried != now + 1)
+		ectn_publish(fw, now);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * The tick
  */
 
@@ -546,6 +664,7 @@ void fw_tick(struct fw *fw, uint64_t now)
 	rx_drain(fw);
 	timers_run(fw, now);
 	pb_flush(fw, now);
+	ectn_flush(fw, now);
 	atomic_store_explicit(&fw->regs->fw.heartbeat, now + 1, memory_order_release);
 }
 

@@ -66,6 +66,14 @@ struct fw_params {
 	 *  spec A-4.2). false sends only changes: the neighbours' rows, hence every routing
 	 *  decision, are exactly the same, with far fewer frames (a simulation speed option). */
 	bool pb_send_unchanged;
+	/** Run the ECtN state machine (spec §5.6): every ectn_period cycles (at cycle mod period
+	 *  = 0, synchronised over the group) send the own partial array, 4-bit saturating, in an
+	 *  ECTN_PARTIAL frame on every local port; keep the latest array of each sender; publish
+	 *  DFLY_TBL_ECTN = the sum of the received copies (+ the own snapshot unless
+	 *  ectn_own_live, in which case the ASIC adds its live partial). */
+	bool ectn_enabled;
+	uint32_t ectn_period; /**< ≥ 1, default 100 */
+	bool ectn_own_live;   /**< default true (A-5.6) */
 };
 
 /**
@@ -107,7 +115,13 @@ struct fw_params {
 	  "PB: PB_STATE frames not sent because the vector had not changed (send_unchanged off)")  \
 	X(PB_RX_ROWS, pb_rx_rows, "PB: rows updated from received PB_STATE frames (mode B)")       \
 	X(PB_BAD_SHAPE, pb_bad_shape, "PB: PB_STATE whose vg differs from mine (or h), dropped")   \
-	X(PB_INBAND_RX, pb_inband_rx, "PB: rows updated from in-band vectors (mode A)")
+	X(PB_INBAND_RX, pb_inband_rx, "PB: rows updated from in-band vectors (mode A)")            \
+	X(ECTN_TX, ectn_tx, "ECtN: ECTN_PARTIAL frames queued (one per local port per period)")    \
+	X(ECTN_RX, ectn_rx, "ECtN: received partial arrays stored (each replaces its sender's)")   \
+	X(ECTN_SATURATED, ectn_saturated,                                                          \
+	  "ECtN: own partial counters above 15 sent as 15 (4-bit encoding)")                       \
+	X(ECTN_BAD_SHAPE, ectn_bad_shape,                                                          \
+	  "ECtN: ECTN_PARTIAL whose counter count is not a*h/t, dropped")
 
 #define FW__ENUM(E, n, d) FW_STAT_##E,
 enum fw_stat { FW_FOREACH_STAT(FW__ENUM) FW_STAT_COUNT };

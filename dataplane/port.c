@@ -426,6 +426,7 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 	pk->pb_vec = d.pb_vec;
 	pk->cand_root = UINT32_MAX;
 	pk->reason = ASIC_REASON_NONE;
+	pk->trig = ASIC_REASON_NONE;
 	pk->gen_cycle = d.gen_cycle;
 	pk->inj_cycle = d.gen_cycle + d.inj_delay;
 	pk->id = d.tag;

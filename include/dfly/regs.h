@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 3u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 4u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -157,13 +157,22 @@ extern "C" {
 	X(PAR_TRANSIT_MIN, par_transit_min,                                                        \
 	  "PAR: re-evaluated in transit in the source group, stayed minimal")                      \
 	X(OLM_LOCAL_SRC, olm_local_src,                                                            \
-	  "OLM: local misroute in the source group (NRG), global hop mandatory next")              \
+	  "in transit (OLM, contention): local misroute in the source group (NRG), global next")   \
 	X(OLM_MANDATORY_GLOBAL, olm_mandatory_global,                                              \
-	  "OLM: global hop taken under the mandatory_global rule")                                 \
-	X(OLM_LOCAL_INTER, olm_local_inter, "OLM: local misroute in the intermediate group (+L)")  \
-	X(OLM_LOCAL_DST, olm_local_dst, "OLM: local misroute in the destination group (+L)")       \
+	  "in transit (OLM, contention): global hop taken under the mandatory_global rule")        \
+	X(OLM_LOCAL_INTER, olm_local_inter,                                                        \
+	  "in transit (OLM, contention): local misroute in the intermediate group (+L)")           \
+	X(OLM_LOCAL_DST, olm_local_dst,                                                            \
+	  "in transit (OLM, contention): local misroute in the destination group (+L)")            \
 	X(OLM_NO_CANDIDATE, olm_no_candidate,                                                      \
-	  "OLM: misrouting allowed here but no candidate met the trigger: minimal")                \
+	  "in transit: misrouting allowed here, trigger not met or no valid candidate: minimal")   \
+	X(CC_TRIG_CONTENTION, cc_trig_contention,                                                  \
+	  "contention modes: misroutes decided by the contention trigger (cc or filtered)")        \
+	X(CC_TRIG_CREDIT, cc_trig_credit, "Hybrid: misroutes decided by the credit trigger only")  \
+	X(CC_TRIG_ECTN, cc_trig_ectn,                                                              \
+	  "ECtN: global misroutes at injection decided by the combined array")                     \
+	X(CC_NO_CANDIDATE, cc_no_candidate,                                                        \
+	  "contention modes: a trigger fired but no candidate was valid: minimal")                 \
 	X(VAL_REACHED, val_reached, "packets that reached their intermediate router here")         \
 	X(HOP_LOCAL, hop_local, "packets granted to a local output")                               \
 	X(HOP_GLOBAL, hop_global, "packets granted to a global output")                            \
@@ -204,6 +213,10 @@ enum dfly_route_mode {
 	DFLY_MODE_PB,	   /**< PiggyBack: group saturation bit and UGAL-L at injection (§4.6) */
 	DFLY_MODE_PAR,	   /**< Progressive Adaptive Routing, UGAL-L in the source group (§4.7) */
 	DFLY_MODE_OLM,	   /**< Opportunistic Local Misrouting, in transit, MM+L (§4.10) */
+	DFLY_MODE_BASE,	   /**< contention counters, Base trigger cc[m] ≥ th (§5.3) */
+	DFLY_MODE_FILTERED, /**< contention counters, EWMA-filtered trigger (§5.4) */
+	DFLY_MODE_HYBRID,  /**< contention or credit trigger (§5.5) */
+	DFLY_MODE_ECTN,	   /**< combined group array at injection, then Base (§5.6) */
 	DFLY_MODE_COUNT
 };
 
@@ -259,6 +272,20 @@ struct dfly_regs_knobs {
 	 * olm_min_pct; candidate valid iff occ%(c) ≤ olm_x_pct% · occ%(min) */
 	uint32_t olm_x_pct;
 	uint32_t olm_min_pct;
+	/* Contention counters (spec §5): misroute iff cc[m] ≥ cc_th (> with cc_strict); a
+	 * candidate is valid iff cc[c] < cc_th (≤ with cc_strict) and it has credits */
+	uint32_t cc_th;		/**< Base / Filtered / ECtN local threshold th (packets) */
+	uint32_t cc_strict;	/**< A-5.1: compare with '>' instead of '≥' */
+	uint32_t cc_alpha_q8;	/**< Filtered: α in 1/256 (est = α·est + (1−α)·cc per cycle) */
+	uint32_t cc_weighted;	/**< WEIGHTED trigger: misroute with probability (cc−th+1)/(th+1) */
+	uint32_t hyb_th;	/**< Hybrid contention threshold th_h */
+	uint32_t hyb_y_pct;	/**< Hybrid credit trigger: occ%(c) ≤ Y%·occ%(min) */
+	uint32_t hyb_any;	/**< Hybrid, FOGSim flag: any candidate once the contention trigger
+				     fired (else only candidates with cc[c] < th_h) */
+	uint32_t ectn_thc;	/**< ECtN combined threshold thc */
+	uint32_t ectn_own_live; /**< A-5.6: combined = live own partial + received (else the table
+				     holds the firmware's whole sum, own snapshot included) */
+	uint32_t cc_check;	/**< debug: recompute every counter each cycle and compare */
 };
 
 /** Double-buffered tables, each with its own generation (enum dfly_tbl indexes them). */
@@ -281,7 +308,9 @@ struct dfly_tbl_ugal {
 	int32_t t[DFLY_MAX_GROUPS];
 };
 
-/** ECtN: combined contention per destination group (own live partial + received). */
+/** ECtN (spec §5.6): per destination group, the sum of the partial arrays last received from
+ *  the other routers of the group (knobs.ectn_own_live: the ASIC adds its own live partial), or
+ *  the whole combined array with the own snapshot (ectn_own_live = 0). Written by firmware. */
 struct dfly_tbl_ectn {
 	uint16_t combined[DFLY_MAX_GROUPS];
 };
@@ -303,8 +332,10 @@ struct dfly_regs_tables {
 
 /** Counters the ASIC keeps for mechanisms to come (one writer: the ASIC). */
 struct dfly_regs_mech_ctrs {
-	uint16_t cc[DFLY_MAX_PORTS];		  /**< contention counter per output port */
+	uint16_t cc[DFLY_MAX_PORTS];		  /**< contention counter per output port (§5.2) */
+	uint32_t cc_est_q8[DFLY_MAX_PORTS];	  /**< Filtered estimate per output, 1/256 units */
 	uint16_t ectn_partial[DFLY_MAX_GROUPS];	  /**< ECtN partial array per remote group */
+	uint16_t ectn_combined[DFLY_MAX_GROUPS];  /**< ECtN combined array as the ASIC uses it */
 	uint32_t lia_injected[DFLY_MAX_GROUPS];	  /**< LIA: packets out of injection, current bucket */
 	uint32_t lia_stored[DFLY_MAX_GROUPS];	  /**< LIA: packets stored in injection queues */
 	/* PB in-band (IAR) reception: latest vector per local input port and how many arrived.

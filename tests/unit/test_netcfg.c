@@ -228,15 +228,21 @@ static void test_mechanism(void **state)
 	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"foo\";\n};\n", NULL,
 	    0, -EINVAL,
 	    "FILE:3: routing.mechanism: unknown mechanism 'foo' (expected one of: min, "
-	    "val, ugal, pb, par, olm)");
-	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"ectn\";\n"
+	    "val, ugal, pb, par, olm, base, filtered, hybrid, ectn)");
+	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"lia\";\n"
 		     "};\n",
 		     NULL, 0, -EINVAL,
-		     "FILE:3: routing.mechanism: mechanism 'ectn' is not implemented yet "
-		     "(implemented: min, val, ugal, pb, par, olm)");
+		     "FILE:3: routing.mechanism: mechanism 'lia' is not implemented yet "
+		     "(implemented: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn)");
 	expect_error(BASE, (const char *const[]){"routing.mechanism=pb-acor"}, 1, -EINVAL,
 		     "--set routing.mechanism=pb-acor: routing.mechanism: mechanism 'pb-acor' is "
-		     "not implemented yet (implemented: min, val, ugal, pb, par, olm)");
+		     "not implemented yet (implemented: min, val, ugal, pb, par, olm, base, "
+		     "filtered, hybrid, ectn)");
+	/* the contention modes use OLM's 3/2 VCs (spec 5.7) */
+	expect_error(BASE, (const char *const[]){"routing.mechanism=ectn", "vcs.local=2"}, 2,
+		     -EINVAL,
+		     "--set vcs.local=2: vcs.local: too few VCs for ectn: 2 (expected >= 3: S1=L0 "
+		     "S2=L0 I1=L0 I2=L1 D1=L1 D2=L2; spec 2.2)");
 	/* PAR needs 5/2 VCs, OLM 3/2 (spec 2.2) */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=par", "vcs.local=4"}, 2,
 		     -EINVAL,

@@ -603,6 +603,12 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 						      rg->route[DFLY_ROUTE_EJECT]));
 			return -EBUSY;
 		}
+		if (asic_cc_mismatches(fab->asics[r]) != 0) {
+			snprintf(why, len, "router %u: recomputed contention counters differed from "
+				 "the event-driven ones in %llu cycles", r,
+				 (unsigned long long)asic_cc_mismatches(fab->asics[r]));
+			return -EBUSY;
+		}
 		if (drained && (rx != tx || enq != deq)) {
 			snprintf(why, len, "router %u drained but rx %llu != tx %llu or enq %llu != "
 					   "deq %llu",

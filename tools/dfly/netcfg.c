@@ -75,10 +75,12 @@ static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
 
 /** Routing mechanisms of spec §4–§6 that are not implemented yet. */
-static const char *const nc_mech_later[] = {"base", "filtered", "hybrid",  "ectn",
-					    "lia",  "tpr",	"pb-acor", "ugal-g", NULL};
+static const char *const nc_mech_later[] = {"lia", "tpr", "pb-acor", "ugal-g", NULL};
 /** Implemented mechanisms, index = enum dfly_route_mode. */
-static const char *const nc_mech_names[] = {"min", "val", "ugal", "pb", "par", "olm", NULL};
+static const char *const nc_mech_names[] = {"min",  "val",	"ugal",	  "pb",	  "par",
+					    "olm", "base", "filtered", "hybrid", "ectn", NULL};
+static const char *const nc_cmp_names[] = {">=", ">", NULL};
+static const char *const nc_own_names[] = {"live", "broadcast", NULL};
 static const char *const nc_occ_names[] = {"vc", "port", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
@@ -187,6 +189,29 @@ static const struct nc_setting nc_settings[] = {
 	     "candidate valid iff occ%(c) <= X% * occ%(min)"),
 	NC_I("routing.olm.min_occupancy_pct", NC_U32, olm_min_pct, 0, 0, 100,
 	     "consider misrouting only if occ%(min) >= this"),
+	NC_G("routing.cc"),
+	NC_I("routing.cc.threshold", NC_U32, cc_th, 6, 1, 4096,
+	     "th: misroute iff cc[min] >= th (Base, Filtered, ECtN hops)"),
+	NC_E("routing.cc.compare", cc_compare, nc_cmp_names, "the trigger's comparison: >= | >"),
+	NC_D("routing.cc.alpha", cc_alpha, 0.5, 0.0, 0.996, "Filtered: est = a*est + (1-a)*cc"),
+	NC_B("routing.cc.weighted", cc_weighted, false,
+	     "fire with probability (cc-th+1)/(th+1) above th"),
+	NC_B("routing.cc.check", cc_check, false,
+	     "recompute the counters every cycle and compare (debug)"),
+	NC_G("routing.hybrid"),
+	NC_I("routing.hybrid.threshold", NC_U32, hyb_th, 7, 1, 4096,
+	     "th_h of the contention trigger (CBAR 7, thesis 8)"),
+	NC_I("routing.hybrid.credit_pct", NC_U32, hyb_y_pct, 35, 0, 1000,
+	     "credit trigger: occ%(c) <= Y% * occ%(min)"),
+	NC_B("routing.hybrid.any_candidate", hyb_any, false,
+	     "FOGSim: any candidate once the contention trigger fired"),
+	NC_G("routing.ectn"),
+	NC_I("routing.ectn.threshold", NC_U32, ectn_thc, 10, 1, 65535,
+	     "thc: global misroute at injection iff combined[D] >= thc"),
+	NC_I("routing.ectn.period", NC_U32, ectn_period, 100, 1, 1000000,
+	     "cycles between partial-array broadcasts (synchronised)"),
+	NC_E("routing.ectn.own", ectn_own, nc_own_names,
+	     "own partial in the combined array: live | broadcast snapshot"),
 	NC_G("routing.val"),
 	NC_S("routing.val.path_a", false, "lgl", path_a, "lgl | lg- | -gl | -g-"),
 	NC_B("routing.val.recompute", val_recompute, false,
@@ -374,11 +399,13 @@ static int nc_parse_mechanism(struct dfly_netcfg *cfg, const char *val, char *ms
 	if (nc_name_index(nc_mech_later, val) >= 0) {
 		snprintf(msg, len,
 			 "mechanism '%s' is not implemented yet (implemented: min, val, ugal, pb, "
-			 "par, olm)",
+			 "par, olm, base, filtered, hybrid, ectn)",
 			 val);
 		return -1;
 	}
-	snprintf(msg, len, "unknown mechanism '%s' (expected one of: min, val, ugal, pb, par, olm)",
+	snprintf(msg, len,
+		 "unknown mechanism '%s' (expected one of: min, val, ugal, pb, par, olm, base, "
+		 "filtered, hybrid, ectn)",
 		 val);
 	return -1;
 }
@@ -1064,7 +1091,7 @@ static unsigned nc_roles_used(const struct dfly_netcfg *cfg)
 {
 	unsigned m = 1u << DFLY_ROLE_S1 | 1u << DFLY_ROLE_G1 | 1u << DFLY_ROLE_D2;
 
-	if (cfg->mode == DFLY_MODE_OLM)
+	if (cfg->mode >= DFLY_MODE_OLM)
 		return (1u << DFLY_ROLE_COUNT) - 1;
 	if (cfg->mode != DFLY_MODE_MIN) {
 		m |= 1u << DFLY_ROLE_I2 | 1u << DFLY_ROLE_G2;
@@ -1405,8 +1432,9 @@ void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32
 	uint8_t map[DFLY_ROLE_COUNT] = {0};
 	uint32_t l, g;
 
-	if (cfg->mode == DFLY_MODE_OLM) {
-		/* OLM: l0 l0 g1 l0 l2 g3 l4, opportunistic hops reuse an index → 3/2 */
+	if (cfg->mode >= DFLY_MODE_OLM) {
+		/* OLM and the contention modes (spec §5.7): l0 l0 g1 l0 l2 g3 l4, opportunistic
+		 * hops reuse an index → 3/2 (A-2.3) */
 		map[DFLY_ROLE_I2] = 1;
 		map[DFLY_ROLE_G2] = 1;
 		map[DFLY_ROLE_D1] = 1;
@@ -1475,6 +1503,16 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->pb_piggy_every = cfg->pb_piggy_every;
 	k->olm_x_pct = cfg->olm_x_pct;
 	k->olm_min_pct = cfg->olm_min_pct;
+	k->cc_th = cfg->cc_th;
+	k->cc_strict = cfg->cc_compare == 1;
+	k->cc_alpha_q8 = (uint32_t)lround(cfg->cc_alpha * 256.0);
+	k->cc_weighted = cfg->cc_weighted;
+	k->cc_check = cfg->cc_check;
+	k->hyb_th = cfg->hyb_th;
+	k->hyb_y_pct = cfg->hyb_y_pct;
+	k->hyb_any = cfg->hyb_any;
+	k->ectn_thc = cfg->ectn_thc;
+	k->ectn_own_live = cfg->ectn_own == 0;
 	dfly_netcfg_vc_needs(cfg, &l, &g, k->vc_map);
 }
 
@@ -1490,6 +1528,9 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
 	fp->pb_inband = cfg->pb_exchange == DFLY_PB_INBAND;
 	fp->pb_send_unchanged = cfg->pb_send_unchanged;
+	fp->ectn_enabled = cfg->mode == DFLY_MODE_ECTN;
+	fp->ectn_period = cfg->ectn_period;
+	fp->ectn_own_live = cfg->ectn_own == 0;
 }
 
 void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *par)

@@ -124,6 +124,18 @@ struct dfly_netcfg {
 	bool pb_send_unchanged;	 /**< routing.pb.send_unchanged: default true (A-4.2) */
 	uint32_t olm_x_pct;	 /**< routing.olm.threshold_pct: X, default 50 (CBAR Table I) */
 	uint32_t olm_min_pct;	 /**< routing.olm.min_occupancy_pct: default 0 (FOGSim th_min) */
+	/* contention counters (spec §5) */
+	uint32_t cc_th;	     /**< routing.cc.threshold: th, default 6 (CBAR Table I) */
+	int cc_compare;	     /**< routing.cc.compare: 0 ">=" (default, A-5.1) | 1 ">" */
+	double cc_alpha;     /**< routing.cc.alpha: Filtered α, default 0.5 (A-5.4) */
+	bool cc_weighted;    /**< routing.cc.weighted: probabilistic trigger, default false */
+	bool cc_check;	     /**< routing.cc.check: recompute and compare every cycle (debug) */
+	uint32_t hyb_th;     /**< routing.hybrid.threshold: th_h, default 7 (CBAR; thesis 8) */
+	uint32_t hyb_y_pct;  /**< routing.hybrid.credit_pct: Y, default 35 (CBAR Table I) */
+	bool hyb_any;	     /**< routing.hybrid.any_candidate: FOGSim flag, default false */
+	uint32_t ectn_thc;   /**< routing.ectn.threshold: thc, default 10 (CBAR Table I) */
+	uint32_t ectn_period; /**< routing.ectn.period: cycles between broadcasts, default 100 */
+	int ectn_own;	      /**< routing.ectn.own: 0 "live" (default, A-5.6) | 1 "broadcast" */
 
 	/* traffic.* */
 	enum dfly_pattern pattern;	 /**< traffic.pattern: "un" (default) | "adv+N" | ... */
