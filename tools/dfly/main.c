@@ -543,6 +543,31 @@ static int cmd_topo(int argc, char **argv)
 		       "(injection %u)\n",
 		       dfly_mode_name(cfg.mode), l, g, cfg.vc_local, cfg.vc_global, cfg.vc_inj);
 	}
+	{
+		/* spec §5.8 (CBAR §VI-A): th ≥ 2·v̄ (UN must not trigger), th ≤ p (ADV must);
+		 * v̄ counts the VCs packets can occupy: the injection VCs and the 3/2 that the
+		 * contention modes use (CFG-T: 85/31 = 2.74) */
+		uint32_t l, g, nvc;
+		uint8_t map[DFLY_ROLE_COUNT];
+		struct dfly_netcfg cc = cfg;
+		double vbar;
+		uint32_t lo;
+
+		cc.mode = DFLY_MODE_BASE;
+		dfly_netcfg_vc_needs(&cc, &l, &g, map);
+		nvc = t->p * cfg.vc_inj + (t->a - 1) * l + t->h * g;
+		vbar = (double)nvc / t->radix;
+		lo = (uint32_t)ceil(2.0 * vbar - 1e-9);
+		printf("contention threshold (spec 5.8): %u input VCs (injection %u, local %u, "
+		       "global %u) over %u ports, v = %.2f; th >= 2v = %u and th <= p = %u: ",
+		       nvc, cfg.vc_inj, l, g, t->radix, vbar, lo, t->p);
+		if (lo <= t->p)
+			printf("valid %u..%u, pick %u (routing.cc.threshold is %u)\n", lo, t->p, lo,
+			       cfg.cc_th);
+		else
+			printf("no valid threshold for this radix (routing.cc.threshold is %u)\n",
+			       cfg.cc_th);
+	}
 	dfly_topo_destroy(t);
 	return 0;
 }
