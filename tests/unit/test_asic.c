@@ -639,6 +639,290 @@ static void test_olm_trigger(void **state)
 	net_free(&n);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Contention counters (spec §5.2) and the ECtN partial array (spec §5.6).
+ * Network p=2 a=4 h=2 (g = 9): router 0 is group 0, ρ 0; node 8 is router 4 (group 1).
+ */
+
+static uint32_t cc_sum(const struct dfly_regs *r, uint32_t radix)
+{
+	uint32_t s = 0;
+
+	for (uint32_t o = 0; o < radix; o++)
+		s += r->mech.cc[o];
+	return s;
+}
+
+static uint32_t partial_sum(const struct dfly_regs *r)
+{
+	uint32_t s = 0;
+
+	for (uint32_t D = 0; D < DFLY_MAX_GROUPS; D++)
+		s += r->mech.ectn_partial[D];
+	return s;
+}
+
+/* Every router's event-driven counters equal the recompute, and no check ever failed. */
+static void assert_cc_consistent(struct net *n)
+{
+	for (uint32_t r = 0; r < n->topo->routers; r++) {
+		assert_int_equal(asic_cc_recompute_check(n->as[r]), 0);
+		assert_int_equal(asic_cc_mismatches(n->as[r]), 0);
+	}
+}
+
+static void assert_cc_zero(struct net *n)
+{
+	for (uint32_t r = 0; r < n->topo->routers; r++) {
+		assert_int_equal(cc_sum(&n->regs[r], n->topo->radix), 0);
+		assert_int_equal(partial_sum(&n->regs[r]), 0);
+	}
+}
+
+/*
+ * Two packets injected at the same time on two injection VCs of one port (JSQ: VC 0, then the
+ * emptier VC 1) are both heads: cc[minimal port] == 2 before any grant, and both count on the
+ * ECtN partial of their remote destination group. Timing (S = 2, pipeline 2): packet A is
+ * granted at tick 6 and its tail leaves the input at tick 18 (cut-through behind the terminal
+ * link: (1 + 8)·2); packet B, serialised behind A on the node link, is granted at tick 22 and
+ * its tail leaves at tick 34. So cc[m] = 2 through cycle 8, 1 through cycle 16, 0 from 17.
+ */
+static void test_cc_two_inj_vcs(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk[2];
+	struct asic_ejection ej[4];
+	uint32_t m, delivered = 0;
+
+	(void)state;
+	net_build(&n, 2, 4, 2, &par, DFLY_MODE_MIN, map_min);
+	for (uint32_t r = 0; r < n.topo->routers; r++)
+		n.regs[r].knobs.cc_check = 1;
+	m = dfly_topo_min_port(n.topo, 0, 8 / 2, 8);
+	assert_true(m >= n.topo->first_local); /* a fabric port: the packet stays a while */
+	for (int i = 0; i < 2; i++) {
+		pkt_init(&pk[i], 0, 8, 0);
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	assert_int_equal(pk[0].vc, 0);
+	assert_int_equal(pk[1].vc, 1);
+	assert_int_equal(n.regs[0].mech.cc[m], 2);
+	assert_int_equal(cc_sum(&n.regs[0], n.topo->radix), 2);
+	assert_int_equal(n.regs[0].mech.ectn_partial[1], 2);
+	assert_int_equal(partial_sum(&n.regs[0]), 2);
+	assert_int_equal(asic_cc_recompute_check(n.as[0]), 0);
+	for (uint64_t c = 0; c < 400; c++) {
+		uint32_t want = c <= 8 ? 2 : c <= 16 ? 1 : 0;
+
+		delivered += net_cycle(&n, c, ej, 4);
+		if (c < 3)
+			assert_int_equal(n.regs[0].port_ctr[0][DFLY_XBAR_IN_GRANTS], 0);
+		assert_int_equal(n.regs[0].mech.cc[m], want);
+		assert_int_equal(cc_sum(&n.regs[0], n.topo->radix), want);
+		assert_int_equal(n.regs[0].mech.ectn_partial[1], want);
+		assert_cc_consistent(&n);
+	}
+	assert_int_equal(delivered, 2);
+	assert_cc_zero(&n);
+	assert_drained(&n);
+	net_free(&n);
+}
+
+/*
+ * Two packets on ONE injection VC (DFLY_INJ_DEST: same destination, same VC): only the head
+ * counts, so cc[m] == 1 until the first is granted (tick 6, cycle 3). The second then becomes
+ * the head and counts too while the first's tail is still in the input (until tick 18): 2 for
+ * cycles 3..8, then 1 until the second's tail leaves (tick 34), then 0.
+ */
+static void test_cc_behind_head(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk[2];
+	struct asic_ejection ej[4];
+	uint32_t m, delivered = 0;
+
+	(void)state;
+	par.inj_select = DFLY_INJ_DEST;
+	net_build(&n, 2, 4, 2, &par, DFLY_MODE_MIN, map_min);
+	for (uint32_t r = 0; r < n.topo->routers; r++)
+		n.regs[r].knobs.cc_check = 1;
+	m = dfly_topo_min_port(n.topo, 0, 8 / 2, 8);
+	for (int i = 0; i < 2; i++) {
+		pkt_init(&pk[i], 0, 8, 0);
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	assert_int_equal(pk[0].vc, pk[1].vc);
+	assert_int_equal(n.regs[0].mech.cc[m], 1);
+	assert_int_equal(cc_sum(&n.regs[0], n.topo->radix), 1);
+	assert_int_equal(n.regs[0].mech.ectn_partial[1], 1);
+	assert_int_equal(asic_cc_recompute_check(n.as[0]), 0);
+	for (uint64_t c = 0; c < 400; c++) {
+		uint32_t want = c < 3 ? 1 : c <= 8 ? 2 : c <= 16 ? 1 : 0;
+
+		delivered += net_cycle(&n, c, ej, 4);
+		assert_int_equal(n.regs[0].port_ctr[0][DFLY_XBAR_IN_GRANTS],
+				 c < 3 ? 0 : c < 11 ? 1 : 2);
+		assert_int_equal(n.regs[0].mech.cc[m], want);
+		assert_int_equal(cc_sum(&n.regs[0], n.topo->radix), want);
+		assert_int_equal(n.regs[0].mech.ectn_partial[1], want);
+		assert_cc_consistent(&n);
+	}
+	assert_int_equal(delivered, 2);
+	assert_cc_zero(&n);
+	assert_drained(&n);
+	net_free(&n);
+}
+
+/*
+ * Base mode with th = 1: a packet's own increment fires the trigger, so every packet with a
+ * valid candidate is misrouted. The misrouted packet keeps counting on its MINIMAL port (not
+ * the port it took, which it never increments) until its tail leaves, and everything returns
+ * to zero once drained; the recompute form agrees at every cycle on every router.
+ */
+static void test_cc_misroute_release(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk[6];
+	struct asic_ejection ej[8];
+	uint32_t m, delivered = 0;
+	bool seen_grant = false;
+
+	(void)state;
+	net_build(&n, 2, 4, 2, &par, DFLY_MODE_BASE, map_olm);
+	for (uint32_t r = 0; r < n.topo->routers; r++) {
+		n.regs[r].knobs.cc_th = 1;
+		n.regs[r].knobs.cc_check = 1;
+	}
+	m = dfly_topo_min_port(n.topo, 0, 8 / 2, 8);
+	pkt_init(&pk[0], 0, 8, 0);
+	assert_true(asic_inject(n.as[0], 0, &pk[0], 0));
+	/* more traffic from other routers so other counters move too */
+	for (int i = 1; i < 6; i++) {
+		uint32_t src = (uint32_t)i * 5 % n.topo->nodes;
+
+		pkt_init(&pk[i], src, (src + 37) % n.topo->nodes, 0);
+		assert_true(asic_inject(n.as[src / 2], src % 2, &pk[i], 0));
+	}
+	for (uint64_t c = 0; c < 3000; c++) {
+		delivered += net_cycle(&n, c, ej, 8);
+		assert_cc_consistent(&n);
+		if (!seen_grant && n.regs[0].port_ctr[0][DFLY_XBAR_IN_GRANTS] == 1) {
+			/* granted at tick 6: misrouted, still counted on m only, until tick 18 */
+			seen_grant = true;
+			assert_int_equal(c, 3);
+			assert_int_not_equal(pk[0].out_port, m);
+			assert_int_equal(n.regs[0].route[DFLY_ROUTE_CC_TRIG_CONTENTION], 1);
+			assert_int_equal(n.regs[0].mech.cc[m], 1);
+			assert_int_equal(n.regs[0].mech.cc[pk[0].out_port], 0);
+			assert_int_equal(n.regs[0].mech.ectn_partial[1], 1);
+		}
+		if (seen_grant && c == 8)
+			assert_int_equal(n.regs[0].mech.cc[m], 1);
+		if (seen_grant && c == 9)
+			assert_int_equal(n.regs[0].mech.cc[m], 0);
+	}
+	assert_true(seen_grant);
+	assert_int_equal(delivered, 6);
+	assert_cc_zero(&n);
+	assert_drained(&n);
+	net_free(&n);
+}
+
+/*
+ * ECtN partial at router 4 (group 1, ρ 0), fed by hand through half links: a local-input
+ * packet to a remote group counts on cc but not on the partial; injection and global-input
+ * packets to remote group 3 count on partial[3]; injection and global-input packets to the
+ * router's own group count on cc only.
+ */
+static void test_ectn_partial_inputs(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct dfly_topo *t = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
+	struct dfly_regs *regs = calloc(1, sizeof(*regs));
+	struct asic *as;
+	struct asic_link *lin[DFLY_MAX_PORTS] = {0}, *lout[DFLY_MAX_PORTS] = {0};
+	struct asic_pkt pk[5];
+	struct asic_ejection ej[8];
+	const uint32_t R = 4, dst3 = 3 * 4 * 2 + 1, dst_own = 6 * 2; /* node 25 (group 3), 12 */
+	uint32_t m3, mown, lport, gport0, gport1;
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(regs);
+	as = asic_create(t, R, &par, regs, 7);
+	assert_non_null(as);
+	regs->knobs.mode = DFLY_MODE_MIN;
+	regs->knobs.ectn_own_live = 1;
+	memcpy(regs->knobs.vc_map, map_min, DFLY_ROLE_COUNT);
+	for (uint32_t port = t->first_local; port < t->radix; port++) {
+		uint32_t lat = dfly_topo_port_kind(t, port) == DFLY_PORT_LOCAL ? 10 : 100;
+
+		lin[port] = asic_link_create_half(as, port, false, lat);
+		lout[port] = asic_link_create_half(as, port, true, lat);
+		assert_non_null(lin[port]);
+		assert_non_null(lout[port]);
+	}
+	lport = t->first_local;
+	gport0 = t->first_global;
+	gport1 = t->first_global + 1;
+	m3 = dfly_topo_min_port(t, R, dst3 / 2, dst3);
+	mown = dfly_topo_min_port(t, R, dst_own / 2, dst_own);
+	assert_int_not_equal(m3, mown);
+
+	pkt_init(&pk[0], 2, dst3, 0); /* local input, remote group: cc only */
+	pkt_init(&pk[1], 0, dst3, 0); /* global input, remote group: cc + partial */
+	pk[1].ghops = 1;
+	pkt_init(&pk[2], R * 2, dst3, 0); /* injection, remote group: cc + partial */
+	pkt_init(&pk[3], R * 2 + 1, dst_own, 0); /* injection, own group: cc only */
+	pkt_init(&pk[4], 1, dst_own, 0);	     /* global input, own group: cc only */
+	pk[4].ghops = 1;
+	assert_true(asic_link_push_data(lin[lport], &pk[0], 0));
+	assert_true(asic_link_push_data(lin[gport0], &pk[1], 0));
+	assert_true(asic_link_push_data(lin[gport1], &pk[4], 0));
+
+	/* the local-input packet alone: counted on cc, not on the partial */
+	asic_step(as, 0);
+	assert_int_equal(regs->mech.cc[m3], 2);
+	assert_int_equal(regs->mech.ectn_partial[3], 1);
+	assert_int_equal(regs->mech.cc[mown], 1);
+	assert_int_equal(partial_sum(regs), 1);
+	assert_int_equal(regs->mech.ectn_combined[3], 1); /* empty table + live own partial */
+	assert_int_equal(asic_cc_recompute_check(as), 0);
+
+	assert_true(asic_inject(as, 0, &pk[2], 1));
+	assert_true(asic_inject(as, 1, &pk[3], 1));
+	assert_int_equal(regs->mech.cc[m3], 3);
+	assert_int_equal(regs->mech.cc[mown], 2);
+	assert_int_equal(cc_sum(regs, t->radix), 5);
+	assert_int_equal(regs->mech.ectn_partial[3], 2);
+	assert_int_equal(regs->mech.ectn_partial[1], 0); /* own group never counts */
+	assert_int_equal(partial_sum(regs), 2);
+	assert_int_equal(regs->mech.ectn_combined[3], 2);
+	assert_int_equal(asic_cc_recompute_check(as), 0);
+
+	regs->knobs.cc_check = 1;
+	for (uint64_t c = 1; c < 300; c++) {
+		asic_step(as, c);
+		asic_eject_burst(as, ej, 8);
+		assert_int_equal(asic_cc_recompute_check(as), 0);
+	}
+	assert_int_equal(asic_cc_mismatches(as), 0);
+	assert_int_equal(cc_sum(regs, t->radix), 0);
+	assert_int_equal(partial_sum(regs), 0);
+	assert_int_equal(regs->mech.ectn_combined[3], 0);
+	assert_int_equal(asic_pkts_held(as), 0);
+	for (uint32_t port = t->first_local; port < t->radix; port++) {
+		asic_link_destroy(lin[port]);
+		asic_link_destroy(lout[port]);
+	}
+	asic_destroy(as);
+	free(regs);
+	dfly_topo_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -654,6 +938,10 @@ int main(void)
 		cmocka_unit_test(test_ugal_per_vc_boundary),
 		cmocka_unit_test(test_pb_saturation_bit),
 		cmocka_unit_test(test_olm_trigger),
+		cmocka_unit_test(test_cc_two_inj_vcs),
+		cmocka_unit_test(test_cc_behind_head),
+		cmocka_unit_test(test_cc_misroute_release),
+		cmocka_unit_test(test_ectn_partial_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

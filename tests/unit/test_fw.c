@@ -858,6 +858,210 @@ static void test_timers(void **state)
 	bench_fini(&b);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * ECtN (spec §5.6). h = 2, a = 4, g = 9: router 5 is group 1, ρ 1; local ports 2, 3, 4 lead to
+ * routers 6, 7, 4. Arrays carry g − 1 = 8 counters, index k for group k (k < 1) or k + 1.
+ */
+
+static struct fw_params ectn_params(uint32_t period, bool own_live)
+{
+	struct fw_params par;
+
+	fw_params_init(&par);
+	par.ectn_enabled = true;
+	par.ectn_period = period;
+	par.ectn_own_live = own_live;
+	return par;
+}
+
+/* An ECTN_PARTIAL frame from @p src with counters @p ctr (by index) into cpu_rx on @p port. */
+static void rx_ectn(struct bench *b, uint32_t port, uint32_t src, const uint8_t *ctr,
+		    uint8_t epoch, uint64_t now)
+{
+	struct dfly_wire_ctrl m;
+	uint8_t buf[DFLY_CPU_FRAME_MAX];
+	int len;
+
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_ECTN_PARTIAL;
+	m.src_router = src;
+	m.ectn.epoch = epoch;
+	m.ectn.n = (uint16_t)(b->topo->g - 1);
+	memcpy(m.ectn.ctr, ctr, m.ectn.n);
+	len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
+	assert_true(len > 0);
+	assert_int_equal(
+	    dfly_cpu_ring_put(&b->regs->cpu_rx, (uint16_t)port, now, buf, (uint16_t)len), 0);
+}
+
+/* One cycle: the ASIC's step acquires the tables, then the firmware ticks. */
+static void ectn_cycle(struct bench *b, uint64_t now)
+{
+	dfly_regs_tbl_acquire(b->regs, DFLY_TBL_ECTN);
+	fw_tick(b->fw, now);
+}
+
+/* The published ECtN table equals exp[k] (by index) for every remote group, 0 for my group. */
+static void assert_ectn_tbl(struct bench *b, const uint32_t *exp)
+{
+	const struct dfly_tbl_ectn *t = dfly_regs_tbl_acquire(b->regs, DFLY_TBL_ECTN);
+	uint32_t G = 1;
+
+	for (uint32_t D = 0; D < b->topo->g; D++)
+		assert_int_equal(t->combined[D], D == G ? 0 : exp[dfly_wire_ectn_index(G, D)]);
+	for (uint32_t D = b->topo->g; D < DFLY_MAX_GROUPS; D++)
+		assert_int_equal(t->combined[D], 0);
+}
+
+/* Empty cpu_tx, checking every frame is this router's ECTN_PARTIAL of @p ctr, @p epoch. */
+static unsigned drain_ectn_tx(struct bench *b, const uint8_t *ctr, uint8_t epoch,
+			      unsigned per_port[DFLY_MAX_PORTS])
+{
+	const struct dfly_cpu_slot *s;
+	unsigned n = 0;
+
+	memset(per_port, 0, sizeof(unsigned) * DFLY_MAX_PORTS);
+	while ((s = dfly_cpu_ring_peek(&b->regs->cpu_tx)) != NULL) {
+		struct dfly_wire_ctrl m;
+
+		assert_int_equal(dfly_wire_ctrl_decode(s->frame, s->len, &b->lim, &m), 0);
+		assert_int_equal(m.type, DFLY_WIRE_CTRL_ECTN_PARTIAL);
+		assert_int_equal(m.src_router, b->router);
+		assert_int_equal(m.ectn.epoch, epoch);
+		assert_int_equal(m.ectn.n, b->topo->g - 1);
+		assert_memory_equal(m.ectn.ctr, ctr, b->topo->g - 1);
+		assert_true(s->port < DFLY_MAX_PORTS);
+		per_port[s->port]++;
+		n++;
+		dfly_cpu_ring_pop(&b->regs->cpu_tx);
+	}
+	return n;
+}
+
+/*
+ * combined = sum of the last received copies (the ASIC adds its live own partial): two peers'
+ * arrays sum; a second array from one peer replaces its first; with no new frame (lost or
+ * late) the previous copies stay in use across further ticks and periods.
+ */
+static void test_ectn_rx_combined(void **state)
+{
+	struct fw_params par = ectn_params(100, true);
+	struct bench b;
+	const uint8_t a6[8] = {1, 2, 3, 4, 5, 6, 7, 15}, a4[8] = {10, 0, 1, 0, 2, 0, 3, 15};
+	const uint8_t a6b[8] = {0, 9, 0, 0, 1, 1, 0, 2};
+	uint32_t exp[8];
+	unsigned per_port[DFLY_MAX_PORTS];
+
+	(void)state;
+	bench_init(&b, 2, 4, 2, 5, &par);
+	ectn_cycle(&b, 0); /* the broadcast of an empty partial */
+	assert_int_equal(stat(&b, FW_STAT_ECTN_TX), 3);
+	drain_ectn_tx(&b, (const uint8_t[8]){0}, 0, per_port);
+	/* the ASIC's own live partial is not the firmware's business with ectn_own_live */
+	for (uint32_t D = 0; D < b.topo->g; D++)
+		b.regs->mech.ectn_partial[D] = (uint16_t)(D + 3);
+
+	rx_ectn(&b, 2, 6, a6, 0, 1);
+	rx_ectn(&b, 4, 4, a4, 0, 1);
+	ectn_cycle(&b, 1);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_RX), 2);
+	for (int k = 0; k < 8; k++)
+		exp[k] = (uint32_t)a6[k] + a4[k];
+	assert_ectn_tbl(&b, exp);
+
+	/* router 6 again: its new array replaces the old one */
+	rx_ectn(&b, 2, 6, a6b, 0, 2);
+	ectn_cycle(&b, 2);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_RX), 3);
+	for (int k = 0; k < 8; k++)
+		exp[k] = (uint32_t)a6b[k] + a4[k];
+	assert_ectn_tbl(&b, exp);
+
+	/* nothing arrives for three periods: the last copies stay */
+	for (uint64_t c = 3; c <= 350; c++) {
+		ectn_cycle(&b, c);
+		assert_ectn_tbl(&b, exp);
+	}
+	assert_int_equal(stat(&b, FW_STAT_ECTN_RX), 3);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_TX), 3 * 4); /* cycles 0, 100, 200, 300 */
+
+	/* a frame from a router of another group, or on the wrong port, changes nothing */
+	rx_ectn(&b, 3, 9, a6, 3, 351);
+	rx_ectn(&b, 3, 6, a6, 3, 351);
+	ectn_cycle(&b, 351);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_RX), 3);
+	assert_int_equal(stat(&b, FW_STAT_RX_OTHER_GROUP), 1);
+	assert_int_equal(stat(&b, FW_STAT_RX_WRONG_PEER), 1);
+	assert_ectn_tbl(&b, exp);
+	bench_fini(&b);
+}
+
+/*
+ * The broadcast: at cycle 0 mod period, one ECTN_PARTIAL per local port carrying the own
+ * partial (regs->mech.ectn_partial) at that moment, 4-bit saturated; nothing in between.
+ * With ectn_own_live off, the published table also holds the own snapshot.
+ */
+static void test_ectn_broadcast(void **state)
+{
+	struct fw_params par = ectn_params(50, true);
+	struct bench b;
+	uint8_t want[8];
+	unsigned per_port[DFLY_MAX_PORTS];
+
+	(void)state;
+	bench_init(&b, 2, 4, 2, 5, &par);
+	for (uint32_t D = 0; D < b.topo->g; D++)
+		b.regs->mech.ectn_partial[D] = (uint16_t)(D * 4); /* 0, 4, ..., 32 */
+	b.regs->mech.ectn_partial[1] = 99;			   /* own group: never sent */
+	for (uint32_t D = 0; D < b.topo->g; D++)
+		if (D != 1)
+			want[dfly_wire_ectn_index(1, D)] = (uint8_t)(D * 4 > 15 ? 15 : D * 4);
+	assert_int_equal(want[0], 0);
+	assert_int_equal(want[1], 8);
+	assert_int_equal(want[2], 12);
+	assert_int_equal(want[3], 15);
+	assert_int_equal(want[7], 15);
+
+	ectn_cycle(&b, 0);
+	assert_int_equal(drain_ectn_tx(&b, want, 0, per_port), 3);
+	assert_int_equal(per_port[2], 1);
+	assert_int_equal(per_port[3], 1);
+	assert_int_equal(per_port[4], 1);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_TX), 3);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_SATURATED), 5); /* groups 4, 5, 6, 7, 8 */
+
+	/* nothing until the next period, whatever the partial does */
+	b.regs->mech.ectn_partial[0] = 7;
+	want[0] = 7;
+	for (uint64_t c = 1; c < 50; c++) {
+		ectn_cycle(&b, c);
+		assert_null(dfly_cpu_ring_peek(&b.regs->cpu_tx));
+	}
+	ectn_cycle(&b, 50);
+	assert_int_equal(drain_ectn_tx(&b, want, 1, per_port), 3);
+	assert_int_equal(per_port[2] + per_port[3] + per_port[4], 3);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_TX), 6);
+	bench_fini(&b);
+
+	/* own_live off: the table is own snapshot + received copies */
+	par = ectn_params(50, false);
+	bench_init(&b, 2, 4, 2, 5, &par);
+	for (uint32_t D = 0; D < b.topo->g; D++)
+		b.regs->mech.ectn_partial[D] = (uint16_t)D;
+	{
+		const uint8_t a7[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+		uint32_t exp[8];
+
+		rx_ectn(&b, 3, 7, a7, 0, 0);
+		ectn_cycle(&b, 0);
+		for (uint32_t D = 0; D < b.topo->g; D++)
+			if (D != 1)
+				exp[dfly_wire_ectn_index(1, D)] = D + 1;
+		assert_ectn_tbl(&b, exp);
+	}
+	bench_fini(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -872,6 +1076,8 @@ int main(void)
 		cmocka_unit_test(test_tbl_torn_two_threads),
 		cmocka_unit_test(test_pb_inband),
 		cmocka_unit_test(test_timers),
+		cmocka_unit_test(test_ectn_rx_combined),
+		cmocka_unit_test(test_ectn_broadcast),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
