@@ -945,7 +945,8 @@ static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t d
 /*
  * The misrouting trigger and candidate choice of an in-transit mode at a decision point whose
  * candidates are @p cand on VC @p vc (spec §5.7 table; OLM §4.10). @return the chosen port, or
- * UINT32_MAX: minimal; *@p fired tells whether a trigger fired without a valid candidate.
+ * UINT32_MAX: minimal; *@p fired tells whether a trigger fired without a valid candidate (the
+ * grant then counts OLM_NO_CANDIDATE, for every in-transit mode).
  */
 static uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk, uint64_t cand, uint32_t vc,
 			       uint32_t min_port, uint32_t min_vc, bool *fired)
@@ -978,8 +979,6 @@ static uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk, uint64_t ca
 			}
 			*fired = true;
 		}
-		if (*fired)
-			pk->trig = DFLY_ROUTE_CC_NO_CANDIDATE;
 		return UINT32_MAX;
 	}
 	/* Base, Filtered, and ECtN's hop-by-hop rule */
@@ -987,7 +986,8 @@ static uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk, uint64_t ca
 		return UINT32_MAX;
 	c = cc_pick(as, pk, cand, vc, k->cc_th, false);
 	*fired = c == UINT32_MAX;
-	pk->trig = c == UINT32_MAX ? DFLY_ROUTE_CC_NO_CANDIDATE : DFLY_ROUTE_CC_TRIG_CONTENTION;
+	if (c != UINT32_MAX)
+		pk->trig = DFLY_ROUTE_CC_TRIG_CONTENTION;
 	return c;
 }
 
@@ -1084,8 +1084,6 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 			}
 			if (fired)
 				prev = miss;
-			else
-				pk->trig = ASIC_REASON_NONE;
 		}
 	}
 	pk->reason = prev;

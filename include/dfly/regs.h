@@ -171,8 +171,6 @@ extern "C" {
 	X(CC_TRIG_CREDIT, cc_trig_credit, "Hybrid: misroutes decided by the credit trigger only")  \
 	X(CC_TRIG_ECTN, cc_trig_ectn,                                                              \
 	  "ECtN: global misroutes at injection decided by the combined array")                     \
-	X(CC_NO_CANDIDATE, cc_no_candidate,                                                        \
-	  "contention modes: a trigger fired but no candidate was valid: minimal")                 \
 	X(VAL_REACHED, val_reached, "packets that reached their intermediate router here")         \
 	X(HOP_LOCAL, hop_local, "packets granted to a local output")                               \
 	X(HOP_GLOBAL, hop_global, "packets granted to a global output")                            \

@@ -247,7 +247,6 @@ int tb_plan_build(struct tb_plan *p, const struct tb_opts *o, char *err, size_t 
 	rc = dfly_netcfg_load(&p->net, p->network, o->sets, o->nsets, err, errlen);
 	if (rc != 0)
 		return rc;
-	p->net_loaded = true;
 	p->topo = dfly_topo_create(p->net.p, p->net.a, p->net.h, p->net.t, p->net.arr,
 				   p->net.sigma);
 	if (p->topo == NULL)

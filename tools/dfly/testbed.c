@@ -475,7 +475,7 @@ static void log_tail(const char *path)
 }
 
 /* A memif server's socket file exists (the server binds and listens at once). */
-static bool sock_listening(const char *path)
+static bool sock_exists(const char *path)
 {
 	struct stat st;
 
@@ -505,7 +505,7 @@ static int start_switches(struct tb *tb, uint64_t epoch_ns, double duration, dou
 				fprintf(tb->script, "; do sleep 0.05; done\n");
 				continue;
 			}
-			while (!sock_listening(x->sock)) {
+			while (!sock_exists(x->sock)) {
 				if (!proc_alive(tb->pid[x->proc[0]], 0) || now_s() - t0 > timeout ||
 				    tb_stop) {
 					fprintf(stderr,
@@ -681,66 +681,102 @@ static void totals_read(const char *path, struct totals *t)
 	fclose(f);
 }
 
+/* DIR/testbed.state, as `up` wrote it while creating things. */
+enum st_kind { ST_PID, ST_NETNS, ST_PREFIX };
+
 struct st_entry {
-	char kind[16];
-	char a[TB_PATH_MAX];
-	unsigned long long b;
+	enum st_kind kind;
+	char a[48];		  /* namespace or file prefix; ST_PID: what ("p0", "controld") */
+	pid_t pid;		  /* ST_PID */
+	unsigned long long start; /* ST_PID: its start time, so a recycled pid is never touched */
 };
 
-/* Stop the processes, then remove what the state file lists. @return 0 if all went. */
-static int teardown(const char *dir, bool quiet)
+struct tb_state {
+	char name[TB_NAME_MAX];
+	uint32_t procs, routers, links;
+	struct st_entry *e;
+	size_t n;
+};
+
+static void state_free(struct tb_state *st)
+{
+	free(st->e);
+	memset(st, 0, sizeof(*st));
+}
+
+/* @return 0, or -errno (-ENOENT: no testbed in @p dir). */
+static int state_load(const char *dir, struct tb_state *st)
 {
 	char path[TB_PATH_MAX + 32], line[TB_PATH_MAX + 64];
-	struct st_entry *e = NULL;
-	size_t n = 0, cap = 0;
-	char name[TB_NAME_MAX] = "";
-	uint32_t routers = 0, links = 0;
+	size_t cap = 0;
 	FILE *f;
-	int rc = 0;
 
+	memset(st, 0, sizeof(*st));
 	snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE);
 	f = fopen(path, "r");
-	if (f == NULL) {
-		fprintf(stderr, "dfly testbed: %s: %s (nothing to stop)\n", path, strerror(errno));
-		return -1;
-	}
+	if (f == NULL)
+		return -errno;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		struct st_entry x;
 		int pid;
 
 		memset(&x, 0, sizeof(x));
 		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "pid %d %llu", &pid, &x.b) == 2) {
-			snprintf(x.kind, sizeof(x.kind), "pid");
-			snprintf(x.a, sizeof(x.a), "%d", pid);
+		if (sscanf(line, "pid %d %llu %47s", &pid, &x.start, x.a) == 3) {
+			x.kind = ST_PID;
+			x.pid = (pid_t)pid;
 		} else if (strncmp(line, "netns ", 6) == 0) {
-			snprintf(x.kind, sizeof(x.kind), "netns");
+			x.kind = ST_NETNS;
 			copy_str(x.a, sizeof(x.a), line + 6);
 		} else if (strncmp(line, "prefix ", 7) == 0) {
-			snprintf(x.kind, sizeof(x.kind), "prefix");
+			x.kind = ST_PREFIX;
 			copy_str(x.a, sizeof(x.a), line + 7);
-		} else if (strncmp(line, "name ", 5) == 0) {
-			copy_str(name, sizeof(name), line + 5);
-			continue;
-		} else if (sscanf(line, "routers %u", &routers) == 1 ||
-			   sscanf(line, "links %u", &links) == 1) {
-			continue;
 		} else {
+			if (strncmp(line, "name ", 5) == 0)
+				copy_str(st->name, sizeof(st->name), line + 5);
+			else if (sscanf(line, "procs %u", &st->procs) != 1 &&
+				 sscanf(line, "routers %u", &st->routers) != 1)
+				sscanf(line, "links %u", &st->links);
 			continue;
 		}
-		if (n == cap) {
-			struct st_entry *ne = realloc(e, (cap = cap ? 2 * cap : 16) * sizeof(*e));
+		if (st->n == cap) {
+			struct st_entry *ne = realloc(st->e, (cap = cap ? 2 * cap : 16) * sizeof(*ne));
 
 			if (ne == NULL) {
 				fclose(f);
-				free(e);
-				return -1;
+				state_free(st);
+				return -ENOMEM;
 			}
-			e = ne;
+			st->e = ne;
 		}
-		e[n++] = x;
+		st->e[st->n++] = x;
 	}
 	fclose(f);
+	return 0;
+}
+
+static bool entry_alive(const struct st_entry *x)
+{
+	return x->kind == ST_PID && proc_alive(x->pid, x->start);
+}
+
+/* Stop the processes, then remove what the state file lists. @return 0 if all went. */
+static int teardown(const char *dir, bool quiet)
+{
+	char path[TB_PATH_MAX + 32], line[TB_PATH_MAX + 64];
+	struct tb_state st;
+	struct st_entry *e;
+	struct tb tb;
+	size_t n;
+	int rc = state_load(dir, &st);
+
+	if (rc != 0) {
+		fprintf(stderr, "dfly testbed: %s/%s: %s (nothing to stop)\n", dir, STATE_FILE,
+			strerror(-rc));
+		return -1;
+	}
+	e = st.e;
+	n = st.n;
 
 	/* 1. the dfly-switch processes and dfly-controld: SIGTERM (final counters), then KILL */
 	for (int pass = 0; pass < 2; pass++) {
@@ -748,14 +784,12 @@ static int teardown(const char *dir, bool quiet)
 		bool any = true;
 
 		for (size_t i = 0; i < n; i++)
-			if (strcmp(e[i].kind, "pid") == 0 &&
-			    proc_alive((pid_t)atoi(e[i].a), e[i].b))
-				kill((pid_t)atoi(e[i].a), pass == 0 ? SIGTERM : SIGKILL);
+			if (entry_alive(&e[i]))
+				kill(e[i].pid, pass == 0 ? SIGTERM : SIGKILL);
 		while (any && now_s() - t0 < (pass == 0 ? 10.0 : 2.0)) {
 			any = false;
 			for (size_t i = 0; i < n; i++)
-				any |= strcmp(e[i].kind, "pid") == 0 &&
-				       proc_alive((pid_t)atoi(e[i].a), e[i].b);
+				any |= entry_alive(&e[i]);
 			if (any)
 				usleep(20000);
 		}
@@ -767,49 +801,43 @@ static int teardown(const char *dir, bool quiet)
 			rc = -1;
 	}
 	/* 2. whatever else runs in the namespaces (iperf3 servers, a forgotten ping) */
-	{
-		struct tb tb;
+	memset(&tb, 0, sizeof(tb)); /* commands only: no log, no script */
+	for (size_t i = 0; i < n; i++) {
+		char pids[64];
+		FILE *pp;
 
-		memset(&tb, 0, sizeof(tb));
-		for (size_t i = 0; i < n; i++) {
-			char pids[64];
-			FILE *pp;
-
-			if (strcmp(e[i].kind, "netns") != 0)
-				continue;
-			snprintf(line, sizeof(line), "ip netns pids %s 2>/dev/null", e[i].a);
-			pp = popen(line, "r");
-			if (pp == NULL)
-				continue;
-			while (fgets(pids, sizeof(pids), pp) != NULL)
-				kill((pid_t)atoi(pids), SIGKILL);
-			pclose(pp);
-		}
-		/* 3. the namespaces, host ones first (deleting one deletes its veth ends) */
-		for (size_t i = n; i-- > 0;)
-			if (strcmp(e[i].kind, "netns") == 0 &&
-			    sh(&tb, true, "ip", "netns", "del", e[i].a, NULL) != 0)
-				rc = -1;
+		if (e[i].kind != ST_NETNS)
+			continue;
+		snprintf(line, sizeof(line), "ip netns pids %s 2>/dev/null", e[i].a);
+		pp = popen(line, "r");
+		if (pp == NULL)
+			continue;
+		while (fgets(pids, sizeof(pids), pp) != NULL)
+			kill((pid_t)atoi(pids), SIGKILL);
+		pclose(pp);
 	}
+	/* 3. the namespaces, host ones first (deleting one deletes its veth ends) */
+	for (size_t i = n; i-- > 0;)
+		if (e[i].kind == ST_NETNS && sh(&tb, true, "ip", "netns", "del", e[i].a, NULL) != 0)
+			rc = -1;
 	/* 4. register files, DPDK runtime directories, memif sockets */
-	for (uint32_t r = 0; name[0] != '\0' && r < routers; r++) {
-		int u = dfly_regs_shm_unlink(name, r);
+	for (uint32_t r = 0; st.name[0] != '\0' && r < st.routers; r++) {
+		int u = dfly_regs_shm_unlink(st.name, r);
 
 		if (u != 0 && u != -ENOENT)
 			rc = -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(e[i].kind, "prefix") == 0) {
+		if (e[i].kind == ST_PREFIX) {
 			snprintf(path, sizeof(path), "/var/run/dpdk/%s", e[i].a);
-			snprintf(line, sizeof(line), "rm -rf '%s' 2>/dev/null", path);
-			if (strchr(e[i].a, '\'') == NULL && system(line) != 0)
+			if (sh(&tb, true, "rm", "-rf", path, NULL) != 0)
 				rc = -1;
 		}
-	for (uint32_t k = 0; k < links; k++) {
+	for (uint32_t k = 0; k < st.links; k++) {
 		snprintf(path, sizeof(path), "%s/l%u.sock", dir, k);
 		unlink(path);
 	}
-	free(e);
+	state_free(&st);
 	snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE);
 	if (rc == 0)
 		unlink(path);
@@ -982,59 +1010,44 @@ static void print_hosts(const struct tb_plan *p)
 		printf("  ... and %u more hosts (namespaces %s-h<node>)\n", p->nhost - 16, p->o.name);
 }
 
+/* Processes of the testbed in @p dir still running; -1: a state file but none running. */
 static int state_exists_live(const char *dir)
 {
-	char path[TB_PATH_MAX + 32], line[256];
-	FILE *f;
+	struct tb_state st;
 	int live = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE);
-	f = fopen(path, "r");
-	if (f == NULL)
+	if (state_load(dir, &st) != 0)
 		return 0;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		int pid;
-		unsigned long long st;
-
-		if (sscanf(line, "pid %d %llu", &pid, &st) == 2 && proc_alive(pid, st))
-			live++;
-	}
-	fclose(f);
-	return live ? live : -1; /* -1: a state file without live processes */
+	for (size_t i = 0; i < st.n; i++)
+		live += entry_alive(&st.e[i]);
+	state_free(&st);
+	return live ? live : -1;
 }
 
 static int status(const char *dir)
 {
-	char path[TB_PATH_MAX + 32], line[TB_PATH_MAX + 64], name[TB_NAME_MAX] = "";
-	FILE *f;
+	struct tb_state st;
 	int alive = 0, dead = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE);
-	f = fopen(path, "r");
-	if (f == NULL) {
+	if (state_load(dir, &st) != 0) {
 		printf("no testbed in %s\n", dir);
 		return 1;
 	}
-	while (fgets(line, sizeof(line), f) != NULL) {
-		int pid;
-		unsigned long long st;
-		char what[32];
+	for (size_t i = 0; i < st.n; i++) {
+		const struct st_entry *x = &st.e[i];
 
-		if (sscanf(line, "pid %d %llu %31s", &pid, &st, what) == 3) {
-			bool a = proc_alive(pid, st);
+		if (x->kind == ST_PID) {
+			bool a = entry_alive(x);
 
-			printf("  %-9s pid %-7d %s\n", what, pid, a ? "running" : "exited");
+			printf("  %-9s pid %-7d %s\n", x->a, (int)x->pid, a ? "running" : "exited");
 			a ? alive++ : dead++;
-		} else if (strncmp(line, "netns ", 6) == 0) {
-			printf("  namespace %s", line + 6);
-		} else if (strncmp(line, "name ", 5) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			copy_str(name, sizeof(name), line + 5);
+		} else if (x->kind == ST_NETNS) {
+			printf("  namespace %s\n", x->a);
 		}
 	}
-	fclose(f);
-	printf("testbed %s in %s: %d process(es) running, %d exited%s%s\n", name, dir, alive, dead,
-	       name[0] ? "; counters: dfly stats --instance " : "", name);
+	printf("testbed %s in %s: %d process(es) running, %d exited%s%s\n", st.name, dir, alive,
+	       dead, st.name[0] ? "; counters: dfly stats --instance " : "", st.name);
+	state_free(&st);
 	return dead ? 1 : 0;
 }
 
@@ -1189,17 +1202,10 @@ int cmd_testbed(int argc, char **argv)
 		if (strcmp(verb, "status") == 0)
 			return status(dir);
 		{
-			char path[TB_PATH_MAX + 32], line[64];
-			uint32_t nproc = 0;
-			FILE *f;
+			struct tb_state st;
+			uint32_t nproc = state_load(dir, &st) == 0 ? st.procs : 0;
 
-			snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE);
-			f = fopen(path, "r");
-			while (f != NULL && fgets(line, sizeof(line), f) != NULL)
-				if (sscanf(line, "procs %u", &nproc) == 1)
-					break;
-			if (f != NULL)
-				fclose(f);
+			state_free(&st);
 			rc = teardown(dir, false) == 0 ? 0 : 1;
 			report(dir, nproc, false);
 			return rc;
@@ -1234,12 +1240,13 @@ int cmd_testbed(int argc, char **argv)
 	tb.dir = tb.plan.dir;
 	find_tool(sw, "dfly-switch", tb.switch_path, sizeof(tb.switch_path));
 	find_tool(cd, "dfly-controld", tb.controld_path, sizeof(tb.controld_path));
-	if (state_exists_live(tb.plan.dir) > 0) {
+	v = state_exists_live(tb.plan.dir);
+	if (v > 0) {
 		fprintf(stderr, "dfly testbed: %s holds a running testbed; dfly testbed down --dir %s\n",
 			tb.plan.dir, dir);
 		goto out;
 	}
-	if (state_exists_live(tb.plan.dir) < 0) {
+	if (v < 0) {
 		fprintf(stderr, "dfly testbed: %s: removing the remains of an earlier testbed\n",
 			tb.plan.dir);
 		teardown(tb.plan.dir, true);

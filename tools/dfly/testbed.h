@@ -92,7 +92,6 @@ struct tb_plan {
 	char network[TB_PATH_MAX]; /**< absolute */
 	char dir[TB_PATH_MAX];	   /**< absolute */
 	struct dfly_netcfg net;
-	bool net_loaded;
 	struct dfly_topo *topo;
 	uint32_t routers, nodes;
 	uint32_t nproc;
