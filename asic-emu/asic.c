@@ -681,6 +681,7 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	pkt->reason = ASIC_REASON_NONE;
 	pkt->trig = ASIC_REASON_NONE;
 	pkt->pend_flags = 0;
+	pkt->vc_allow = 0;
 	ivc_push(as, port, v, pkt);
 	return true;
 }
@@ -713,6 +714,126 @@ static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, 
 	if (kind == DFLY_PORT_TERMINAL)
 		return 0;
 	return as->regs->knobs.vc_map[hop_role(as, pk, kind, towards_root, dst_group, misroute)];
+}
+
+/*
+ * FlexVC (spec §2.4, thesis §5.2): a hop may use any VC of its link type placed at or before
+ * its own place on the safe path in the reference sequence. The sequence is the mode's role
+ * order of spec §2.2 (MIN: S1 G1 D2; VAL: S1 G1 I1 I2 G2 D2, equal neighbours merged), the VCs
+ * the role map leaves unused first ("extra VCs ... at the start"). The hop's place: the
+ * remaining hop kinds, this one included, matched from the end of the sequence, each at the
+ * latest position of its kind. From any allowed VC the rest of the path still climbs the
+ * sequence, so a deadlock-free escape exists (thesis Theorem 1).
+ */
+#define FLEX_SEQ_MAX (2 * DFLY_MAX_VCS)
+
+static unsigned flex_seq(const struct asic *as, uint8_t kind[FLEX_SEQ_MAX],
+			 uint8_t vc[FLEX_SEQ_MAX])
+{
+	static const uint8_t min_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_D2};
+	static const uint8_t val_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_I1,
+					    DFLY_ROLE_I2, DFLY_ROLE_G2, DFLY_ROLE_D2};
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	const uint8_t *roles = k->mode == DFLY_MODE_MIN ? min_roles : val_roles;
+	unsigned nroles = k->mode == DFLY_MODE_MIN ? 3 : 6, n = 0;
+	uint32_t used[2] = {0, 0};
+
+	for (unsigned r = 0; r < nroles; r++) {
+		bool g = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2;
+
+		used[g] |= 1u << k->vc_map[roles[r]];
+	}
+	for (unsigned g = 0; g < 2; g++) {
+		uint32_t nvc = as->par.vcs[g ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL];
+
+		for (uint32_t v = 0; v < nvc && n < FLEX_SEQ_MAX; v++) {
+			if (used[g] & (1u << v))
+				continue;
+			kind[n] = g ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL;
+			vc[n++] = (uint8_t)v;
+		}
+	}
+	for (unsigned r = 0; r < nroles && n < FLEX_SEQ_MAX; r++) {
+		uint8_t kd = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
+										   : DFLY_PORT_LOCAL;
+		uint8_t v = k->vc_map[roles[r]];
+
+		if (n > 0 && kind[n - 1] == kd && vc[n - 1] == v)
+			continue;
+		kind[n] = kd;
+		vc[n++] = v;
+	}
+	return n;
+}
+
+/* The VCs the hop out of this router may use (bit mask), for a packet going to @p target and,
+ * when @p towards_root, from there to @p dst_router; *safe = the VC of its own place. 0 when
+ * the remaining path does not fit the sequence (the caller keeps the role VC). */
+static uint8_t flex_allow(const struct asic *as, const struct asic_pkt *pk, uint32_t target,
+			  uint32_t dst_router, bool towards_root, uint8_t *safe)
+{
+	uint8_t kind[FLEX_SEQ_MAX], vc[FLEX_SEQ_MAX], allow = 0;
+	struct dfly_hop hops[6];
+	unsigned n, m = flex_seq(as, kind, vc);
+	int ptr = (int)m - 1, pos = -1;
+
+	n = dfly_topo_min_path(as->topo, as->router, target, pk->dst_node, hops);
+	if (towards_root)
+		n += dfly_topo_min_path(as->topo, target, dst_router, pk->dst_node, hops + n);
+	if (n == 0)
+		return 0;
+	for (int j = (int)n - 1; j >= 0; j--) {
+		while (ptr >= 0 && kind[ptr] != hops[j].kind)
+			ptr--;
+		if (ptr < 0)
+			return 0;
+		pos = ptr--;
+	}
+	for (int q = 0; q <= pos; q++)
+		if (kind[q] == hops[0].kind)
+			allow |= (uint8_t)(1u << vc[q]);
+	*safe = vc[pos];
+	return allow;
+}
+
+/* Choose the VC of a FlexVC hop for this allocation round among the allowed ones with credits
+ * for the whole packet; none has: the safe VC (the packet waits there, stalls count there). */
+static void flex_pick(struct asic *as, struct asic_pkt *pk)
+{
+	const struct asic_out *out = &as->out[pk->out_port];
+	uint32_t m = pk->vc_allow, ok[DFLY_MAX_VCS], n = 0, best = pk->vc_safe;
+	int32_t most = -1;
+
+	while (m) {
+		uint32_t v = (uint32_t)__builtin_ctz(m);
+
+		m &= m - 1;
+		if (out->credits[v] < (int32_t)pk->len)
+			continue;
+		ok[n++] = v;
+		if (out->credits[v] >= most) { /* JSQ: ties go to the higher index */
+			most = out->credits[v];
+			best = v;
+		}
+	}
+	if (n == 0) {
+		pk->out_vc = pk->vc_safe;
+		return;
+	}
+	switch (as->regs->knobs.flexvc) {
+	case DFLY_FLEXVC_HIGHEST:
+		best = ok[n - 1];
+		break;
+	case DFLY_FLEXVC_LOWEST:
+		best = ok[0];
+		break;
+	case DFLY_FLEXVC_RANDOM:
+		best = ok[dfly_rng_below(&as->rng, n)];
+		break;
+	default:
+		break;
+	}
+	pk->out_vc = (uint8_t)best;
 }
 
 /* Occupancy Q of output @p port as UGAL and PB see it: phits used downstream on @p vc (or on
@@ -1144,6 +1265,14 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 	pk->out_port = (uint8_t)port;
 	pk->out_vc = (uint8_t)hop_vc(as, pk, port, towards_root, dst_group, false);
 	pk->pend_flags = 0;
+	pk->vc_allow = 0;
+	if (k->flexvc != DFLY_FLEXVC_OFF && k->mode <= DFLY_MODE_VAL &&
+	    dfly_topo_port_kind(t, port) != DFLY_PORT_TERMINAL) {
+		uint8_t safe = pk->out_vc;
+
+		pk->vc_allow = flex_allow(as, pk, target, dst_router, towards_root, &safe);
+		pk->out_vc = pk->vc_safe = safe;
+	}
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1551,6 +1680,8 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 					as->tick = tick;
 					route(as, pk, i);
 				}
+				if (pk->vc_allow & (pk->vc_allow - 1))
+					flex_pick(as, pk);
 				if (feasible(as, pk, tick)) {
 					cand |= 1ull << v;
 					key[v] = par->in_arb == DFLY_ARB_AGE ? pk->gen_cycle

@@ -66,6 +66,8 @@ struct asic_pkt {
 	uint8_t out_port;    /**< route stage result: output port */
 	uint8_t reason;	     /**< route stage result: enum dfly_route_ctr to count at the grant */
 	uint8_t trig;	     /**< route stage result: the trigger counter (CC_TRIG_*) to count */
+	uint8_t vc_allow;    /**< FlexVC: VCs (bit mask) the next hop may use; 0 = out_vc only */
+	uint8_t vc_safe;     /**< FlexVC: the VC of the hop's place on the safe path */
 	uint32_t pb_vec;     /**< in-band PB vector (ASIC_PKT_PBVEC), stripped on arrival */
 	uint32_t cand_root;  /**< Valiant router drawn for the pending source-adaptive decision */
 	uint64_t gen_cycle;  /**< generation cycle (latency is measured from here) */

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 4u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 5u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -245,6 +245,15 @@ enum dfly_arb {
 	DFLY_ARB_AGE,	 /**< oldest packet (by generation cycle) first */
 };
 
+/** FlexVC VC selection among the allowed VCs of a hop (spec §2.4; thesis §5.3.6). */
+enum dfly_flexvc_sel {
+	DFLY_FLEXVC_OFF = 0, /**< FlexVC off: every hop uses its role's VC (spec §2.2) */
+	DFLY_FLEXVC_JSQ,     /**< the allowed VC with the most credits (default when on) */
+	DFLY_FLEXVC_HIGHEST, /**< the latest allowed position of the reference sequence */
+	DFLY_FLEXVC_LOWEST,  /**< the earliest allowed position */
+	DFLY_FLEXVC_RANDOM,  /**< uniform among the allowed VCs with credits */
+};
+
 /** Knobs: scalar registers, written before start or by firmware; read every step. */
 struct dfly_regs_knobs {
 	uint32_t mode;		    /**< enum dfly_route_mode */
@@ -284,6 +293,8 @@ struct dfly_regs_knobs {
 	uint32_t ectn_own_live; /**< A-5.6: combined = live own partial + received (else the table
 				     holds the firmware's whole sum, own snapshot included) */
 	uint32_t cc_check;	/**< debug: recompute every counter each cycle and compare */
+	/** FlexVC (spec §2.4), MIN and VAL only: enum dfly_flexvc_sel, 0 = off */
+	uint32_t flexvc;
 };
 
 /** Double-buffered tables, each with its own generation (enum dfly_tbl indexes them). */

@@ -184,20 +184,60 @@ static void test_val_h3_h2_lg_src(void **state)
 	assert_true(r.accepted > 0.4375);
 }
 
-/* No deadlock at full load for 100k cycles: the watchdog (10k cycles) would fail the run. */
-static void full_load(const char *mech, const char *pattern)
+/*
+ * H3 with FlexVC (spec §2.4), as the thesis ran it (§5.3.2: JSQ VC choice, the configuration's
+ * 4/2 VCs and buffers, VAL redrawing S_ROOT at a blocked injection head): VAL accepts >= 0.45
+ * at 0.5 offered under UN and ADV+1 on h=4 with the spec's exclusion, and on h=2 under UN; h=2
+ * ADV+1 needs the src-only exclusion, the src+dst cap (0.4375) being below 0.45.
+ */
+static double val_flexvc(const char *name, const char *pattern, const char *exclude)
 {
-	char mset[64], pset[64];
-	const char *sets[] = {mset, pset, "traffic.load=1.0", "sim.warmup=10000",
+	char pset[64], xset[64];
+	const char *sets[] = {"routing.mechanism=val", pset, xset, "vcs.flexvc=jsq",
+			      "routing.val.recompute=true", "traffic.load=0.5", "sim.warmup=5000",
+			      "sim.measure=10000"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r;
+
+	snprintf(pset, sizeof(pset), "traffic.pattern=%s", pattern);
+	snprintf(xset, sizeof(xset), "routing.val.exclude=%s", exclude);
+	load_cfg(&cfg, name, sets, 8);
+	run(&cfg, 5, &r);
+	printf("# %s VAL FlexVC %s (exclude %s) at 0.5: accepted %.4f\n", name, pattern, exclude,
+	       r.accepted);
+	assert_true(r.misrouted_pct == 100.0);
+	return r.accepted;
+}
+
+static void test_val_h3_flexvc(void **state)
+{
+	(void)state;
+	assert_true(val_flexvc("h4", "un", "src+dst") >= 0.45);
+	assert_true(val_flexvc("h4", "adv+1", "src+dst") >= 0.45);
+	assert_true(val_flexvc("h2", "un", "src+dst") >= 0.45);
+	assert_true(val_flexvc("h2", "adv+1", "src") >= 0.45);
+}
+
+/* No deadlock at full load for 100k cycles: the watchdog (10k cycles) would fail the run. */
+static void full_load_vc(const char *mech, const char *pattern, const char *flexvc)
+{
+	char mset[64], pset[64], fset[64];
+	const char *sets[] = {mset, pset, fset, "traffic.load=1.0", "sim.warmup=10000",
 			      "sim.measure=90000", "sim.watchdog=10000"};
 	struct dfly_netcfg cfg;
 	struct dfly_sim_result r;
 
 	snprintf(mset, sizeof(mset), "routing.mechanism=%s", mech);
 	snprintf(pset, sizeof(pset), "traffic.pattern=%s", pattern);
-	load_cfg(&cfg, "h2", sets, 6);
+	snprintf(fset, sizeof(fset), "vcs.flexvc=%s", flexvc);
+	load_cfg(&cfg, "h2", sets, 7);
 	run(&cfg, 11, &r);
 	assert_true(r.pkts_delivered > 0);
+}
+
+static void full_load(const char *mech, const char *pattern)
+{
+	full_load_vc(mech, pattern, "off");
 }
 
 static void test_no_deadlock_min(void **state)
@@ -212,6 +252,18 @@ static void test_no_deadlock_val(void **state)
 	(void)state;
 	full_load("val", "un");
 	full_load("val", "adv+1");
+}
+
+/* FlexVC lets packets pick lower VCs than their role's; the escape order must still hold: MIN on
+ * 4/2 (the unused VCs first), VAL and VAL-group, JSQ and random choice, at full load. */
+static void test_no_deadlock_flexvc(void **state)
+{
+	(void)state;
+	full_load_vc("min", "un", "jsq");
+	full_load_vc("min", "adv+1", "random");
+	full_load_vc("val", "un", "random");
+	full_load_vc("val", "adv+1", "jsq");
+	full_load_vc("val", "adv+1", "lowest");
 }
 
 /* Every Path-A variant and pattern runs, keeps its invariants, and VAL-group uses 3/2 VCs. */
@@ -251,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_val_saturation_h4), cmocka_unit_test(test_val_h3_h2_lg_src),
 		cmocka_unit_test(test_no_deadlock_min),
 		cmocka_unit_test(test_no_deadlock_val), cmocka_unit_test(test_val_variants),
+		cmocka_unit_test(test_val_h3_flexvc),	cmocka_unit_test(test_no_deadlock_flexvc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -365,6 +365,95 @@ static void test_val_roles(void **state)
 	free(pk);
 }
 
+/*
+ * FlexVC (spec §2.4) with one packet in flight at a time, so every allowed VC has all its
+ * credits and the policy alone decides. MIN on 4/2 VCs: the reference sequence is the unused
+ * VCs l2 l3 g1, then l0 g0 l1 (S1 G1 D2). S1 may use l2 l3 l0, G1 g1 g0, D2 any local: HIGHEST
+ * puts every local hop on VC 3 and the global hop on VC 1, LOWEST everything on VC 0, off the
+ * role map (l0, g0, l1). VAL uses all of 4/2: LOWEST puts every hop on VC 0, HIGHEST keeps the
+ * role map except where a hop's role is not its latest place (below).
+ */
+static void flexvc_hops(enum dfly_route_mode mode, const uint8_t *map, uint32_t sel,
+			uint64_t lv[4], uint64_t gv[2])
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	enum { NPKT = 60 };
+	struct asic_pkt *pk = calloc(NPKT, sizeof(*pk));
+	struct asic_ejection ej[64];
+	unsigned done = 0;
+
+	net_build(&n, 2, 4, 2, &par, mode, map);
+	for (uint32_t r = 0; r < n.topo->routers; r++)
+		n.regs[r].knobs.flexvc = sel;
+	for (uint32_t i = 0; i < NPKT; i++) {
+		uint32_t src = (i * 7) % n.topo->nodes, dst = (i * 13 + 5) % n.topo->nodes;
+
+		if (dst == src)
+			dst = (dst + 1) % n.topo->nodes;
+		pkt_init(&pk[i], src, dst, 0);
+		assert_true(asic_inject(n.as[src / 2], src % 2, &pk[i], i * 2000));
+		for (uint64_t c = i * 2000; c < i * 2000 + 2000; c++) {
+			unsigned got = net_cycle(&n, c, ej, 64);
+
+			for (unsigned k = 0; k < got; k++)
+				assert_int_equal(ej[k].drop, 0);
+			done += got;
+		}
+	}
+	assert_int_equal(done, NPKT);
+	memset(lv, 0, 4 * sizeof(*lv));
+	memset(gv, 0, 2 * sizeof(*gv));
+	for (uint32_t r = 0; r < n.topo->routers; r++)
+		for (uint32_t port = n.topo->first_local; port < n.topo->radix; port++)
+			for (uint32_t v = 0; v < 4; v++) {
+				uint64_t x = n.regs[r].vc_ctr[port][v][DFLY_VC_OUT_VC_PKTS];
+
+				if (port < n.topo->first_global)
+					lv[v] += x;
+				else if (v < 2)
+					gv[v] += x;
+			}
+	assert_drained(&n);
+	net_free(&n);
+	free(pk);
+}
+
+static void test_flexvc_allowed(void **state)
+{
+	uint64_t lv[4], gv[2];
+
+	(void)state;
+	flexvc_hops(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_OFF, lv, gv);
+	assert_true(lv[0] > 0 && lv[1] > 0 && gv[0] > 0);
+	assert_true(lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
+	flexvc_hops(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_HIGHEST, lv, gv);
+	assert_true(lv[3] > 0 && gv[1] > 0);
+	assert_true(lv[0] == 0 && lv[1] == 0 && lv[2] == 0 && gv[0] == 0);
+	flexvc_hops(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_LOWEST, lv, gv);
+	assert_true(lv[0] > 0 && gv[0] > 0);
+	assert_true(lv[1] == 0 && lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
+	/* JSQ with equal credits takes the highest index */
+	flexvc_hops(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_JSQ, lv, gv);
+	assert_true(lv[3] > 0 && lv[0] == 0 && lv[1] == 0 && lv[2] == 0 && gv[0] == 0);
+
+	flexvc_hops(DFLY_MODE_VAL, map_val, DFLY_FLEXVC_LOWEST, lv, gv);
+	assert_true(lv[0] > 0 && gv[0] > 0);
+	assert_true(lv[1] == 0 && lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
+	{
+		uint64_t hl[4], hg[2], ol[4], og[2];
+
+		flexvc_hops(DFLY_MODE_VAL, map_val, DFLY_FLEXVC_HIGHEST, hl, hg);
+		flexvc_hops(DFLY_MODE_VAL, map_val, DFLY_FLEXVC_OFF, ol, og);
+		/* the same hops, at the latest place of each: an I1 hop with no I2 after it
+		 * (S_ROOT is the exit router) may take l2 instead of its role's l1 */
+		assert_memory_equal(hg, og, sizeof(hg));
+		assert_true(hl[0] == ol[0] && hl[3] == ol[3] && ol[3] > 0 && og[1] > 0);
+		assert_true(hl[1] + hl[2] == ol[1] + ol[2]);
+		assert_true(hl[2] > ol[2]);
+	}
+}
+
 /* A packet arriving with a VC the port does not have is dropped and counted, never queued. */
 static void test_bad_vc_dropped(void **state)
 {
@@ -934,6 +1023,7 @@ int main(void)
 		cmocka_unit_test(test_backpressure_tail),
 		cmocka_unit_test(test_backpressure_grant),
 		cmocka_unit_test(test_val_roles),
+	    cmocka_unit_test(test_flexvc_allowed),
 		cmocka_unit_test(test_table_double_buffer),
 		cmocka_unit_test(test_ugal_per_vc_boundary),
 		cmocka_unit_test(test_pb_saturation_bit),

@@ -243,6 +243,15 @@ static void test_mechanism(void **state)
 		     -EINVAL,
 		     "--set vcs.local=2: vcs.local: too few VCs for ectn: 2 (expected >= 3: S1=L0 "
 		     "S2=L0 I1=L0 I2=L1 D1=L1 D2=L2; spec 2.2)");
+	/* FlexVC for adaptive routing needs minCred (spec 2.4) */
+	expect_error(BASE, (const char *const[]){"routing.mechanism=ugal", "vcs.flexvc=jsq"}, 2,
+		     -EINVAL,
+		     "--set vcs.flexvc=jsq: vcs.flexvc: FlexVC is built for the oblivious "
+		     "mechanisms (min, val) only, not ugal: adaptive routing under FlexVC needs "
+		     "minCred (spec 2.4), not built");
+	expect_error(BASE, (const char *const[]){"vcs.flexvc=fifo"}, 1, -EINVAL,
+		     "--set vcs.flexvc=fifo: vcs.flexvc: unknown value 'fifo' (expected one of: "
+		     "off, jsq, highest, lowest, random)");
 	/* PAR needs 5/2 VCs, OLM 3/2 (spec 2.2) */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=par", "vcs.local=4"}, 2,
 		     -EINVAL,

@@ -81,6 +81,8 @@ static const char *const nc_mech_names[] = {"min",  "val",	"ugal",	  "pb",	  "pa
 					    "olm", "base", "filtered", "hybrid", "ectn", NULL};
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
 static const char *const nc_own_names[] = {"live", "broadcast", NULL};
+/* in enum dfly_flexvc_sel order */
+static const char *const nc_flexvc_names[] = {"off", "jsq", "highest", "lowest", "random", NULL};
 static const char *const nc_occ_names[] = {"vc", "port", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
@@ -148,6 +150,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("vcs.injection", NC_U32, vc_inj, 3, 1, DFLY_MAX_VCS, "VCs per injection port"),
 	NC_I("vcs.local", NC_U32, vc_local, 4, 1, DFLY_MAX_VCS, "VCs per local port"),
 	NC_I("vcs.global", NC_U32, vc_global, 2, 1, DFLY_MAX_VCS, "VCs per global port"),
+	NC_E("vcs.flexvc", flexvc, nc_flexvc_names,
+	     "FlexVC VC choice (MIN, VAL): off | jsq | highest | lowest | random"),
 
 	NC_G("links"),
 	NC_I("links.local_latency", NC_U32, lat_local, 10, 1, NC_LAT_MAX, "cycles"),
@@ -1130,6 +1134,12 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       ": %s; spec 2.2)",
 			       what, cfg->vc_global, need_g, roles);
 	}
+	if (cfg->flexvc != DFLY_FLEXVC_OFF && cfg->mode != DFLY_MODE_MIN &&
+	    cfg->mode != DFLY_MODE_VAL)
+		return nc_fail(c, "vcs.flexvc",
+			       "FlexVC is built for the oblivious mechanisms (min, val) only, not %s: "
+			       "adaptive routing under FlexVC needs minCred (spec 2.4), not built",
+			       dfly_mode_name(cfg->mode));
 	return 0;
 }
 
@@ -1492,6 +1502,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->val_variant = cfg->val_variant;
 	k->val_recompute = cfg->val_recompute;
 	k->val_exclude = cfg->val_exclude;
+	k->flexvc = (uint32_t)cfg->flexvc;
 	k->in_transit_priority = cfg->in_transit_priority;
 	k->ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);
 	k->ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);

@@ -93,6 +93,7 @@ struct dfly_netcfg {
 	uint32_t vc_inj;    /**< vcs.injection: default 3 */
 	uint32_t vc_local;  /**< vcs.local: default 4 */
 	uint32_t vc_global; /**< vcs.global: default 2 */
+	int flexvc;	    /**< vcs.flexvc: enum dfly_flexvc_sel, default 0 "off" (spec 2.4) */
 
 	/* links.* (cycles) */
 	uint32_t lat_local;    /**< links.local_latency: default 10 */
