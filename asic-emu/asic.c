@@ -133,6 +133,7 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	as->min_len = par->min_pkt_phits ? par->min_pkt_phits : 1;
 	dfly_rng_seed(&as->rng, seed, 0x100000000ull + router);
 	dfly_regs_init(regs, router, topo->radix);
+	regs->ngroups = topo->g;
 
 	for (uint32_t i = 0; i < as->radix; i++) {
 		struct asic_in *in = &as->in[i];

@@ -158,4 +158,17 @@ void dfly_regs_dump(const struct dfly_regs *regs, FILE *f)
 		if (regs->route[c])
 			fprintf(f, "  route.%s %llu\n", dfly_route_ctr_names[c],
 				(unsigned long long)regs->route[c]);
+	/* contention counters and ECtN arrays (spec 5.2, 5.6): gauges, 0 once drained */
+	for (uint32_t p = 0; p < regs->nports && p < DFLY_MAX_PORTS; p++) {
+		if (regs->mech.cc[p])
+			fprintf(f, "  port%u.cc %u\n", p, regs->mech.cc[p]);
+		if (regs->mech.cc_est_q8[p])
+			fprintf(f, "  port%u.cc_est_q8 %u\n", p, regs->mech.cc_est_q8[p]);
+	}
+	for (uint32_t g = 0; g < regs->ngroups && g < DFLY_MAX_GROUPS; g++) {
+		if (regs->mech.ectn_partial[g])
+			fprintf(f, "  ectn.partial.g%u %u\n", g, regs->mech.ectn_partial[g]);
+		if (regs->mech.ectn_combined[g])
+			fprintf(f, "  ectn.combined.g%u %u\n", g, regs->mech.ectn_combined[g]);
+	}
 }

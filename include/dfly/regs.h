@@ -411,6 +411,7 @@ struct dfly_regs {
 	uint32_t nports;  /**< ports in use (the radix) */
 	uint32_t nvcs[DFLY_MAX_PORTS]; /**< VCs in use per input port */
 	uint32_t vc_cap[DFLY_MAX_PORTS]; /**< phits per VC of the downstream input (fabric ports) */
+	uint32_t ngroups; /**< groups of the network: entries of the per-group mech arrays */
 
 	/* ASIC-written */
 	uint64_t cycle;					    /**< emulated cycle last stepped */

@@ -11,7 +11,10 @@
 #     covers routers 0..5, cycle non-decreasing per router; --filter narrows the columns;
 #  4. --watch 0.2 --count 2: two header lines, every other line a parseable delta;
 #  5. errors: exit 2 and one line on usage errors, exit 1 and one clear line on a missing file;
-#  6. SIGINT ends an endless --csv with whole rows; a removed file ends a --watch.
+#  6. SIGINT ends an endless --csv with whole rows; a removed file ends a --watch;
+#  7. the mechanism state of an ECtN run (h1, ADV+1): contention counters port<P>.cc, the
+#     partial and combined arrays ectn.partial.g<D> / ectn.combined.g<D>, live and non-zero,
+#     one CSV column per port and per group.
 # Every process and shared-memory object it creates is removed, also on failure.
 set -u
 dfly="${1:?usage: stats.sh DFLY DFLY_CONTROLD SOURCE_DIR}"
@@ -99,6 +102,8 @@ done
 # every name is a port<P>., port<P>.vc<V>., drop. or route. name of regs.h's X-macros
 for n in $(sed 's/^r[0-9]*\.//; s/ .*//' "$tmp/snap.txt" | sort -u); do
     [ "$n" = cycle ] && continue
+    # the mechanism state (struct dfly_regs_mech_ctrs), kept by the ASIC in every mode
+    case "$n" in port*.cc | port*.cc_est_q8 | ectn.partial.g? | ectn.combined.g?) continue ;; esac
     echo "$n" | grep -Eq '^(port[0-9]+\.(vc[0-9]+\.)?|drop\.|route\.)[a-z0-9_]+$' ||
         fail "unexpected name $n"
     grep -q "X([A-Z0-9_]*, ${n##*.}," "$regs_h" || fail "$n is not a counter of regs.h"
@@ -224,4 +229,52 @@ grep -q "^dfly stats: /dfly\.$inst\.r3 was removed: the run ended\$" "$tmp/end.e
     { cat "$tmp/end.err"; fail "--watch after the file was removed: message"; }
 grep -q '^t=' "$tmp/end.txt" || fail "--watch gave no last report"
 echo "ok: SIGINT: $(((lines - 1) / 6)) whole samples; a removed file ends --watch"
+
+# 7. contention counters and ECtN arrays, live
+for p in $pids; do kill "$p" 2>/dev/null; done
+for p in $pids; do wait "$p" 2>/dev/null; done
+pids=""
+rm -f /dev/shm/dfly."$inst".r*
+run="$run --set routing.mechanism=ectn --set traffic.pattern=adv+1 --set traffic.load=0.4"
+# shellcheck disable=SC2086
+"$controld" "$cfg" --instance "$inst" $run --quiet 2>"$tmp/cd2.log" &
+pids="$pids $!"
+# shellcheck disable=SC2086
+"$dfly" sim "$cfg" $run --firmware-instance "$inst" --quiet >"$tmp/sim2.out" 2>"$tmp/sim2.log" &
+sim=$!
+pids="$pids $sim"
+i=0
+while :; do
+    c=$(cycle_of 5)
+    [ -n "$c" ] && [ "$c" -ge 1500 ] && break
+    kill -0 "$sim" 2>/dev/null || { cat "$tmp/sim2.log"; fail "dfly sim (ectn) ended early"; }
+    i=$((i + 1))
+    [ "$i" -le 1200 ] || fail "the ECtN run did not reach cycle 1500 in 120 s"
+    sleep 0.1
+done
+# the values move every cycle: a few snapshots until each kind has been seen non-zero
+seen_cc=0 seen_p=0 seen_c=0 i=0
+while [ $((seen_cc * seen_p * seen_c)) -eq 0 ]; do
+    i=$((i + 1))
+    [ "$i" -le 50 ] || fail "no non-zero cc ($seen_cc), partial ($seen_p), combined ($seen_c)"
+    "$dfly" stats --instance "$inst" >"$tmp/m.txt" || fail "snapshot (ectn)"
+    bad=$(grep -E '\.(cc|cc_est_q8|partial\.g[0-9]+|combined\.g[0-9]+) ' "$tmp/m.txt" |
+        grep -Ev '^r[0-5]\.(port[0-9]+\.cc|ectn\.(partial|combined)\.g[0-2]) [1-9][0-9]*$' |
+        head -n 1)
+    [ -z "$bad" ] || fail "mechanism line does not parse: '$bad'"
+    grep -Eq '^r[0-5]\.port[0-9]+\.cc ' "$tmp/m.txt" && seen_cc=1
+    grep -Eq '^r[0-5]\.ectn\.partial\.g' "$tmp/m.txt" && seen_p=1
+    grep -Eq '^r[0-5]\.ectn\.combined\.g' "$tmp/m.txt" && seen_c=1
+    sleep 0.05
+done
+"$dfly" stats --instance "$inst" --csv - --interval 0.1 --count 1 --filter ectn. >"$tmp/e.csv" ||
+    fail "--csv --filter ectn."
+[ "$(head -n 1 "$tmp/e.csv")" = "time_s,router,cycle,ectn.partial.g0,ectn.partial.g1,\
+ectn.partial.g2,ectn.combined.g0,ectn.combined.g1,ectn.combined.g2" ] ||
+    fail "--csv ectn columns: $(head -n 1 "$tmp/e.csv")"
+"$dfly" stats --instance "$inst" --csv - --interval 0.1 --count 1 --filter .cc >"$tmp/c.csv" ||
+    fail "--csv --filter .cc"
+[ "$(head -n 1 "$tmp/c.csv")" = "time_s,router,cycle,route.cc_trig_contention,\
+route.cc_trig_credit,route.cc_trig_ectn,p0.cc,p0.cc_est_q8,p1.cc,p1.cc_est_q8,p2.cc,p2.cc_est_q8" ] || fail "--csv cc columns: $(head -n 1 "$tmp/c.csv")"
+echo "ok: ECtN run: contention counters, partial and combined arrays read live ($i snapshot(s))"
 exit 0

@@ -52,21 +52,31 @@ enum col_fam {
 	FAM_GAUGE, /**< vc_gauge[port][vc][idx]: current values, signed */
 	FAM_DROP,  /**< drop[idx] */
 	FAM_ROUTE, /**< route[idx] */
+	FAM_MECH,  /**< mech arrays (enum col_mech): current values, gauges */
+};
+
+/** The mechanism arrays of struct dfly_regs_mech_ctrs a FAM_MECH column reads. */
+enum col_mech {
+	MECH_CC = 0,	     /**< mech.cc[port]: contention counter (spec 5.2) */
+	MECH_CC_EST,	     /**< mech.cc_est_q8[port]: Filtered estimate, 1/256 units */
+	MECH_ECTN_PARTIAL,   /**< mech.ectn_partial[group] (spec 5.6) */
+	MECH_ECTN_COMBINED,  /**< mech.ectn_combined[group] */
 };
 
 /** One counter or gauge: a line of a snapshot, a column of the CSV. */
 struct col {
 	uint8_t fam;  /**< enum col_fam */
-	uint8_t port; /**< FAM_PORT, FAM_VC, FAM_GAUGE */
+	uint8_t port; /**< FAM_PORT, FAM_VC, FAM_GAUGE; MECH_CC, MECH_CC_EST */
 	uint8_t vc;   /**< FAM_VC, FAM_GAUGE */
-	uint8_t idx;  /**< index in the family's X-macro list */
+	uint8_t idx;  /**< index in the family's X-macro list; FAM_MECH: enum col_mech */
+	uint16_t grp; /**< MECH_ECTN_*: the remote group */
 };
 
 /** Columns at most: every port and VC of the largest register file. */
 #define COL_MAX                                                                                    \
 	(DFLY_MAX_PORTS *                                                                          \
 	     (DFLY_PORT_CTR_COUNT + DFLY_MAX_VCS * (DFLY_VC_CTR_COUNT + DFLY_VC_GAUGE_COUNT)) +    \
-	 DFLY_DROP_COUNT + DFLY_ROUTE_CTR_COUNT)
+	 DFLY_DROP_COUNT + DFLY_ROUTE_CTR_COUNT + 2 * DFLY_MAX_PORTS + 2 * DFLY_MAX_GROUPS)
 
 /** One attached router. */
 struct rtr {
@@ -91,6 +101,7 @@ struct ctx {
 	size_t ncols;         /**< entries of cols */
 	uint32_t nports;      /**< ports of the largest attached file */
 	uint32_t nvcs[DFLY_MAX_PORTS]; /**< VCs per port, the largest over the attached files */
+	uint32_t ngroups;              /**< groups, the largest over the attached files */
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -109,8 +120,10 @@ static uint64_t load_u64(const void *p)
 
 static bool col_is_gauge(const struct col *c)
 {
-	return c->fam == FAM_GAUGE;
+	return c->fam == FAM_GAUGE || c->fam == FAM_MECH;
 }
+
+static const char *const mech_names[] = {"cc", "cc_est_q8", "partial", "combined"};
 
 static void col_name(const struct col *c, bool csv, char *buf, size_t len)
 {
@@ -129,8 +142,14 @@ static void col_name(const struct col *c, bool csv, char *buf, size_t len)
 	case FAM_DROP:
 		snprintf(buf, len, "drop.%s", dfly_drop_names[c->idx]);
 		break;
-	default:
+	case FAM_ROUTE:
 		snprintf(buf, len, "route.%s", dfly_route_ctr_names[c->idx]);
+		break;
+	default:
+		if (c->idx <= MECH_CC_EST)
+			snprintf(buf, len, "%s%u.%s", pp, c->port, mech_names[c->idx]);
+		else
+			snprintf(buf, len, "ectn.%s.g%u", mech_names[c->idx], c->grp);
 		break;
 	}
 }
@@ -156,8 +175,26 @@ static bool col_read(const struct dfly_regs *r, const struct col *c, uint64_t *v
 	case FAM_DROP:
 		*v = load_u64(&r->drop[c->idx]);
 		return true;
-	default:
+	case FAM_ROUTE:
 		*v = load_u64(&r->route[c->idx]);
+		return true;
+	default:
+		break;
+	}
+	switch (c->idx) {
+	case MECH_CC:
+	case MECH_CC_EST:
+		if (c->port >= nports)
+			return false;
+		*v = c->idx == MECH_CC ? *(const volatile uint16_t *)&r->mech.cc[c->port]
+				       : *(const volatile uint32_t *)&r->mech.cc_est_q8[c->port];
+		return true;
+	default:
+		if (c->grp >= r->ngroups || c->grp >= DFLY_MAX_GROUPS)
+			return false;
+		*v = c->idx == MECH_ECTN_PARTIAL
+			 ? *(const volatile uint16_t *)&r->mech.ectn_partial[c->grp]
+			 : *(const volatile uint16_t *)&r->mech.ectn_combined[c->grp];
 		return true;
 	}
 }
@@ -169,8 +206,11 @@ static bool name_passes(const struct ctx *x, const char *name)
 
 static void col_add(struct ctx *x, enum col_fam fam, uint32_t port, uint32_t vc, int idx)
 {
-	struct col c = {
-	    .fam = (uint8_t)fam, .port = (uint8_t)port, .vc = (uint8_t)vc, .idx = (uint8_t)idx};
+	struct col c = {.fam = (uint8_t)fam,
+			.port = (uint8_t)port,
+			.vc = (uint8_t)vc,
+			.idx = (uint8_t)idx,
+			.grp = (uint16_t)(fam == FAM_MECH ? port : 0)};
 	char name[NAME_LEN];
 
 	col_name(&c, x->csv, name, sizeof(name));
@@ -193,6 +233,8 @@ static int cols_build(struct ctx *x)
 
 		if (np > x->nports)
 			x->nports = np;
+		if (r->ngroups > x->ngroups)
+			x->ngroups = r->ngroups < DFLY_MAX_GROUPS ? r->ngroups : DFLY_MAX_GROUPS;
 		for (uint32_t p = 0; p < np; p++)
 			if (r->nvcs[p] > x->nvcs[p])
 				x->nvcs[p] = r->nvcs[p] < DFLY_MAX_VCS ? r->nvcs[p] : DFLY_MAX_VCS;
@@ -211,6 +253,12 @@ static int cols_build(struct ctx *x)
 		col_add(x, FAM_DROP, 0, 0, c);
 	for (int c = 0; c < DFLY_ROUTE_CTR_COUNT; c++)
 		col_add(x, FAM_ROUTE, 0, 0, c);
+	for (uint32_t p = 0; p < x->nports; p++)
+		for (int m = MECH_CC; m <= MECH_CC_EST; m++)
+			col_add(x, FAM_MECH, p, 0, m);
+	for (int m = MECH_ECTN_PARTIAL; m <= MECH_ECTN_COMBINED; m++)
+		for (uint32_t g = 0; g < x->ngroups; g++)
+			col_add(x, FAM_MECH, g, 0, m);
 	return 0;
 }
 
@@ -771,7 +819,9 @@ static void usage(FILE *f)
 	    "`dfly sim --firmware-instance NAME`: counters per port and per VC, the VC gauges,\n"
 	    "drops by reason, routing decisions and link states, named as by\n"
 	    "`dfly sim --counters`: port<P>.<name>, port<P>.vc<V>.<name>, drop.<name>,\n"
-	    "route.<name>.\n"
+	    "route.<name>; and the mechanism state, as gauges: the contention counter\n"
+	    "port<P>.cc and Filtered estimate port<P>.cc_est_q8 (1/256) per output, the ECtN\n"
+	    "partial and combined arrays ectn.partial.g<D> and ectn.combined.g<D> per group.\n"
 	    "\n"
 	    "modes:\n"
 	    "  (default)          one snapshot: \"r<router>.<name> value\" lines of the non-zero\n"
