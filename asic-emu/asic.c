@@ -72,6 +72,9 @@ struct asic {
 	struct dfly_regs *regs;
 	const struct dfly_tbl_pb *tbl_pb; /* tables acquired at the start of the step */
 	const struct dfly_tbl_ectn *tbl_ectn;
+	const struct dfly_tbl_ugal *tbl_ugal;
+	const struct dfly_tbl_lia *tbl_lia;
+	const struct asic *const *group_view; /* UGAL-G oracle: the group's ASICs by rho */
 	uint64_t cc_rel_mask;	/* inputs whose crossing packet still holds its counters */
 	uint64_t cc_mismatch;	/* knobs.cc_check: cycles the recomputed counters differed */
 	uint32_t router, group, radix, p;
@@ -537,6 +540,11 @@ static void cc_release(struct asic *as, uint64_t tick)
 		if (in->cc_grp != CC_NO_GROUP) {
 			as->regs->mech.ectn_partial[in->cc_grp]--;
 			ectn_combined_update(as, in->cc_grp);
+			if (in->kind == DFLY_PORT_TERMINAL) {
+				/* LIA (spec §6.2): the tail left the injection buffer */
+				as->regs->mech.lia_stored[in->cc_grp]--;
+				as->regs->mech.lia_injected[in->cc_grp]++;
+			}
 		}
 		as->cc_rel_mask &= ~(1ull << i);
 	}
@@ -684,6 +692,8 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	pkt->pend_flags = 0;
 	pkt->vc_allow = 0;
 	ivc_push(as, port, v, pkt);
+	if (pkt->dst_node / as->topo->p / as->topo->a != as->group)
+		as->regs->mech.lia_stored[pkt->dst_node / as->topo->p / as->topo->a]++;
 	return true;
 }
 
@@ -854,6 +864,36 @@ static inline uint32_t q_occ(const struct asic *as, uint32_t port, uint32_t vc, 
 	return q;
 }
 
+/*
+ * UGAL-G (spec §4.5): a non-physical oracle that sees the queues of other routers. Q of each
+ * path is the occupancy of its global channel's VC at the router that owns it (the first
+ * global hop), plus the local first hop's when that router is another one. Without a view of
+ * the group (asic_set_group_view) it degenerates to UGAL-L.
+ */
+static void ugal_g_occ(const struct asic *as, const struct asic_pkt *pk, uint32_t root,
+		       int64_t *qmin, int64_t *qval)
+{
+	const struct dfly_topo *t = as->topo;
+	const uint32_t targets[2] = {pk->dst_node / t->p, root};
+	int64_t *q[2] = {qmin, qval};
+	uint32_t vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+
+	if (as->group_view == NULL)
+		return;
+	for (int k = 0; k < 2; k++) {
+		struct dfly_hop hops[3];
+		unsigned n = dfly_topo_min_path(t, as->router, targets[k], pk->dst_node, hops);
+
+		/* the global hop owned by another router of the group: add its queue */
+		if (n >= 2 && hops[0].kind == DFLY_PORT_LOCAL && hops[1].kind == DFLY_PORT_GLOBAL) {
+			const struct asic *o = as->group_view[hops[1].router % t->a];
+
+			if (o != NULL)
+				*q[k] += q_occ(o, hops[1].port, vc, as->regs->knobs.ugal_per_port);
+		}
+	}
+}
+
 static inline bool has_credits(const struct asic *as, uint32_t port, uint32_t vc, uint32_t len)
 {
 	const struct asic_out *out = &as->out[port];
@@ -872,7 +912,7 @@ static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router
 	const struct dfly_topo *t = as->topo;
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t root = pk->cand_root, min_port, val_port, min_vc, val_vc;
-	int64_t qmin, qval;
+	int64_t qmin, qval, T;
 	bool ugal_ok, sat = false;
 
 	/* tentative until granted: start from the minimal choice */
@@ -893,8 +933,20 @@ static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router
 	val_vc = hop_vc(as, pk, val_port, true, dst_group, false);
 	qmin = q_occ(as, min_port, min_vc, k->ugal_per_port);
 	qval = q_occ(as, val_port, val_vc, k->ugal_per_port);
-	ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + (int64_t)k->ugal_t * 256;
-	if (k->mode == DFLY_MODE_PB) {
+	if (k->mode == DFLY_MODE_UGAL_G)
+		ugal_g_occ(as, pk, root, &qmin, &qval);
+	T = k->ugal_t;
+	if (k->mode == DFLY_MODE_LIA || k->mode == DFLY_MODE_TPR) {
+		/* spec §6.8: T of the destination group's traffic level (phits) */
+		static const uint8_t lvl[] = {DFLY_ROUTE_LIA_LEVEL_BENIGN, DFLY_ROUTE_LIA_LEVEL_MIX,
+					      DFLY_ROUTE_LIA_LEVEL_ADV};
+		uint8_t l = as->tbl_lia->level[dst_group];
+
+		T = as->tbl_ugal->t[dst_group];
+		pk->trig = lvl[l < 3 ? l : 2];
+	}
+	ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + T * 256;
+	if (k->mode == DFLY_MODE_PB || k->mode == DFLY_MODE_PB_ACOR) {
 		uint32_t trunk = dfly_topo_trunk_select(t, as->router, dst_group, pk->dst_node);
 		uint32_t rho, q;
 
@@ -919,12 +971,46 @@ static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router
 /* Draw the Valiant router a source-adaptive decision at this router compares against. */
 static void draw_root(struct asic *as, struct asic_pkt *pk, uint32_t dst_group)
 {
+	static const enum dfly_val_variant acor[] = {DFLY_VAL__G_, DFLY_VAL__GL, DFLY_VAL_LGL};
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
+	enum dfly_val_variant v = (enum dfly_val_variant)k->val_variant;
 
-	pk->cand_root = dfly_topo_val_root_ex(as->topo, (enum dfly_val_variant)k->val_variant,
-					      (enum dfly_val_exclude)k->val_exclude, as->router,
-					      dst_group, r1, r2);
+	if (k->mode == DFLY_MODE_LIA && dst_group != as->group) {
+		/* spec §6.7: useL1 (per switch) and keepL2 (per destination group) */
+		bool l1 = as->tbl_lia->use_l1, l2 = as->tbl_lia->l2[dst_group];
+
+		v = l1 ? (l2 ? DFLY_VAL_LGL : DFLY_VAL_LG_) : (l2 ? DFLY_VAL__GL : DFLY_VAL__G_);
+	} else if (k->mode == DFLY_MODE_PB_ACOR) {
+		v = acor[as->tbl_lia->acor_level < 3 ? as->tbl_lia->acor_level : 2];
+	}
+	pk->cand_root = dfly_topo_val_root_ex(as->topo, v, (enum dfly_val_exclude)k->val_exclude,
+					      as->router, dst_group, r1, r2);
+}
+
+/* Path kinds of spec §6.7 at the injection grant: minimal, or the shape of Path A. */
+static void count_path(struct asic *as, const struct asic_pkt *pk)
+{
+	const struct dfly_topo *t = as->topo;
+	struct dfly_hop hops[3];
+	unsigned n;
+
+	if (pk->dst_node / t->p / t->a == as->group)
+		return;
+	if (pk->val_router == ASIC_NONE) {
+		if (!(pk->flags & ASIC_PKT_NONMIN))
+			as->regs->route[DFLY_ROUTE_PATH_MIN]++;
+		return;
+	}
+	n = dfly_topo_min_path(t, as->router, pk->val_router, pk->dst_node, hops);
+	if (n == 1 && hops[0].kind == DFLY_PORT_GLOBAL)
+		as->regs->route[DFLY_ROUTE_PATH_G]++;
+	else if (n == 2 && hops[0].kind == DFLY_PORT_GLOBAL)
+		as->regs->route[DFLY_ROUTE_PATH_GL]++;
+	else if (n == 2)
+		as->regs->route[DFLY_ROUTE_PATH_LG]++;
+	else if (n == 3)
+		as->regs->route[DFLY_ROUTE_PATH_LGL]++;
 }
 
 /* Could a packet of @p len go to output @p port on downstream VC @p vc at @p tick? */
@@ -1612,6 +1698,7 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 			regs->route[DFLY_ROUTE_INJ_GLOBAL_MISROUTE]++;
 		else
 			regs->route[DFLY_ROUTE_INJ_MIN]++;
+		count_path(as, pk);
 	}
 	if (pk->reason != ASIC_REASON_NONE) {
 		regs->route[pk->reason]++;
@@ -1767,9 +1854,13 @@ static void acquire_tables(struct asic *as)
 		for (uint32_t D = 0; D < as->topo->g; D++)
 			ectn_combined_update(as, D);
 	}
-	/* no mode reads these yet; acknowledged so their writers are never blocked */
-	dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
-	dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
+	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
+	as->tbl_lia = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
+}
+
+void asic_set_group_view(struct asic *as, const struct asic *const *view)
+{
+	as->group_view = view;
 }
 
 void asic_step(struct asic *as, uint64_t now)
@@ -1883,11 +1974,17 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 				return -EBUSY;
 			}
 	}
-	for (uint32_t D = 0; D < as->topo->g; D++)
+	for (uint32_t D = 0; D < as->topo->g; D++) {
 		if (as->regs->mech.ectn_partial[D] != 0) {
 			snprintf(why, len, "router %u: ECtN partial[%u] is %u in an empty router",
 				 as->router, D, as->regs->mech.ectn_partial[D]);
 			return -EBUSY;
 		}
+		if (as->regs->mech.lia_stored[D] != 0) {
+			snprintf(why, len, "router %u: LIA stored[%u] is %u in an empty router",
+				 as->router, D, as->regs->mech.lia_stored[D]);
+			return -EBUSY;
+		}
+	}
 	return 0;
 }

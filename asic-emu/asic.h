@@ -42,6 +42,15 @@
 #define ASIC_REASON_NONE 0xffu		/**< no decision counter pending */
 
 /** Modes whose route stage decides in transit, at every head, every allocation round. */
+/**
+ * UGAL-G (spec §4.5) is an oracle: it reads the queues of the other routers of the group. @p view
+ * holds the group's ASICs indexed by rho (the entry of this router included), or NULL (then
+ * UGAL-G compares local queues only, like UGAL-L). Virtual-time fabrics only: a real switch
+ * cannot see its neighbours' queues.
+ */
+struct asic;
+void asic_set_group_view(struct asic *as, const struct asic *const *view);
+
 static inline bool asic_mode_in_transit(uint32_t mode)
 {
 	return mode >= DFLY_MODE_OLM && mode <= DFLY_MODE_ECTN;

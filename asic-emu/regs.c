@@ -170,5 +170,9 @@ void dfly_regs_dump(const struct dfly_regs *regs, FILE *f)
 			fprintf(f, "  ectn.partial.g%u %u\n", g, regs->mech.ectn_partial[g]);
 		if (regs->mech.ectn_combined[g])
 			fprintf(f, "  ectn.combined.g%u %u\n", g, regs->mech.ectn_combined[g]);
+		if (regs->mech.lia_injected[g])
+			fprintf(f, "  lia.injected.g%u %u\n", g, regs->mech.lia_injected[g]);
+		if (regs->mech.lia_stored[g])
+			fprintf(f, "  lia.stored.g%u %u\n", g, regs->mech.lia_stored[g]);
 	}
 }

@@ -75,6 +75,7 @@ struct fw {
 	uint32_t rho;                /* my index in the group */
 	struct dfly_wire_limits lim; /* what the decoder checks ids against */
 	struct fw_stats st;
+	struct lia *lia; /* LIA / TPR / ACOR machine, or NULL */
 	struct fw_timer timer[FW_MAX_TIMERS];
 	uint32_t ntimers;
 	uint64_t now; /* cycle of the current (or last) tick */
@@ -106,6 +107,7 @@ void fw_params_init(struct fw_params *par)
 	par->ectn_enabled = false;
 	par->ectn_period = 100;
 	par->ectn_own_live = true;
+	lia_params_init(&par->lia);
 }
 
 static void pb_timer(struct fw *fw, uint64_t now, void *arg);
@@ -167,11 +169,23 @@ struct fw *fw_create(const struct dfly_topo *topo, uint32_t router, struct dfly_
 		errno = EINVAL;
 		return NULL;
 	}
+	if (par->lia.enabled || par->lia.acor) {
+		fw->lia = lia_create(topo, router, regs, &par->lia);
+		if (fw->lia == NULL) {
+			int e = errno;
+
+			free(fw);
+			errno = e;
+			return NULL;
+		}
+	}
 	return fw;
 }
 
 void fw_destroy(struct fw *fw)
 {
+	if (fw != NULL)
+		lia_destroy(fw->lia);
 	free(fw);
 }
 
@@ -665,6 +679,19 @@ void fw_tick(struct fw *fw, uint64_t now)
 	timers_run(fw, now);
 	pb_flush(fw, now);
 	ectn_flush(fw, now);
+	if (fw->lia != NULL) {
+		const struct lia_stats *ls;
+
+		lia_tick(fw->lia, now);
+		ls = lia_stats(fw->lia);
+		fw->st.lia_recompute = ls->recompute;
+		fw->st.lia_publish = ls->publish;
+		fw->st.lia_busy = ls->busy;
+		fw->st.lia_l1_flips = ls->l1_flips;
+		fw->st.lia_l2_flips = ls->l2_flips;
+		fw->st.lia_level_flips = ls->level_flips;
+		fw->st.acor_changes = ls->acor_changes;
+	}
 	atomic_store_explicit(&fw->regs->fw.heartbeat, now + 1, memory_order_release);
 }
 

@@ -33,6 +33,7 @@
 #include "dfly/regs.h"
 #include "dfly/topo.h"
 #include "dfly/wire.h"
+#include "lia.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,6 +75,8 @@ struct fw_params {
 	bool ectn_enabled;
 	uint32_t ectn_period; /**< ≥ 1, default 100 */
 	bool ectn_own_live;   /**< default true (A-5.6) */
+	/** LIA / TPR (spec §6, §4.11) and ACOR (§4.12) machines (lia.h); off by default */
+	struct lia_params lia;
 };
 
 /**
@@ -121,7 +124,14 @@ struct fw_params {
 	X(ECTN_SATURATED, ectn_saturated,                                                          \
 	  "ECtN: own partial counters above 15 sent as 15 (4-bit encoding)")                       \
 	X(ECTN_BAD_SHAPE, ectn_bad_shape,                                                          \
-	  "ECtN: ECTN_PARTIAL whose counter count is not a*h/t, dropped")
+	  "ECtN: ECTN_PARTIAL whose counter count is not a*h/t, dropped")                          \
+	X(LIA_RECOMPUTE, lia_recompute, "LIA/TPR: recomputations of counters and decisions")       \
+	X(LIA_PUBLISH, lia_publish, "LIA/TPR/ACOR: LIA and UGAL table generations published")      \
+	X(LIA_BUSY, lia_busy, "LIA/TPR/ACOR: publications deferred (previous not acknowledged)")   \
+	X(LIA_L1_FLIPS, lia_l1_flips, "LIA: changes of the switch's L1 flag")                      \
+	X(LIA_L2_FLIPS, lia_l2_flips, "LIA: changes of a destination group's L2 decision")         \
+	X(LIA_LEVEL_FLIPS, lia_level_flips, "LIA/TPR: changes of a destination group's level")     \
+	X(ACOR_CHANGES, acor_changes, "PB-ACOR: changes of the Path-A level")
 
 #define FW__ENUM(E, n, d) FW_STAT_##E,
 enum fw_stat { FW_FOREACH_STAT(FW__ENUM) FW_STAT_COUNT };

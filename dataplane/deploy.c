@@ -595,6 +595,13 @@ int dp_deploy_load(struct dp_deploy *d, const char *path, const char *const *set
 	rc = dfly_netcfg_load(&d->net, d->network, sets, nsets, err, errlen);
 	if (rc < 0)
 		goto out;
+	if (d->net.mode == DFLY_MODE_UGAL_G) {
+		rc = fail(&c, NULL, "network",
+			  "%s: routing.mechanism ugal-g reads other routers' queues (a non-physical "
+			  "oracle, spec 4.5): dfly sim only",
+			  d->network);
+		goto out;
+	}
 	t = dfly_topo_create(d->net.p, d->net.a, d->net.h, d->net.t, d->net.arr, d->net.sigma);
 	if (t == NULL) {
 		rc = fail(&c, NULL, "network", "%s: invalid topology", d->network);

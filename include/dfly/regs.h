@@ -171,6 +171,15 @@ extern "C" {
 	X(CC_TRIG_CREDIT, cc_trig_credit, "Hybrid: misroutes decided by the credit trigger only")  \
 	X(CC_TRIG_ECTN, cc_trig_ectn,                                                              \
 	  "ECtN: global misroutes at injection decided by the combined array")                     \
+	X(PATH_MIN, path_min, "packets to another group injected on their minimal path")           \
+	X(PATH_G, path_g, "packets injected on a -G- Valiant path (global hop to S_ROOT)")         \
+	X(PATH_GL, path_gl, "packets injected on a -GL Valiant path (global, local to S_ROOT)")    \
+	X(PATH_LG, path_lg, "packets injected on an LG- Valiant path (local, global to S_ROOT)")   \
+	X(PATH_LGL, path_lgl, "packets injected on an LGL Valiant path (local, global, local)")    \
+	X(LIA_LEVEL_BENIGN, lia_level_benign,                                                      \
+	  "LIA/TPR: source decisions with the destination group's level benign (T high)")          \
+	X(LIA_LEVEL_MIX, lia_level_mix, "LIA/TPR: source decisions with the level mix")             \
+	X(LIA_LEVEL_ADV, lia_level_adv, "LIA/TPR: source decisions with the level adversarial")     \
 	X(VAL_REACHED, val_reached, "packets that reached their intermediate router here")         \
 	X(HOP_LOCAL, hop_local, "packets granted to a local output")                               \
 	X(HOP_GLOBAL, hop_global, "packets granted to a global output")                            \
@@ -215,6 +224,10 @@ enum dfly_route_mode {
 	DFLY_MODE_FILTERED, /**< contention counters, EWMA-filtered trigger (§5.4) */
 	DFLY_MODE_HYBRID,  /**< contention or credit trigger (§5.5) */
 	DFLY_MODE_ECTN,	   /**< combined group array at injection, then Base (§5.6) */
+	DFLY_MODE_LIA,	   /**< LIA: L1/L2 path shortening, UGAL with T per traffic level (§6) */
+	DFLY_MODE_TPR,	   /**< TPR: UGAL with T per level of carried traffic (§4.11) */
+	DFLY_MODE_PB_ACOR, /**< PB with the Path-A length set per router by ACOR (§4.12) */
+	DFLY_MODE_UGAL_G,  /**< UGAL-G: global queue information, a non-physical oracle (§4.5) */
 	DFLY_MODE_COUNT
 };
 
@@ -324,11 +337,21 @@ struct dfly_tbl_ectn {
 	uint16_t combined[DFLY_MAX_GROUPS];
 };
 
-/** LIA: L1 flag, per destination group L2 decision and traffic level (0 benign, 1 mix, 2 adv). */
+/** LIA traffic levels of a destination group (spec §6.8). */
+enum dfly_lia_level {
+	DFLY_LIA_BENIGN = 0, /**< G ≤ LI_l */
+	DFLY_LIA_MIX,	     /**< LI_l < G ≤ LI_h */
+	DFLY_LIA_ADV,	     /**< G > LI_h */
+};
+
+/** LIA (spec §6.5–§6.8) and PB-ACOR (§4.12): the Path-A shape the ASIC draws S_ROOT with and the
+ *  traffic level per destination group (the T of each group is in struct dfly_tbl_ugal).
+ *  Written by firmware. */
 struct dfly_tbl_lia {
-	uint8_t use_l1;
-	uint8_t l2[DFLY_MAX_GROUPS];
-	uint8_t level[DFLY_MAX_GROUPS];
+	uint8_t use_l1;			/**< LIA: keep the first local hop (LG-, LGL) */
+	uint8_t acor_level;		/**< PB-ACOR: 0 -G-, 1 -GL, 2 LGL */
+	uint8_t l2[DFLY_MAX_GROUPS];	/**< LIA: keep the second local hop, per dst group */
+	uint8_t level[DFLY_MAX_GROUPS]; /**< enum dfly_lia_level per dst group */
 };
 
 /** One bank of every table. */
@@ -345,8 +368,12 @@ struct dfly_regs_mech_ctrs {
 	uint32_t cc_est_q8[DFLY_MAX_PORTS];	  /**< Filtered estimate per output, 1/256 units */
 	uint16_t ectn_partial[DFLY_MAX_GROUPS];	  /**< ECtN partial array per remote group */
 	uint16_t ectn_combined[DFLY_MAX_GROUPS];  /**< ECtN combined array as the ASIC uses it */
-	uint32_t lia_injected[DFLY_MAX_GROUPS];	  /**< LIA: packets out of injection, current bucket */
-	uint32_t lia_stored[DFLY_MAX_GROUPS];	  /**< LIA: packets stored in injection queues */
+	/** LIA/TPR (spec §6.2): packets towards each remote group whose tail left an injection
+	 *  buffer, a running total (wraps; the firmware windows it) */
+	uint32_t lia_injected[DFLY_MAX_GROUPS];
+	/** LIA (spec §6.2): packets towards each remote group in the injection buffers now (from
+	 *  asic_inject() until the tail leaves) */
+	uint32_t lia_stored[DFLY_MAX_GROUPS];
 	/* PB in-band (IAR) reception: latest vector per local input port and how many arrived.
 	 * The ASIC stores the vector, then bumps the count; a reader that sees a new count then
 	 * reads a vector at least as new. */

@@ -103,7 +103,10 @@ done
 for n in $(sed 's/^r[0-9]*\.//; s/ .*//' "$tmp/snap.txt" | sort -u); do
     [ "$n" = cycle ] && continue
     # the mechanism state (struct dfly_regs_mech_ctrs), kept by the ASIC in every mode
-    case "$n" in port*.cc | port*.cc_est_q8 | ectn.partial.g? | ectn.combined.g?) continue ;; esac
+    case "$n" in
+    port*.cc | port*.cc_est_q8 | ectn.partial.g? | ectn.combined.g? | lia.injected.g? | \
+        lia.stored.g?) continue ;;
+    esac
     echo "$n" | grep -Eq '^(port[0-9]+\.(vc[0-9]+\.)?|drop\.|route\.)[a-z0-9_]+$' ||
         fail "unexpected name $n"
     grep -q "X([A-Z0-9_]*, ${n##*.}," "$regs_h" || fail "$n is not a counter of regs.h"
@@ -259,6 +262,7 @@ while [ $((seen_cc * seen_p * seen_c)) -eq 0 ]; do
     [ "$i" -le 50 ] || fail "no non-zero cc ($seen_cc), partial ($seen_p), combined ($seen_c)"
     "$dfly" stats --instance "$inst" >"$tmp/m.txt" || fail "snapshot (ectn)"
     bad=$(grep -E '\.(cc|cc_est_q8|partial\.g[0-9]+|combined\.g[0-9]+) ' "$tmp/m.txt" |
+        grep -v '^r[0-5]\.lia\.' |
         grep -Ev '^r[0-5]\.(port[0-9]+\.cc|ectn\.(partial|combined)\.g[0-2]) [1-9][0-9]*$' |
         head -n 1)
     [ -z "$bad" ] || fail "mechanism line does not parse: '$bad'"
@@ -276,5 +280,12 @@ ectn.partial.g2,ectn.combined.g0,ectn.combined.g1,ectn.combined.g2" ] ||
     fail "--csv --filter .cc"
 [ "$(head -n 1 "$tmp/c.csv")" = "time_s,router,cycle,route.cc_trig_contention,\
 route.cc_trig_credit,route.cc_trig_ectn,p0.cc,p0.cc_est_q8,p1.cc,p1.cc_est_q8,p2.cc,p2.cc_est_q8" ] || fail "--csv cc columns: $(head -n 1 "$tmp/c.csv")"
+"$dfly" stats --instance "$inst" --csv - --interval 0.1 --count 1 --filter lia. >"$tmp/l.csv" ||
+    fail "--csv --filter lia."
+[ "$(head -n 1 "$tmp/l.csv")" = "time_s,router,cycle,lia.injected.g0,lia.injected.g1,\
+lia.injected.g2,lia.stored.g0,lia.stored.g1,lia.stored.g2" ] ||
+    fail "--csv lia columns: $(head -n 1 "$tmp/l.csv")"
+# the running totals of packets out of injection towards other groups grow
+awk -F, 'NR == 2 { exit !($4 + $5 + $6 > 0) }' "$tmp/l.csv" || fail "lia.injected all zero"
 echo "ok: ECtN run: contention counters, partial and combined arrays read live ($i snapshot(s))"
 exit 0

@@ -228,16 +228,22 @@ static void test_mechanism(void **state)
 	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"foo\";\n};\n", NULL,
 	    0, -EINVAL,
 	    "FILE:3: routing.mechanism: unknown mechanism 'foo' (expected one of: min, "
-	    "val, ugal, pb, par, olm, base, filtered, hybrid, ectn)");
-	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"lia\";\n"
+	    "val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g)");
+	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"crt\";\n"
 		     "};\n",
 		     NULL, 0, -EINVAL,
-		     "FILE:3: routing.mechanism: mechanism 'lia' is not implemented yet "
-		     "(implemented: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn)");
-	expect_error(BASE, (const char *const[]){"routing.mechanism=pb-acor"}, 1, -EINVAL,
-		     "--set routing.mechanism=pb-acor: routing.mechanism: mechanism 'pb-acor' is "
-		     "not implemented yet (implemented: min, val, ugal, pb, par, olm, base, "
-		     "filtered, hybrid, ectn)");
+		     "FILE:3: routing.mechanism: mechanism 'crt' is not implemented yet "
+		     "(implemented: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, "
+		     "tpr, pb-acor, ugal-g)");
+	/* LIA: t = 1 only; the window in whole buckets; w in hundredths */
+	expect_error(BASE, (const char *const[]){"routing.mechanism=lia", "topology.t=2"}, 2,
+		     -EINVAL, "--set topology.t=2: topology.t: lia is defined for t = 1 (A-6.12; t = 2)");
+	expect_error(BASE, (const char *const[]){"routing.lia.bucket=30"}, 1, -EINVAL,
+		     "--set routing.lia.bucket=30: routing.lia.bucket: 30 does not divide "
+		     "routing.lia.window = 200 into at most 4096 buckets");
+	expect_error(BASE, (const char *const[]){"routing.lia.w=0.125"}, 1, -EINVAL,
+		     "--set routing.lia.w=0.125: routing.lia.w: 0.125 is not a multiple of 0.01 (the "
+		     "firmware keeps 100*ext exactly)");
 	/* the contention modes use OLM's 3/2 VCs (spec 5.7) */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=ectn", "vcs.local=2"}, 2,
 		     -EINVAL,

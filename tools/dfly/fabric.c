@@ -341,6 +341,10 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		/* the configuration loader plays the firmware's part for the static knobs */
 		dfly_netcfg_knobs(cfg, &regs->knobs);
 	}
+	/* UGAL-G's oracle: every ASIC may read the queues of its group's ASICs */
+	for (uint32_t r = 0; r < t->routers; r++)
+		asic_set_group_view(fab->asics[r],
+				    (const struct asic *const *)&fab->asics[r / t->a * t->a]);
 	for (uint32_t r = 0; r < t->routers; r++) {
 		for (uint32_t port = t->first_local; port < t->radix; port++) {
 			uint32_t pr, pp;

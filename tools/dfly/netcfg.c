@@ -75,10 +75,11 @@ static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
 
 /** Routing mechanisms of spec §4–§6 that are not implemented yet. */
-static const char *const nc_mech_later[] = {"lia", "tpr", "pb-acor", "ugal-g", NULL};
+static const char *const nc_mech_later[] = {"crt", "res", NULL};
 /** Implemented mechanisms, index = enum dfly_route_mode. */
-static const char *const nc_mech_names[] = {"min",  "val",	"ugal",	  "pb",	  "par",
-					    "olm", "base", "filtered", "hybrid", "ectn", NULL};
+static const char *const nc_mech_names[] = {
+    "min",    "val",  "ugal", "pb",  "par",	"olm",	  "base",
+    "filtered", "hybrid", "ectn", "lia", "tpr", "pb-acor", "ugal-g", NULL};
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
 static const char *const nc_own_names[] = {"live", "broadcast", NULL};
 /* in enum dfly_flexvc_sel order */
@@ -216,6 +217,32 @@ static const struct nc_setting nc_settings[] = {
 	     "cycles between partial-array broadcasts (synchronised)"),
 	NC_E("routing.ectn.own", ectn_own, nc_own_names,
 	     "own partial in the combined array: live | broadcast snapshot"),
+	NC_G("routing.lia"),
+	NC_I("routing.lia.window", NC_U32, lia_window, 200, 1, 1000000,
+	     "HW: cycles of injected traffic counted (LIA, TPR)"),
+	NC_I("routing.lia.bucket", NC_U32, lia_bucket, 10, 1, 1000000,
+	     "ring-buffer bucket, cycles; divides window (1: per cycle)"),
+	NC_D("routing.lia.w", lia_w, 0.1, 0.0, 100.0, "ext = inj + w*stor; a multiple of 0.01"),
+	NC_I("routing.lia.gpsth", NC_U32, lia_gpsth, 5, 0, 1000000,
+	     "L1: an attached group is busy iff G > GPSTh (packets)"),
+	NC_I("routing.lia.sgc", NC_U32, lia_sgc, 3, 0, 64, "L1: keep L1 iff >= SGC attached groups busy"),
+	NC_I("routing.lia.rcth", NC_U32, lia_rcth, 20, 0, 1000000,
+	     "L2: skip L2 iff every checked R <= RCTh (packets)"),
+	NC_I("routing.lia.li_low", NC_U32, lia_li_low, 3, 0, 1000000, "benign iff G <= LI_l"),
+	NC_I("routing.lia.li_high", NC_U32, lia_li_high, 5, 0, 1000000,
+	     "mix iff LI_l < G <= LI_h, adversarial above"),
+	NC_D("routing.lia.t_benign", lia_t[0], 15.0, -1000.0, 1000.0, "T when benign, packets"),
+	NC_D("routing.lia.t_mix", lia_t[1], -3.0, -1000.0, 1000.0, "T when mix, packets"),
+	NC_D("routing.lia.t_adv", lia_t[2], -15.0, -1000.0, 1000.0, "T when adversarial, packets"),
+	NC_I("routing.lia.update", NC_U32, lia_update, 1, 1, 1000000,
+	     "cycles between recomputations of the counters"),
+	NC_G("routing.acor"),
+	NC_I("routing.acor.window", NC_U32, acor_window, 500, 1, 1000000,
+	     "HI: cycles per ACOR window (PB-ACOR)"),
+	NC_I("routing.acor.it1", NC_U32, acor_it1, 15, 0, 100000000, "-G- -> -GL iff waits > IT1"),
+	NC_I("routing.acor.it2", NC_U32, acor_it2, 50, 0, 100000000, "-GL -> LGL iff waits > IT2"),
+	NC_I("routing.acor.dt1", NC_U32, acor_dt1, 5, 0, 100000000, "-GL -> -G- iff waits < DT1"),
+	NC_I("routing.acor.dt2", NC_U32, acor_dt2, 15, 0, 100000000, "LGL -> -GL iff waits < DT2"),
 	NC_G("routing.val"),
 	NC_S("routing.val.path_a", false, "lgl", path_a, "lgl | lg- | -gl | -g-"),
 	NC_B("routing.val.recompute", val_recompute, false,
@@ -395,22 +422,19 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 static int nc_parse_mechanism(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
 	int m = nc_name_index(nc_mech_names, val);
+	char names[256];
 
 	if (m >= 0) {
 		cfg->mode = (enum dfly_route_mode)m;
 		return 0;
 	}
+	nc_join(nc_mech_names, names, sizeof(names));
 	if (nc_name_index(nc_mech_later, val) >= 0) {
-		snprintf(msg, len,
-			 "mechanism '%s' is not implemented yet (implemented: min, val, ugal, pb, "
-			 "par, olm, base, filtered, hybrid, ectn)",
-			 val);
+		snprintf(msg, len, "mechanism '%s' is not implemented yet (implemented: %s)", val,
+			 names);
 		return -1;
 	}
-	snprintf(msg, len,
-		 "unknown mechanism '%s' (expected one of: min, val, ugal, pb, par, olm, base, "
-		 "filtered, hybrid, ectn)",
-		 val);
+	snprintf(msg, len, "unknown mechanism '%s' (expected one of: %s)", val, names);
 	return -1;
 }
 
@@ -1090,16 +1114,34 @@ static bool nc_val_group(const struct dfly_netcfg *cfg)
 	return (cfg->val_variant == DFLY_VAL_LG_ || cfg->val_variant == DFLY_VAL__G_) && cfg->t == 1;
 }
 
+/** OLM and the contention modes: in-transit decisions, 3/2 VCs with opportunistic hops. */
+static bool nc_in_transit(const struct dfly_netcfg *cfg)
+{
+	return cfg->mode >= DFLY_MODE_OLM && cfg->mode <= DFLY_MODE_ECTN;
+}
+
+/** LIA and PB-ACOR choose the Path-A shape per packet or router (-G- to LGL): 4/2 always. */
+static bool nc_path_per_packet(const struct dfly_netcfg *cfg)
+{
+	return cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_PB_ACOR;
+}
+
+/** PB's state machine runs (PB, PB-ACOR). */
+static bool nc_pb(const struct dfly_netcfg *cfg)
+{
+	return cfg->mode == DFLY_MODE_PB || cfg->mode == DFLY_MODE_PB_ACOR;
+}
+
 /** Roles a mechanism's reference path uses (bit r = role r), spec §2.2. */
 static unsigned nc_roles_used(const struct dfly_netcfg *cfg)
 {
 	unsigned m = 1u << DFLY_ROLE_S1 | 1u << DFLY_ROLE_G1 | 1u << DFLY_ROLE_D2;
 
-	if (cfg->mode >= DFLY_MODE_OLM)
+	if (nc_in_transit(cfg))
 		return (1u << DFLY_ROLE_COUNT) - 1;
 	if (cfg->mode != DFLY_MODE_MIN) {
 		m |= 1u << DFLY_ROLE_I2 | 1u << DFLY_ROLE_G2;
-		if (!nc_val_group(cfg) || cfg->mode == DFLY_MODE_PAR)
+		if (!nc_val_group(cfg) || cfg->mode == DFLY_MODE_PAR || nc_path_per_packet(cfg))
 			m |= 1u << DFLY_ROLE_I1;
 		if (cfg->mode == DFLY_MODE_PAR)
 			m |= 1u << DFLY_ROLE_S2;
@@ -1114,7 +1156,8 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	char what[64], roles[64];
 
 	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
-	if (cfg->mode == DFLY_MODE_VAL || cfg->mode == DFLY_MODE_UGAL || cfg->mode == DFLY_MODE_PB)
+	if (cfg->mode == DFLY_MODE_VAL || cfg->mode == DFLY_MODE_UGAL || cfg->mode == DFLY_MODE_PB ||
+	    cfg->mode == DFLY_MODE_TPR || cfg->mode == DFLY_MODE_UGAL_G)
 		snprintf(what, sizeof(what), "%s with path_a %s%s", dfly_mode_name(cfg->mode),
 			 dfly_val_variant_name(cfg->val_variant),
 			 nc_val_group(cfg) ? " (VAL-group)" : "");
@@ -1190,13 +1233,30 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       "%s needs at least 3 groups (g = %" PRIu32
 			       "; expected a*h/t + 1 >= 3)",
 			       dfly_mode_name(cfg->mode), g);
-	if (cfg->mode == DFLY_MODE_PB && cfg->pb_exchange == DFLY_PB_INBAND &&
+	if ((cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_TPR) && cfg->t != 1)
+		return nc_fail(c, "topology.t",
+			       "%s is defined for t = 1 (A-6.12; t = %" PRIu32 ")",
+			       dfly_mode_name(cfg->mode), cfg->t);
+	if (cfg->lia_window % cfg->lia_bucket != 0 || cfg->lia_window / cfg->lia_bucket > LIA_MAX_SLOTS)
+		return nc_fail(c, "routing.lia.bucket",
+			       "%" PRIu32 " does not divide routing.lia.window = %" PRIu32
+			       " into at most %u buckets",
+			       cfg->lia_bucket, cfg->lia_window, LIA_MAX_SLOTS);
+	if (fabs(cfg->lia_w * 100.0 - round(cfg->lia_w * 100.0)) > 1e-6)
+		return nc_fail(c, "routing.lia.w",
+			       "%g is not a multiple of 0.01 (the firmware keeps 100*ext exactly)",
+			       cfg->lia_w);
+	if (cfg->lia_li_low > cfg->lia_li_high)
+		return nc_fail(c, "routing.lia.li_low",
+			       "%" PRIu32 " is above routing.lia.li_high = %" PRIu32,
+			       cfg->lia_li_low, cfg->lia_li_high);
+	if (nc_pb(cfg) && cfg->pb_exchange == DFLY_PB_INBAND &&
 	    cfg->h * cfg->vc_global > 32)
 		return nc_fail(c, "routing.pb.exchange",
 			       "inband carries at most 32 bits in the data header (h * vcs.global "
 			       "= %" PRIu32 "; expected <= 32)",
 			       cfg->h * cfg->vc_global);
-	if (cfg->mode == DFLY_MODE_PB && cfg->pb_avg == DFLY_PB_AVG_ALL && cfg->pb_f >= cfg->h)
+	if (nc_pb(cfg) && cfg->pb_avg == DFLY_PB_AVG_ALL && cfg->pb_f >= cfg->h)
 		return nc_fail(c, "routing.pb.f",
 			       "%g with routing.pb.average = \"all\" and h = %" PRIu32
 			       " can never mark a channel: Q > F*(sum of the h queues)/h + T needs "
@@ -1442,7 +1502,7 @@ void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32
 	uint8_t map[DFLY_ROLE_COUNT] = {0};
 	uint32_t l, g;
 
-	if (cfg->mode >= DFLY_MODE_OLM) {
+	if (nc_in_transit(cfg)) {
 		/* OLM and the contention modes (spec §5.7): l0 l0 g1 l0 l2 g3 l4, opportunistic
 		 * hops reuse an index → 3/2 (A-2.3) */
 		map[DFLY_ROLE_I2] = 1;
@@ -1460,7 +1520,7 @@ void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32
 		map[DFLY_ROLE_D2] = 4;
 		l = 5;
 		g = 2;
-	} else if (cfg->mode != DFLY_MODE_MIN && nc_val_group(cfg)) {
+	} else if (cfg->mode != DFLY_MODE_MIN && nc_val_group(cfg) && !nc_path_per_packet(cfg)) {
 		/* VAL-group: l0 g1 l2 g3 l4 → 3/2 */
 		map[DFLY_ROLE_I1] = 1; /* unused: S_ROOT is the landing router */
 		map[DFLY_ROLE_I2] = 1;
@@ -1510,7 +1570,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->nonmin_needs_credits = cfg->cand_credits;
 	k->reevaluate = cfg->reevaluate;
 	k->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
-	k->pb_inband = cfg->mode == DFLY_MODE_PB && cfg->pb_exchange == DFLY_PB_INBAND;
+	k->pb_inband = nc_pb(cfg) && cfg->pb_exchange == DFLY_PB_INBAND;
 	k->pb_piggy_every = cfg->pb_piggy_every;
 	k->olm_x_pct = cfg->olm_x_pct;
 	k->olm_min_pct = cfg->olm_min_pct;
@@ -1531,7 +1591,7 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 {
 	fw_params_init(fp);
 	fp->vc_global = cfg->vc_global;
-	fp->pb_enabled = cfg->mode == DFLY_MODE_PB;
+	fp->pb_enabled = nc_pb(cfg);
 	fp->pb_period = cfg->pb_period;
 	fp->pb_f_q8 = (uint32_t)lround(cfg->pb_f * 256.0);
 	fp->pb_t = (int32_t)lround(cfg->pb_t * cfg->pkt_phits);
@@ -1542,6 +1602,26 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->ectn_enabled = cfg->mode == DFLY_MODE_ECTN;
 	fp->ectn_period = cfg->ectn_period;
 	fp->ectn_own_live = cfg->ectn_own == 0;
+	fp->lia.enabled = cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_TPR;
+	fp->lia.tpr = cfg->mode == DFLY_MODE_TPR;
+	fp->lia.window = cfg->lia_window;
+	fp->lia.bucket = cfg->lia_bucket;
+	fp->lia.w100 = (uint32_t)lround(cfg->lia_w * 100.0);
+	fp->lia.gpsth = cfg->lia_gpsth;
+	fp->lia.sgc = cfg->lia_sgc;
+	fp->lia.rcth = cfg->lia_rcth;
+	fp->lia.li_low = cfg->lia_li_low;
+	fp->lia.li_high = cfg->lia_li_high;
+	for (int i = 0; i < 3; i++)
+		fp->lia.t_level[i] = (int32_t)lround(cfg->lia_t[i]);
+	fp->lia.pkt_phits = cfg->pkt_phits;
+	fp->lia.update = cfg->lia_update;
+	fp->lia.acor = cfg->mode == DFLY_MODE_PB_ACOR;
+	fp->lia.acor_window = cfg->acor_window;
+	fp->lia.it1 = cfg->acor_it1;
+	fp->lia.it2 = cfg->acor_it2;
+	fp->lia.dt1 = cfg->acor_dt1;
+	fp->lia.dt2 = cfg->acor_dt2;
 }
 
 void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *par)

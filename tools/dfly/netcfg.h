@@ -136,6 +136,19 @@ struct dfly_netcfg {
 	bool hyb_any;	     /**< routing.hybrid.any_candidate: FOGSim flag, default false */
 	uint32_t ectn_thc;   /**< routing.ectn.threshold: thc, default 10 (CBAR Table I) */
 	uint32_t ectn_period; /**< routing.ectn.period: cycles between broadcasts, default 100 */
+	/* routing.lia.* (spec §6.9; TPR shares window, bucket, levels and T) and routing.acor.* */
+	uint32_t lia_window;   /**< routing.lia.window: HW, cycles, default 200 */
+	uint32_t lia_bucket;   /**< routing.lia.bucket: B, cycles, default 10 */
+	double lia_w;	       /**< routing.lia.w: weight of stored packets, default 0.1 */
+	uint32_t lia_gpsth;    /**< routing.lia.gpsth: default 5 packets */
+	uint32_t lia_sgc;      /**< routing.lia.sgc: default 3 */
+	uint32_t lia_rcth;     /**< routing.lia.rcth: default 20 packets */
+	uint32_t lia_li_low;   /**< routing.lia.li_low: default 3 packets */
+	uint32_t lia_li_high;  /**< routing.lia.li_high: default 5 packets */
+	double lia_t[3];       /**< routing.lia.t_benign / t_mix / t_adv: +15, -3, -15 packets */
+	uint32_t lia_update;   /**< routing.lia.update: cycles between recomputations, default 1 */
+	uint32_t acor_window;  /**< routing.acor.window: HI, cycles, default 500 */
+	uint32_t acor_it1, acor_it2, acor_dt1, acor_dt2; /**< routing.acor.*: 15, 50, 5, 15 */
 	int ectn_own;	      /**< routing.ectn.own: 0 "live" (default, A-5.6) | 1 "broadcast" */
 
 	/* traffic.* */

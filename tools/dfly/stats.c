@@ -61,6 +61,8 @@ enum col_mech {
 	MECH_CC_EST,	     /**< mech.cc_est_q8[port]: Filtered estimate, 1/256 units */
 	MECH_ECTN_PARTIAL,   /**< mech.ectn_partial[group] (spec 5.6) */
 	MECH_ECTN_COMBINED,  /**< mech.ectn_combined[group] */
+	MECH_LIA_INJECTED,   /**< mech.lia_injected[group]: running total (spec 6.2) */
+	MECH_LIA_STORED,     /**< mech.lia_stored[group] */
 };
 
 /** One counter or gauge: a line of a snapshot, a column of the CSV. */
@@ -123,7 +125,8 @@ static bool col_is_gauge(const struct col *c)
 	return c->fam == FAM_GAUGE || c->fam == FAM_MECH;
 }
 
-static const char *const mech_names[] = {"cc", "cc_est_q8", "partial", "combined"};
+static const char *const mech_names[] = {"cc",	"cc_est_q8", "partial",
+					 "combined", "injected",  "stored"};
 
 static void col_name(const struct col *c, bool csv, char *buf, size_t len)
 {
@@ -149,7 +152,8 @@ static void col_name(const struct col *c, bool csv, char *buf, size_t len)
 		if (c->idx <= MECH_CC_EST)
 			snprintf(buf, len, "%s%u.%s", pp, c->port, mech_names[c->idx]);
 		else
-			snprintf(buf, len, "ectn.%s.g%u", mech_names[c->idx], c->grp);
+			snprintf(buf, len, "%s.%s.g%u", c->idx >= MECH_LIA_INJECTED ? "lia" : "ectn",
+				 mech_names[c->idx], c->grp);
 		break;
 	}
 }
@@ -192,9 +196,20 @@ static bool col_read(const struct dfly_regs *r, const struct col *c, uint64_t *v
 	default:
 		if (c->grp >= r->ngroups || c->grp >= DFLY_MAX_GROUPS)
 			return false;
-		*v = c->idx == MECH_ECTN_PARTIAL
-			 ? *(const volatile uint16_t *)&r->mech.ectn_partial[c->grp]
-			 : *(const volatile uint16_t *)&r->mech.ectn_combined[c->grp];
+		switch (c->idx) {
+		case MECH_ECTN_PARTIAL:
+			*v = *(const volatile uint16_t *)&r->mech.ectn_partial[c->grp];
+			break;
+		case MECH_ECTN_COMBINED:
+			*v = *(const volatile uint16_t *)&r->mech.ectn_combined[c->grp];
+			break;
+		case MECH_LIA_INJECTED:
+			*v = *(const volatile uint32_t *)&r->mech.lia_injected[c->grp];
+			break;
+		default:
+			*v = *(const volatile uint32_t *)&r->mech.lia_stored[c->grp];
+			break;
+		}
 		return true;
 	}
 }
@@ -256,7 +271,7 @@ static int cols_build(struct ctx *x)
 	for (uint32_t p = 0; p < x->nports; p++)
 		for (int m = MECH_CC; m <= MECH_CC_EST; m++)
 			col_add(x, FAM_MECH, p, 0, m);
-	for (int m = MECH_ECTN_PARTIAL; m <= MECH_ECTN_COMBINED; m++)
+	for (int m = MECH_ECTN_PARTIAL; m <= MECH_LIA_STORED; m++)
 		for (uint32_t g = 0; g < x->ngroups; g++)
 			col_add(x, FAM_MECH, g, 0, m);
 	return 0;
@@ -821,7 +836,8 @@ static void usage(FILE *f)
 	    "`dfly sim --counters`: port<P>.<name>, port<P>.vc<V>.<name>, drop.<name>,\n"
 	    "route.<name>; and the mechanism state, as gauges: the contention counter\n"
 	    "port<P>.cc and Filtered estimate port<P>.cc_est_q8 (1/256) per output, the ECtN\n"
-	    "partial and combined arrays ectn.partial.g<D> and ectn.combined.g<D> per group.\n"
+	    "partial and combined arrays ectn.partial.g<D> and ectn.combined.g<D> per group,\n"
+	    "LIA's injection counters lia.injected.g<D> (running total) and lia.stored.g<D>.\n"
 	    "\n"
 	    "modes:\n"
 	    "  (default)          one snapshot: \"r<router>.<name> value\" lines of the non-zero\n"
