@@ -114,7 +114,8 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	struct asic *as;
 
 	if (topo == NULL || par == NULL || regs == NULL || router >= topo->routers ||
-	    par->speedup == 0 || par->alloc_iters == 0 || topo->radix > 64) {
+	    par->speedup == 0 || par->alloc_iters == 0 || par->phit_bytes == 0 ||
+	    topo->radix > 64) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -1477,21 +1478,53 @@ static void rx_ctrl(struct asic *as, uint64_t now)
 	}
 }
 
-/* Frames the firmware queued on the CPU port leave on their port's control line. */
+/* Cycles a control frame of @p len bytes holds its link when charged: its bytes after the
+ * Ethernet header (the fabric link carries the control header and body; MACs and EtherType
+ * belong to the emulation's transport) in whole phits, at least one. */
+static uint32_t ctrl_phits(const struct asic *as, uint16_t len)
+{
+	uint32_t bytes = len > DFLY_WIRE_ETH_LEN ? len - DFLY_WIRE_ETH_LEN : 0;
+	uint32_t phits = (bytes + as->par.phit_bytes - 1) / as->par.phit_bytes;
+
+	return phits ? phits : 1;
+}
+
+/*
+ * Frames the firmware queued on the CPU port leave on their port's control line: out of band,
+ * arriving after the link latency; or, with knobs.ctrl_charge (A-5.6), serialised on the link
+ * like a packet: from the cycle the link is free (after the packet on it, or an earlier frame)
+ * for ctrl_phits() cycles, during which the data behind it waits; the whole frame is there at
+ * start + ctrl_phits + latency. PB information flits (pb_info_flits) are not CPU frames.
+ */
 static void tx_cpu(struct asic *as, uint64_t now)
 {
 	const struct dfly_cpu_slot *sl;
+	bool charge = as->regs->knobs.ctrl_charge != 0;
 
 	while ((sl = dfly_cpu_ring_peek(&as->regs->cpu_tx)) != NULL) {
 		uint32_t o = sl->port;
 
-		if (o >= as->radix || as->out[o].link == NULL || sl->len > DFLY_CPU_FRAME_MAX)
+		if (o >= as->radix || as->out[o].link == NULL || sl->len > DFLY_CPU_FRAME_MAX) {
 			as->regs->drop[DFLY_DROP_CPU_TX_BAD]++;
-		else if (!ctrl_push(as->out[o].link, now + as->out[o].link->latency, ASIC_CTRL_FRAME,
-				    sl->frame, sl->len))
-			as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
-		else
-			as->regs->port_ctr[o][DFLY_CTRL_TX]++;
+		} else {
+			struct asic_out *out = &as->out[o];
+			uint64_t start = now, ser = 0;
+
+			if (charge) {
+				start = out->link_free > now ? out->link_free : now;
+				ser = ctrl_phits(as, sl->len);
+			}
+			if (!ctrl_push(out->link, start + ser + out->link->latency, ASIC_CTRL_FRAME,
+				       sl->frame, sl->len)) {
+				as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
+			} else {
+				as->regs->port_ctr[o][DFLY_CTRL_TX]++;
+				if (charge) {
+					out->link_free = start + ser;
+					as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES] += ser;
+				}
+			}
+		}
 		dfly_cpu_ring_pop(&as->regs->cpu_tx);
 	}
 }

@@ -7,7 +7,8 @@
  * stage evaluates the routing-mode register (MIN, VAL with every Path-A variant, UGAL-L, PB with
  * the group saturation table, PAR, OLM) and assigns VCs by hop role (spec §2.2). Each output
  * link also has an out-of-band control line: the firmware's control frames (CPU port) and the
- * in-band PB information flits cross it with the link latency.
+ * in-band PB information flits cross it with the link latency (with knobs.ctrl_charge a control
+ * frame also holds the link for its length in phits, A-5.6).
  *
  * The model has no I/O and no clock of its own: a driver (the virtual-time fabric of dfly sim,
  * or the real-time lcore loop of dfly-switch) owns the links and calls asic_step() once per
@@ -144,6 +145,8 @@ struct asic_params {
 	uint32_t min_pkt_phits; /**< smallest packet the driver will send (sizes the rings; 0 = 1) */
 	bool out_free_at_tail;	/**< free output FIFO space when the tail leaves (else when the
 				     head starts onto the link) */
+	uint32_t phit_bytes;	/**< bytes a phit carries, ≥ 1: what a control frame costs on
+				     its link with knobs.ctrl_charge */
 };
 
 /** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */
@@ -159,7 +162,9 @@ struct asic;
  * Create the ASIC of router @p router of @p topo. @p regs is its register file (initialised by
  * this call); knobs and tables must be written before the first step. @p seed seeds its PRNG.
  *
- * @return the ASIC, or NULL with errno EINVAL (bad parameters) or ENOMEM.
+ * @return the ASIC, or NULL with errno EINVAL (bad parameters: speedup, alloc_iters or
+ *   phit_bytes 0, VCs per port kind not in 1..DFLY_MAX_VCS, a buffer of 0 phits, radix > 64)
+ *   or ENOMEM.
  */
 struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 			 const struct asic_params *par, struct dfly_regs *regs, uint64_t seed);

@@ -40,7 +40,9 @@
 #define CREDIT_FIXED 4u /* n, reserved u8, reserved u16 */
 #define CREDIT_ENTRY 4u /* vc, flags, phits */
 #define PB_FIXED     4u /* h, vg, reserved u16 */
-#define ECTN_FIXED   4u /* epoch, reserved, n */
+#define ECTN_FIXED   4u /* epoch, format, n */
+#define ECTN_LIST    6u /* epoch, format, n, m: the fixed part of a list body */
+#define ECTN_ENTRY   2u /* index << 4 | value */
 #define HELLO_LEN    16u
 #define ACK_LEN      8u
 
@@ -57,6 +59,12 @@ static const char *const ctrl_names[DFLY_WIRE_CTRL_COUNT] = {"none",
 							     DFLY_FOREACH_WIRE_CTRL(DFLY__NAME)};
 #undef DFLY__NAME
 #undef DFLY__DESC
+
+_Static_assert(DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN + ECTN_LIST +
+		       ECTN_ENTRY * DFLY_WIRE_ECTN_LIST_MAX <=
+		   DFLY_CPU_FRAME_MAX,
+	       "the largest ECtN list frame must fit a CPU-port slot");
+_Static_assert(DFLY_WIRE_ECTN_MAX < 1u << 12, "an ECtN list index is 12 bits");
 
 /* ---------------------------------------------------------------------------------------------
  * Byte helpers: big-endian, byte by byte, no alignment assumed.
@@ -344,6 +352,33 @@ static size_t ectn_bytes(unsigned n)
 	return (n + 1) / 2;
 }
 
+static bool ectn_is_list(unsigned format)
+{
+	return format == DFLY_WIRE_ECTN_SPARSE || format == DFLY_WIRE_ECTN_DELTA;
+}
+
+/* Entries of a list body: listed counters below n; *rc set if one is at or above n. */
+static unsigned ectn_entries(const struct dfly_wire_ectn *ec, int *rc)
+{
+	unsigned m = 0;
+
+	for (unsigned w = 0; w < sizeof(ec->listed) / sizeof(ec->listed[0]); w++) {
+		uint64_t bits = ec->listed[w];
+
+		while (bits) {
+			unsigned k = w * 64 + (unsigned)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			if (k >= ec->n) {
+				*rc = -DFLY_WIRE_E_BAD_INDEX;
+				return 0;
+			}
+			m++;
+		}
+	}
+	return m;
+}
+
 /* Body length of @p m, after the encoder's checks; 0 with *rc set on error. */
 static size_t ctrl_body_len(const struct dfly_wire_ctrl *m, int *rc)
 {
@@ -378,10 +413,24 @@ static size_t ctrl_body_len(const struct dfly_wire_ctrl *m, int *rc)
 			}
 		}
 		return PB_FIXED + pb_bytes(m->pb.h, m->pb.vg);
-	case DFLY_WIRE_CTRL_ECTN_PARTIAL:
+	case DFLY_WIRE_CTRL_ECTN_PARTIAL: {
+		unsigned ent;
+
 		if (m->ectn.n == 0 || m->ectn.n > DFLY_WIRE_ECTN_MAX)
 			break;
-		return ECTN_FIXED + ectn_bytes(m->ectn.n);
+		if (m->ectn.format == DFLY_WIRE_ECTN_FULL)
+			return ECTN_FIXED + ectn_bytes(m->ectn.n);
+		if (!ectn_is_list(m->ectn.format)) {
+			*rc = -DFLY_WIRE_E_BAD_FORMAT;
+			return 0;
+		}
+		ent = ectn_entries(&m->ectn, rc);
+		if (*rc < 0)
+			return 0;
+		if (ent > DFLY_WIRE_ECTN_LIST_MAX)
+			break;
+		return ECTN_LIST + ECTN_ENTRY * (size_t)ent;
+	}
 	case DFLY_WIRE_CTRL_HELLO:
 		return HELLO_LEN;
 	case DFLY_WIRE_CTRL_ACK:
@@ -449,10 +498,21 @@ int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *et
 		break;
 	case DFLY_WIRE_CTRL_ECTN_PARTIAL:
 		body[0] = m->ectn.epoch;
+		body[1] = m->ectn.format;
 		put16(body + 2, m->ectn.n);
-		for (unsigned k = 0; k < m->ectn.n; k++)
-			body[ECTN_FIXED + k / 2] |=
-			    (uint8_t)(ectn_sat(m->ectn.ctr[k]) << (k % 2 * 4));
+		if (m->ectn.format == DFLY_WIRE_ECTN_FULL) {
+			for (unsigned k = 0; k < m->ectn.n; k++)
+				body[ECTN_FIXED + k / 2] |=
+				    (uint8_t)(ectn_sat(m->ectn.ctr[k]) << (k % 2 * 4));
+		} else {
+			unsigned i = 0;
+
+			put16(body + ECTN_FIXED, (uint16_t)((body_len - ECTN_LIST) / ECTN_ENTRY));
+			for (unsigned k = 0; k < m->ectn.n; k++)
+				if (dfly_wire_ectn_has(&m->ectn, k))
+					put16(body + ECTN_LIST + ECTN_ENTRY * i++,
+					      (uint16_t)(k << 4 | ectn_sat(m->ectn.ctr[k])));
+		}
 		break;
 	case DFLY_WIRE_CTRL_HELLO:
 		put16(body + 0, m->hello.port);
@@ -534,6 +594,32 @@ static int pb_decode(const uint8_t *body, size_t body_len, const struct dfly_wir
 	return 0;
 }
 
+/* List body (SPARSE, DELTA) after the fixed part: m entries, indices < n, strictly increasing. */
+static int ectn_list_decode(const uint8_t *body, size_t body_len, struct dfly_wire_ectn *ec)
+{
+	unsigned m;
+	int prev = -1;
+
+	if (body_len < ECTN_LIST)
+		return -DFLY_WIRE_E_BAD_COUNT;
+	m = get16(body + ECTN_FIXED);
+	if (m > ec->n || m > DFLY_WIRE_ECTN_LIST_MAX || body_len != ECTN_LIST + ECTN_ENTRY * m)
+		return -DFLY_WIRE_E_BAD_COUNT;
+	memset(ec->ctr, 0, ec->n);
+	for (unsigned i = 0; i < m; i++) {
+		uint16_t e = get16(body + ECTN_LIST + ECTN_ENTRY * i);
+		unsigned k = e >> 4;
+
+		if (k >= ec->n)
+			return -DFLY_WIRE_E_BAD_INDEX;
+		if ((int)k <= prev)
+			return -DFLY_WIRE_E_UNSORTED;
+		prev = (int)k;
+		dfly_wire_ectn_add(ec, k, (uint8_t)(e & 0xf));
+	}
+	return 0;
+}
+
 static int ectn_decode(const uint8_t *body, size_t body_len, const struct dfly_wire_limits *lim,
 		       struct dfly_wire_ectn *ec)
 {
@@ -542,13 +628,19 @@ static int ectn_decode(const uint8_t *body, size_t body_len, const struct dfly_w
 	if (body_len < ECTN_FIXED)
 		return -DFLY_WIRE_E_BAD_COUNT;
 	ec->epoch = body[0];
+	ec->format = body[1];
 	ec->n = get16(body + 2);
+	memset(ec->listed, 0, sizeof(ec->listed));
+	/* the format first: it says how long the body should be */
+	if (ec->format >= DFLY_WIRE_ECTN_FMT_COUNT)
+		return -DFLY_WIRE_E_BAD_FORMAT;
 	want = lim->t != 0 ? (uint64_t)lim->a * lim->h / lim->t : 0;
-	if (ec->n == 0 || ec->n > DFLY_WIRE_ECTN_MAX || ec->n != want ||
-	    body_len != ECTN_FIXED + ectn_bytes(ec->n))
+	if (ec->n == 0 || ec->n > DFLY_WIRE_ECTN_MAX || ec->n != want)
 		return -DFLY_WIRE_E_BAD_COUNT;
-	if (body[1] != 0)
-		return -DFLY_WIRE_E_RESERVED;
+	if (ectn_is_list(ec->format))
+		return ectn_list_decode(body, body_len, ec);
+	if (body_len != ECTN_FIXED + ectn_bytes(ec->n))
+		return -DFLY_WIRE_E_BAD_COUNT;
 	if (ec->n % 2 != 0 && body[ECTN_FIXED + ec->n / 2] >> 4 != 0)
 		return -DFLY_WIRE_E_RESERVED;
 	for (unsigned k = 0; k < ec->n; k++)
@@ -599,7 +691,8 @@ static bool ctrl_body_len_plausible(unsigned type, size_t body_len)
 		return body_len > PB_FIXED && body_len <= PB_FIXED + DFLY_MAX_H * DFLY_MAX_VCS / 8;
 	case DFLY_WIRE_CTRL_ECTN_PARTIAL:
 		return body_len > ECTN_FIXED &&
-		       body_len <= ECTN_FIXED + ectn_bytes(DFLY_WIRE_ECTN_MAX);
+		       (body_len <= ECTN_FIXED + ectn_bytes(DFLY_WIRE_ECTN_MAX) ||
+			body_len <= ECTN_LIST + ECTN_ENTRY * DFLY_WIRE_ECTN_LIST_MAX);
 	case DFLY_WIRE_CTRL_HELLO:
 		return body_len == HELLO_LEN;
 	case DFLY_WIRE_CTRL_ACK:

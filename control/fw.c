@@ -6,7 +6,9 @@
  *     the counters;
  *   - the PiggyBack state machine (spec §4.6, A-4.1, A-4.2): own saturation bits from the
  *     downstream occupancy gauges, the group table, and the exchange with the other routers of
- *     the group, out of band (PB_STATE frames) or in band (pb_own_vec / pb_rx_vec).
+ *     the group, out of band (PB_STATE frames) or in band (pb_own_vec / pb_rx_vec);
+ *   - the ECtN state machine (spec §5.6, A-5.6): the own partial array broadcast to the group
+ *     whole, sparse, as deltas or asynchronously, the received copies and their sum.
  * It touches the ASIC only through struct dfly_regs. No DPDK, libpcap or libconfig here.
  */
 #include <errno.h>
@@ -33,6 +35,11 @@ _Static_assert(FW_STAT_RX_ACK - FW_STAT_RX_CREDIT == DFLY_WIRE_CTRL_ACK - DFLY_W
 	       "FW_FOREACH_STAT rx counters out of step with DFLY_FOREACH_WIRE_CTRL");
 _Static_assert(sizeof(((struct dfly_tbl_pb *)0)->sat[0][0]) * 8 >= DFLY_MAX_VCS,
 	       "a PB table entry must hold one bit per VC");
+/* The ECTN_TX_<format> counters follow the wire's ECtN formats one for one. */
+_Static_assert(FW_STAT_ECTN_TX_SPARSE - FW_STAT_ECTN_TX_FULL == DFLY_WIRE_ECTN_SPARSE &&
+		   FW_STAT_ECTN_TX_DELTA - FW_STAT_ECTN_TX_FULL == DFLY_WIRE_ECTN_DELTA &&
+		   DFLY_WIRE_ECTN_FMT_COUNT == 3,
+	       "FW_FOREACH_STAT ECtN tx counters out of step with enum dfly_wire_ectn_fmt");
 
 /** A periodic timer in emulated cycles. */
 struct fw_timer {
@@ -58,12 +65,23 @@ struct fw_pb {
 	uint64_t tried;                       /* cycle of the last publication attempt + 1 */
 };
 
+/** Where a received copy stands with its sender (INCREMENTAL's deltas). */
+enum fw_ectn_rx_state {
+	FW_ECTN_RX_NONE = 0, /* nothing applied from this sender yet */
+	FW_ECTN_RX_SYNCED,   /* the copy is the sender's last array: a next delta applies */
+	FW_ECTN_RX_STALE,    /* a gap was found: the copy stays, deltas wait for a whole array */
+};
+
 /** ECtN state (spec §5.6). */
 struct fw_ectn {
 	uint8_t rx[DFLY_MAX_A][DFLY_MAX_GROUPS]; /* latest array per sender ρ, by group */
-	uint8_t own[DFLY_MAX_GROUPS];		 /* own snapshot of the last broadcast */
-	bool dirty;				 /* a publication is pending */
-	uint64_t tried;				 /* cycle of the last attempt + 1 */
+	uint8_t rx_epoch[DFLY_MAX_A];            /* epoch of the last array applied from ρ */
+	uint8_t rx_state[DFLY_MAX_A];            /* enum fw_ectn_rx_state of rx[ρ] */
+	uint8_t own[DFLY_MAX_GROUPS];            /* own snapshot of the last broadcast (4-bit) */
+	bool ever_sent;                          /* own[] was broadcast (deltas, async compare) */
+	uint64_t last_tx;                        /* cycle of the last broadcast */
+	bool dirty;                              /* a publication is pending */
+	uint64_t tried;                          /* cycle of the last attempt + 1 */
 };
 
 struct fw {
@@ -107,6 +125,10 @@ void fw_params_init(struct fw_params *par)
 	par->ectn_enabled = false;
 	par->ectn_period = 100;
 	par->ectn_own_live = true;
+	par->ectn_mode = FW_ECTN_FULL;
+	par->ectn_refresh = 10;
+	par->ectn_async_delta = 4;
+	par->ectn_async_min_gap = 10;
 	lia_params_init(&par->lia);
 }
 
@@ -126,7 +148,11 @@ static bool params_ok(const struct dfly_topo *topo, const struct dfly_regs *regs
 	nvcs_global = regs->nvcs[topo->first_global];
 	if (nvcs_global != 0 && par->vc_global > nvcs_global)
 		return false;
-	if (par->ectn_enabled && (par->ectn_period < 1 || topo->g - 1 > DFLY_WIRE_ECTN_MAX))
+	if (par->ectn_enabled &&
+	    (par->ectn_period < 1 || topo->g - 1 > DFLY_WIRE_ECTN_MAX ||
+	     (unsigned)par->ectn_mode >= FW_ECTN_MODE_COUNT || par->ectn_refresh < 1 ||
+	     par->ectn_async_delta < 1 || par->ectn_async_delta > DFLY_WIRE_ECTN_SAT ||
+	     par->ectn_async_min_gap < 1))
 		return false;
 	if (!par->pb_enabled)
 		return true;
@@ -604,60 +630,160 @@ static void ectn_publish(struct fw *fw, uint64_t now)
 	stat_add(fw, FW_STAT_TBL_PUBLISH, 1);
 }
 
-/* A received partial array replaces the previous copy from that sender (sender checked). */
+/*
+ * A received array (sender checked). FULL and SPARSE (counters not listed decoded as 0) replace
+ * the sender's copy and put it in step; a DELTA updates the listed counters if its epoch follows
+ * the last array applied from that sender, and otherwise reveals a gap: the copy stays as it is,
+ * and so do the sender's next deltas, until a whole array arrives.
+ */
 static void ectn_rx(struct fw *fw, const struct dfly_wire_ctrl *m)
 {
 	const struct dfly_topo *t = fw->topo;
 	uint32_t rho = dfly_topo_rho_of(t, m->src_router);
+	struct fw_ectn *e = &fw->ectn;
 
 	if (m->ectn.n != t->g - 1) {
 		stat_add(fw, FW_STAT_ECTN_BAD_SHAPE, 1);
 		return;
 	}
-	for (uint32_t k = 0; k < m->ectn.n; k++)
-		fw->ectn.rx[rho][dfly_wire_ectn_group(fw->group, k)] = m->ectn.ctr[k];
-	fw->ectn.dirty = true;
+	if (m->ectn.format == DFLY_WIRE_ECTN_DELTA) {
+		if (e->rx_state[rho] != FW_ECTN_RX_SYNCED ||
+		    m->ectn.epoch != (uint8_t)(e->rx_epoch[rho] + 1)) {
+			if (e->rx_state[rho] != FW_ECTN_RX_STALE)
+				stat_add(fw, FW_STAT_ECTN_GAPS, 1);
+			e->rx_state[rho] = FW_ECTN_RX_STALE;
+			stat_add(fw, FW_STAT_ECTN_DELTA_STALE, 1);
+			return;
+		}
+		for (uint32_t k = 0; k < m->ectn.n; k++)
+			if (dfly_wire_ectn_has(&m->ectn, k))
+				e->rx[rho][dfly_wire_ectn_group(fw->group, k)] = m->ectn.ctr[k];
+	} else {
+		for (uint32_t k = 0; k < m->ectn.n; k++)
+			e->rx[rho][dfly_wire_ectn_group(fw->group, k)] = m->ectn.ctr[k];
+	}
+	e->rx_epoch[rho] = m->ectn.epoch;
+	e->rx_state[rho] = FW_ECTN_RX_SYNCED;
+	e->dirty = true;
 	stat_add(fw, FW_STAT_ECTN_RX, 1);
 }
 
-/* Every ectn_period cycles: snapshot the own partial, send it to the group, publish. */
-static void ectn_timer(struct fw *fw, uint64_t now, void *arg)
+/* The own partial counter of group @p D as a broadcast carries it (4-bit saturated). */
+static uint8_t ectn_own_sat(const struct fw *fw, uint32_t D)
+{
+	uint32_t v = fw->regs->mech.ectn_partial[D];
+
+	return (uint8_t)(v > DFLY_WIRE_ECTN_SAT ? DFLY_WIRE_ECTN_SAT : v);
+}
+
+/*
+ * Snapshot the own partial array into own[] and send it to every local port in format @p fmt:
+ * FULL, SPARSE (the non-zero counters) or DELTA (the counters that differ from the last array
+ * sent). A list longer than DFLY_WIRE_ECTN_LIST_MAX goes as FULL, which says as much. The epoch
+ * is the period number, cycle / ectn_period mod 256, for every send.
+ */
+static void ectn_broadcast(struct fw *fw, uint64_t now, enum dfly_wire_ectn_fmt fmt)
 {
 	const struct dfly_topo *t = fw->topo;
 	struct dfly_wire_ctrl m;
-	uint8_t buf[DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN + 4 + DFLY_WIRE_ECTN_MAX];
+	uint8_t buf[DFLY_CPU_FRAME_MAX];
+	uint32_t nent = 0;
 	int len;
 
-	(void)arg;
 	memset(&m, 0, sizeof(m));
 	m.type = DFLY_WIRE_CTRL_ECTN_PARTIAL;
 	m.src_router = fw->router;
 	m.ectn.epoch = (uint8_t)(now / fw->par.ectn_period);
 	m.ectn.n = (uint16_t)(t->g - 1);
 	for (uint32_t D = 0; D < t->g; D++) {
-		uint32_t v = fw->regs->mech.ectn_partial[D];
+		uint32_t k;
+		uint8_t v;
 
 		if (D == fw->group)
 			continue;
-		if (v > DFLY_WIRE_ECTN_SAT) {
-			v = DFLY_WIRE_ECTN_SAT;
+		if (fw->regs->mech.ectn_partial[D] > DFLY_WIRE_ECTN_SAT)
 			stat_add(fw, FW_STAT_ECTN_SATURATED, 1);
+		v = ectn_own_sat(fw, D);
+		k = dfly_wire_ectn_index(fw->group, D);
+		m.ectn.ctr[k] = v;
+		if ((fmt == DFLY_WIRE_ECTN_SPARSE && v != 0) ||
+		    (fmt == DFLY_WIRE_ECTN_DELTA && v != fw->ectn.own[D])) {
+			dfly_wire_ectn_add(&m.ectn, k, v);
+			nent++;
 		}
-		fw->ectn.own[D] = (uint8_t)v;
-		m.ectn.ctr[dfly_wire_ectn_index(fw->group, D)] = (uint8_t)v;
+		fw->ectn.own[D] = v;
 	}
+	if (nent > DFLY_WIRE_ECTN_LIST_MAX)
+		fmt = DFLY_WIRE_ECTN_FULL;
+	m.ectn.format = (uint8_t)fmt;
+	fw->ectn.ever_sent = true;
+	fw->ectn.last_tx = now;
 	len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
 	if (len < 0) {
 		stat_add(fw, FW_STAT_TX_ENCODE_ERR, t->a - 1);
-	} else {
-		for (uint32_t port = t->first_local; port < t->first_global; port++)
-			if (tx_frame(fw, port, buf, len) == 0)
-				stat_add(fw, FW_STAT_ECTN_TX, 1);
+		return;
 	}
+	for (uint32_t port = t->first_local; port < t->first_global; port++) {
+		if (tx_frame(fw, port, buf, len) < 0)
+			continue;
+		stat_add(fw, FW_STAT_ECTN_TX, 1);
+		stat_add(fw, FW_STAT_ECTN_TX_FULL + fmt, 1);
+		if (fmt != DFLY_WIRE_ECTN_FULL)
+			stat_add(fw, FW_STAT_ECTN_TX_ENTRIES, nent);
+	}
+}
+
+/* Every ectn_period cycles: broadcast the own partial array in the mode's format, publish. */
+static void ectn_timer(struct fw *fw, uint64_t now, void *arg)
+{
+	enum dfly_wire_ectn_fmt fmt = DFLY_WIRE_ECTN_FULL;
+
+	(void)arg;
+	switch (fw->par.ectn_mode) {
+	case FW_ECTN_SPARSE:
+		fmt = DFLY_WIRE_ECTN_SPARSE;
+		break;
+	case FW_ECTN_INCREMENTAL:
+		/* the whole array first and every ectn_refresh periods: it resynchronises
+		 * receivers that found a gap */
+		if (fw->ectn.ever_sent && now / fw->par.ectn_period % fw->par.ectn_refresh != 0)
+			fmt = DFLY_WIRE_ECTN_DELTA;
+		break;
+	default:
+		break;
+	}
+	ectn_broadcast(fw, now, fmt);
 	if (!fw->par.ectn_own_live)
 		fw->ectn.dirty = true;
 	if (fw->ectn.dirty)
 		ectn_publish(fw, now);
+}
+
+/*
+ * ASYNC, every tick after the timers: the whole array at once when an own counter (4-bit, as
+ * sent) differs from the last array sent by ectn_async_delta or more, unless the last send, of
+ * either kind, is fewer than ectn_async_min_gap cycles old (then it is checked again next tick).
+ */
+static void ectn_async(struct fw *fw, uint64_t now)
+{
+	const struct dfly_topo *t = fw->topo;
+	bool jump = false;
+
+	for (uint32_t D = 0; D < t->g && !jump; D++) {
+		int d = (int)ectn_own_sat(fw, D) - (int)fw->ectn.own[D];
+
+		jump = D != fw->group && (uint32_t)abs(d) >= fw->par.ectn_async_delta;
+	}
+	if (!jump)
+		return;
+	if (fw->ectn.ever_sent && now - fw->ectn.last_tx < fw->par.ectn_async_min_gap) {
+		stat_add(fw, FW_STAT_ECTN_ASYNC_HELD, 1);
+		return;
+	}
+	ectn_broadcast(fw, now, DFLY_WIRE_ECTN_FULL);
+	stat_add(fw, FW_STAT_ECTN_ASYNC_TX, 1);
+	if (!fw->par.ectn_own_live)
+		fw->ectn.dirty = true; /* published by ectn_flush() */
 }
 
 /* After the receive path and the timers: received arrays go to the ASIC in the same tick. */
@@ -677,6 +803,8 @@ void fw_tick(struct fw *fw, uint64_t now)
 	stat_add(fw, FW_STAT_TICKS, 1);
 	rx_drain(fw);
 	timers_run(fw, now);
+	if (fw->par.ectn_enabled && fw->par.ectn_mode == FW_ECTN_ASYNC)
+		ectn_async(fw, now);
 	pb_flush(fw, now);
 	ectn_flush(fw, now);
 	if (fw->lia != NULL) {

@@ -21,7 +21,9 @@
  * cycle c + 1.
  *
  * Mechanisms today: PiggyBack (spec §4.6), out of band (mode B, PB_STATE frames, default) or in
- * band (mode A, the IAR piggyback through regs->fw.pb_own_vec and regs->mech.pb_rx_vec).
+ * band (mode A, the IAR piggyback through regs->fw.pb_own_vec and regs->mech.pb_rx_vec); ECtN
+ * (spec §5.6), the whole partial array every period or one of the lighter alternatives (enum
+ * fw_ectn_mode; the async mode also checks its own partial array at every tick, after step 2).
  */
 #ifndef FW_H
 #define FW_H
@@ -43,6 +45,32 @@ extern "C" {
 #define FW_PB_F_Q8_MAX 65536u          /**< largest PB factor F accepted: 256.0 */
 #define FW_PB_Q_MAX    ((1 << 24) - 1) /**< occupancies above this (phits) are clamped */
 #define FW_MAX_PHITS   4096u           /**< largest packet the decoder limits allow (phits) */
+
+/**
+ * What an ECtN broadcast carries (spec §5.6 "Lighter alternatives", CBAR §VI-B, thesis §4.2.3).
+ * Every mode sends at cycle mod ectn_period = 0 on every local port; the receiver handles every
+ * ECTN_PARTIAL format whatever its own mode (the format byte says what a frame is).
+ */
+enum fw_ectn_mode {
+	/** the whole array (format FULL) every period: mode 0, the papers' */
+	FW_ECTN_FULL = 0,
+	/** the non-zero counters only (format SPARSE; the receiver reads the others as 0 and
+	 *  replaces its whole copy): the same information, a list instead of an array */
+	FW_ECTN_SPARSE,
+	/** the counters that changed since the last array sent (format DELTA, possibly empty so
+	 *  that "nothing changed" differs from "lost"); the whole array (FULL) every ectn_refresh
+	 *  periods and as the first broadcast. A receiver applies a DELTA only if its epoch
+	 *  follows the last one it applied from that sender; otherwise it has found a gap: it
+	 *  keeps its copy as it is and ignores the sender's deltas until the next FULL (or
+	 *  SPARSE) array */
+	FW_ECTN_INCREMENTAL,
+	/** the whole array every period (a longer period than 100 is the point: 500 say), plus at
+	 *  once, checked every cycle, when an own counter differs from the last array sent by at
+	 *  least ectn_async_delta, if the last send of either kind is at least ectn_async_min_gap
+	 *  cycles old */
+	FW_ECTN_ASYNC,
+	FW_ECTN_MODE_COUNT
+};
 
 /** Static parameters of one firmware instance. Fill with fw_params_init(), then override. */
 struct fw_params {
@@ -75,14 +103,20 @@ struct fw_params {
 	bool ectn_enabled;
 	uint32_t ectn_period; /**< ≥ 1, default 100 */
 	bool ectn_own_live;   /**< default true (A-5.6) */
+	enum fw_ectn_mode ectn_mode; /**< default FW_ECTN_FULL */
+	uint32_t ectn_refresh;       /**< INCREMENTAL: FULL every this many periods, ≥ 1 (10) */
+	uint32_t ectn_async_delta;   /**< ASYNC: change that sends at once, 1..15 (default 4) */
+	uint32_t ectn_async_min_gap; /**< ASYNC: cycles from the last send, ≥ 1 (default 10) */
 	/** LIA / TPR (spec §6, §4.11) and ACOR (§4.12) machines (lia.h); off by default */
 	struct lia_params lia;
 };
 
 /**
  * Firmware counters, X(ENUM, name, description). The RX_<type> entries are in the order of
- * DFLY_FOREACH_WIRE_CTRL. Partition: rx_frames = Σ rx_<type> + rx_bad_port + rx_decode_err +
- * rx_other_group + rx_wrong_peer.
+ * DFLY_FOREACH_WIRE_CTRL, the ECTN_TX_<format> ones in the order of enum dfly_wire_ectn_fmt.
+ * Partitions: rx_frames = Σ rx_<type> + rx_bad_port + rx_decode_err + rx_other_group +
+ * rx_wrong_peer; ectn_tx = ectn_tx_full + ectn_tx_sparse + ectn_tx_delta; with ECtN on,
+ * rx_ectn_partial = ectn_rx + ectn_delta_stale + ectn_bad_shape.
  */
 #define FW_FOREACH_STAT(X)                                                                         \
 	X(TICKS, ticks, "fw_tick calls")                                                           \
@@ -119,12 +153,31 @@ struct fw_params {
 	X(PB_RX_ROWS, pb_rx_rows, "PB: rows updated from received PB_STATE frames (mode B)")       \
 	X(PB_BAD_SHAPE, pb_bad_shape, "PB: PB_STATE whose vg differs from mine (or h), dropped")   \
 	X(PB_INBAND_RX, pb_inband_rx, "PB: rows updated from in-band vectors (mode A)")            \
-	X(ECTN_TX, ectn_tx, "ECtN: ECTN_PARTIAL frames queued (one per local port per period)")    \
-	X(ECTN_RX, ectn_rx, "ECtN: received partial arrays stored (each replaces its sender's)")   \
+	X(ECTN_TX, ectn_tx, "ECtN: ECTN_PARTIAL frames queued (one per local port per broadcast)") \
+	X(ECTN_RX, ectn_rx,                                                                        \
+	  "ECtN: received arrays applied to their sender's copy (FULL and SPARSE replace it, "     \
+	  "DELTA updates it)")                                                                     \
 	X(ECTN_SATURATED, ectn_saturated,                                                          \
 	  "ECtN: own partial counters above 15 sent as 15 (4-bit encoding)")                       \
 	X(ECTN_BAD_SHAPE, ectn_bad_shape,                                                          \
 	  "ECtN: ECTN_PARTIAL whose counter count is not a*h/t, dropped")                          \
+	X(ECTN_TX_FULL, ectn_tx_full, "ECtN: frames queued with the whole array (format FULL)")    \
+	X(ECTN_TX_SPARSE, ectn_tx_sparse,                                                          \
+	  "ECtN: frames queued with the non-zero counters only (format SPARSE)")                   \
+	X(ECTN_TX_DELTA, ectn_tx_delta,                                                            \
+	  "ECtN: frames queued with the counters changed since the last array (format DELTA)")     \
+	X(ECTN_TX_ENTRIES, ectn_tx_entries,                                                        \
+	  "ECtN: list entries in the SPARSE and DELTA frames queued, summed over frames")          \
+	X(ECTN_GAPS, ectn_gaps,                                                                    \
+	  "ECtN: gaps found: a DELTA whose epoch does not follow the last array applied from its " \
+	  "sender (a frame was lost)")                                                             \
+	X(ECTN_DELTA_STALE, ectn_delta_stale,                                                      \
+	  "ECtN: DELTA frames not applied: the copy is out of step with its sender since a gap, "  \
+	  "and stays as it is until the sender's next FULL array")                                 \
+	X(ECTN_ASYNC_TX, ectn_async_tx,                                                            \
+	  "ECtN async: immediate broadcasts (a FULL frame per local port) on a change >= delta")   \
+	X(ECTN_ASYNC_HELD, ectn_async_held,                                                        \
+	  "ECtN async: cycles an immediate broadcast was due but held back by async_min_gap")      \
 	X(LIA_RECOMPUTE, lia_recompute, "LIA/TPR: recomputations of counters and decisions")       \
 	X(LIA_PUBLISH, lia_publish, "LIA/TPR/ACOR: LIA and UGAL table generations published")      \
 	X(LIA_BUSY, lia_busy, "LIA/TPR/ACOR: publications deferred (previous not acknowledged)")   \
@@ -158,7 +211,8 @@ struct fw;
 typedef void fw_timer_fn(struct fw *fw, uint64_t now, void *arg);
 
 /** Fill @p par with the defaults: vc_global 2, PB off, period 1, F = 2, T = 0, Q̄ over all
- *  channels, per-VC bits, out of band. */
+ *  channels, per-VC bits, out of band; ECtN off, period 100, own partial live, mode FULL,
+ *  refresh 10 periods, async delta 4 and min gap 10 cycles. */
 void fw_params_init(struct fw_params *par);
 
 /**
@@ -170,7 +224,9 @@ void fw_params_init(struct fw_params *par);
  *   valid or of another router, vc_global not in 1..DFLY_MAX_VCS or above the VC count the
  *   register file declares for the global ports (regs->nvcs, when non-zero), a > DFLY_MAX_A,
  *   h > DFLY_MAX_H, PB enabled with pb_period 0 or pb_f_q8 > FW_PB_F_Q8_MAX, in-band PB with
- *   h·vc_global > 32) or ENOMEM.
+ *   h·vc_global > 32, ECtN enabled with ectn_period 0, g − 1 > DFLY_WIRE_ECTN_MAX, an unknown
+ *   ectn_mode, ectn_refresh 0, ectn_async_delta not in 1..15 or ectn_async_min_gap 0) or
+ *   ENOMEM.
  */
 struct fw *fw_create(const struct dfly_topo *topo, uint32_t router, struct dfly_regs *regs,
 		     const struct fw_params *par);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v3: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v6: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 5u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 6u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -308,6 +308,12 @@ struct dfly_regs_knobs {
 	uint32_t cc_check;	/**< debug: recompute every counter each cycle and compare */
 	/** FlexVC (spec §2.4), MIN and VAL only: enum dfly_flexvc_sel, 0 = off */
 	uint32_t flexvc;
+	/** A-5.6: a control frame from the CPU port occupies its output link like a packet: it
+	 *  starts when the link is free, takes ⌈(frame bytes − Ethernet header) / phit bytes⌉
+	 *  cycles (asic_params.phit_bytes), delays the data behind it and counts in
+	 *  link_busy_cycles; it arrives at start + those cycles + link latency. 0 (default, the
+	 *  papers): out of band, free, arriving after the link latency. */
+	uint32_t ctrl_charge;
 };
 
 /** Double-buffered tables, each with its own generation (enum dfly_tbl indexes them). */

@@ -42,11 +42,17 @@
  *     PB_STATE      0 u8 h (= topology h)   1 u8 vg (global VCs, 1..vcs)   2 u16 reserved
  *                   4 ⌈h·vg/8⌉ bytes: saturation bit q·vg + v in byte (q·vg + v)/8, bit
  *                   (q·vg + v) mod 8 (LSB first); padding bits 0.   body_len = 4 + ⌈h·vg/8⌉
- *     ECTN_PARTIAL  0 u8 epoch   1 u8 reserved   2 u16 n (= a·h/t, the remote groups; 2h²/t
- *                   when balanced)   4 ⌈n/2⌉ bytes: counter k in byte k/2, low nibble for even
- *                   k, high nibble for odd k, each 0..15; unused last nibble 0.
- *                   Counter k is for group k + (k ≥ G), G the sender's group (see
- *                   dfly_wire_ectn_group()).   body_len = 4 + ⌈n/2⌉
+ *     ECTN_PARTIAL  0 u8 epoch   1 u8 format (enum dfly_wire_ectn_fmt)   2 u16 n (= a·h/t, the
+ *                   remote groups; 2h²/t when balanced). Counter k is for group k + (k ≥ G), G
+ *                   the sender's group (see dfly_wire_ectn_group()); every counter is 0..15.
+ *                   format 0, FULL: 4 ⌈n/2⌉ bytes: counter k in byte k/2, low nibble for even
+ *                   k, high nibble for odd k; unused last nibble 0.   body_len = 4 + ⌈n/2⌉
+ *                   format 1, SPARSE, and 2, DELTA: 4 u16 m (entries, ≤ n and ≤
+ *                   DFLY_WIRE_ECTN_LIST_MAX)   6+2i: u16 entry i = index << 4 | value, indices
+ *                   < n and strictly increasing.   body_len = 6 + 2m
+ *                   SPARSE: the counters not listed are 0 (the whole array, zeros left out).
+ *                   DELTA: the counters not listed have not changed since the sender's previous
+ *                   array, whose epoch is this one − 1 (mod 256); m may be 0.
  *     HELLO         0 u16 sender port   2 u8 arrangement   3 u8 σ (0x01 or 0xff)
  *                   4 u16 p   6 u16 a   8 u16 h   10 u16 t   12 u32 config hash (0 = none)
  *                   body_len = 16
@@ -91,6 +97,10 @@ extern "C" {
 #define DFLY_WIRE_CREDIT_MAX      32u /**< credit entries in one CREDIT frame */
 #define DFLY_WIRE_ECTN_MAX        (DFLY_MAX_GROUPS - 1) /**< ECtN counters: one per remote group */
 #define DFLY_WIRE_ECTN_SAT        15u                   /**< ECtN counters saturate at 4 bits */
+/** Entries in one ECtN list body (SPARSE, DELTA): the largest list frame, 14 + 8 + 6 + 2·258 =
+ *  544 bytes, fits DFLY_CPU_FRAME_MAX like the largest FULL one. A sender with more entries
+ *  sends the FULL array instead. */
+#define DFLY_WIRE_ECTN_LIST_MAX 258u
 
 /** Data header flags. */
 #define DFLY_WIRE_F_NONMIN              (1u << 0) /**< a nonminimal decision is committed */
@@ -127,7 +137,11 @@ extern "C" {
 	X(RESERVED, reserved, "a reserved field or flag bit is not zero")                          \
 	X(NOSPC, nospc, "output buffer too small for the frame")                                   \
 	X(BAD_TOPO, bad_topo, "HELLO fingerprint differs from the local topology")                 \
-	X(MISWIRED, miswired, "HELLO sender is not the peer the topology expects on this port")
+	X(MISWIRED, miswired, "HELLO sender is not the peer the topology expects on this port")    \
+	X(BAD_FORMAT, bad_format, "unknown body format (ECTN_PARTIAL format byte)")                \
+	X(BAD_INDEX, bad_index, "list entry index out of range (ECTN_PARTIAL: index >= n)")        \
+	X(UNSORTED, unsorted,                                                                      \
+	  "list entry indices not strictly increasing (a duplicate or an unsorted entry)")
 
 /** Data packet types, X(ENUM, name, description); wire values start at 1. */
 #define DFLY_FOREACH_WIRE_PKT(X)                                                                   \
@@ -158,6 +172,14 @@ enum dfly_wire_ctrl_type {
 	DFLY_FOREACH_WIRE_CTRL(DFLY__ENUM) DFLY_WIRE_CTRL_COUNT
 };
 #undef DFLY__ENUM
+
+/** ECTN_PARTIAL body formats (byte 1 of the body; was reserved, 0, before the list formats). */
+enum dfly_wire_ectn_fmt {
+	DFLY_WIRE_ECTN_FULL = 0,   /**< every counter, 4 bits each */
+	DFLY_WIRE_ECTN_SPARSE = 1, /**< {index, value} list; counters not listed are 0 */
+	DFLY_WIRE_ECTN_DELTA = 2,  /**< {index, value} list; counters not listed are unchanged */
+	DFLY_WIRE_ECTN_FMT_COUNT
+};
 
 /** What a frame is, from its EtherType. */
 enum dfly_wire_class {
@@ -228,11 +250,20 @@ struct dfly_wire_pb_state {
 	uint8_t sat[DFLY_MAX_H]; /**< [q]: bit v set = global port q, VC v saturated; q < h */
 };
 
-/** ECTN_PARTIAL body. */
+/**
+ * ECTN_PARTIAL body. FULL carries ctr[0, n). The list formats carry the counters k whose bit is
+ * set in listed[] (dfly_wire_ectn_add(), dfly_wire_ectn_has()), with their value in ctr[k]: the
+ * encoder writes them in increasing k and ignores ctr[] elsewhere; the decoder sets ctr[k] = 0
+ * and the bit clear for every counter not listed (so a SPARSE body reads like a FULL one).
+ */
 struct dfly_wire_ectn {
 	uint8_t epoch;                   /**< broadcast epoch (cycle / period, mod 256) */
+	uint8_t format;                  /**< enum dfly_wire_ectn_fmt */
 	uint16_t n;                      /**< counters: a·h/t */
 	uint8_t ctr[DFLY_WIRE_ECTN_MAX]; /**< [k] for group dfly_wire_ectn_group(G, k); 0..15 */
+	/** list formats: bit k set = counter k is an entry (FULL: ignored by the encoder, all
+	 *  clear after decoding) */
+	uint64_t listed[(DFLY_WIRE_ECTN_MAX + 63) / 64];
 };
 
 /** HELLO body: who sends on this link and in which network. */
@@ -329,9 +360,10 @@ int dfly_wire_data_decode(const void *buf, size_t len, const struct dfly_wire_li
  * @param eth MAC addresses; NULL writes zeros.
  * @return the frame length, or -DFLY_WIRE_E_NOSPC, -DFLY_WIRE_E_BAD_TYPE,
  *   -DFLY_WIRE_E_BAD_COUNT (credit n 0 or > DFLY_WIRE_CREDIT_MAX, PB h 0 or > DFLY_MAX_H, ECtN
- *   n 0 or > DFLY_WIRE_ECTN_MAX), -DFLY_WIRE_E_BAD_VC (PB vg 0 or > DFLY_MAX_VCS),
- *   -DFLY_WIRE_E_BAD_SIZE (credit phits 0), -DFLY_WIRE_E_RESERVED (undefined flag bits, PB
- *   sat bits ≥ vg).
+ *   n 0 or > DFLY_WIRE_ECTN_MAX, more than DFLY_WIRE_ECTN_LIST_MAX list entries),
+ *   -DFLY_WIRE_E_BAD_VC (PB vg 0 or > DFLY_MAX_VCS), -DFLY_WIRE_E_BAD_SIZE (credit phits 0),
+ *   -DFLY_WIRE_E_RESERVED (undefined flag bits, PB sat bits ≥ vg), -DFLY_WIRE_E_BAD_FORMAT
+ *   (ECtN format ≥ DFLY_WIRE_ECTN_FMT_COUNT), -DFLY_WIRE_E_BAD_INDEX (ECtN list entry ≥ n).
  */
 int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *eth,
 			  const struct dfly_wire_ctrl *m);
@@ -344,10 +376,14 @@ int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *et
  * @return 0, or -DFLY_WIRE_E_TRUNCATED, -DFLY_WIRE_E_BAD_ETHERTYPE (not 0x88B6),
  *   -DFLY_WIRE_E_BAD_VERSION, -DFLY_WIRE_E_BAD_TYPE, -DFLY_WIRE_E_BAD_ROUTER (src_router ≥
  *   lim->routers), -DFLY_WIRE_E_BAD_COUNT (body_len not the one the type and its counts imply,
- *   credit n out of range, PB h ≠ lim->h, ECtN n ≠ lim->a·lim->h/lim->t, a tail longer than
- *   Ethernet padding), -DFLY_WIRE_E_BAD_VC (credit vc ≥ lim->vcs, PB vg 0 or > lim->vcs),
- *   -DFLY_WIRE_E_BAD_SIZE (credit phits 0), -DFLY_WIRE_E_BAD_PORT (HELLO port < p, a terminal
- *   port, or ≥ the radix), -DFLY_WIRE_E_RESERVED.
+ *   credit n out of range, PB h ≠ lim->h, ECtN n ≠ lim->a·lim->h/lim->t, ECtN list entry
+ *   count m > n or > DFLY_WIRE_ECTN_LIST_MAX or body_len ≠ 6 + 2m — a truncated or overlong
+ *   list —, a tail longer than Ethernet padding), -DFLY_WIRE_E_BAD_VC (credit vc ≥ lim->vcs, PB
+ *   vg 0 or > lim->vcs), -DFLY_WIRE_E_BAD_SIZE (credit phits 0), -DFLY_WIRE_E_BAD_PORT (HELLO
+ *   port < p, a terminal port, or ≥ the radix), -DFLY_WIRE_E_RESERVED,
+ *   -DFLY_WIRE_E_BAD_FORMAT (ECtN format byte not an enum dfly_wire_ectn_fmt),
+ *   -DFLY_WIRE_E_BAD_INDEX (ECtN list entry index ≥ n), -DFLY_WIRE_E_UNSORTED (ECtN list
+ *   entry index ≤ the previous one).
  */
 int dfly_wire_ctrl_decode(const void *buf, size_t len, const struct dfly_wire_limits *lim,
 			  struct dfly_wire_ctrl *m);
@@ -380,6 +416,19 @@ static inline uint32_t dfly_wire_ectn_group(uint32_t src_group, uint32_t k)
 static inline uint32_t dfly_wire_ectn_index(uint32_t src_group, uint32_t group)
 {
 	return group < src_group ? group : group - 1;
+}
+
+/** List formats: make counter @p k (< DFLY_WIRE_ECTN_MAX) an entry of value @p v. */
+static inline void dfly_wire_ectn_add(struct dfly_wire_ectn *ec, uint32_t k, uint8_t v)
+{
+	ec->ctr[k] = v;
+	ec->listed[k / 64] |= 1ull << (k % 64);
+}
+
+/** List formats: true if counter @p k (< DFLY_WIRE_ECTN_MAX) is an entry. */
+static inline bool dfly_wire_ectn_has(const struct dfly_wire_ectn *ec, uint32_t k)
+{
+	return (ec->listed[k / 64] >> (k % 64) & 1) != 0;
 }
 
 /** True if sequence number @p a comes before @p b, modulo 2^32 (distance < 2^31). */

@@ -13,7 +13,10 @@
  *    ECtN routes exactly like Base until the first partial-array broadcast after the change
  *    (t0 is a broadcast cycle: the arrays sent at t0 describe UN), misroutes at injection only
  *    after the next one, and is then faster than Base;
- *  - H15: after convergence ECtN's latency is flat where PB's oscillates.
+ *  - H15: after convergence ECtN's latency is flat where PB's oscillates;
+ *  - ECtN's lighter alternatives (spec §5.6) at ADV+1 0.4 on h=2: sparse and incremental (no
+ *    loss) runs are identical to the full array's; async and charged control frames (A-5.6)
+ *    keep the invariants and >= 0.9 x its throughput, and a charged frame holds its link 2 phits.
  * h=2 (p = 2) is below the threshold rule's range (th <= p, §5.8): OLM and Hybrid are faster
  * than the counter mechanisms there; README "Contention counters" gives the figures.
  */
@@ -22,6 +25,8 @@
 
 #include <math.h>
 #include <string.h>
+
+#include "fw.h"
 
 #define MAXSETS 16
 
@@ -114,6 +119,109 @@ static void test_adv1(void **state)
 	assert_true(trig > 0);	    /* ECtN misrouted at injection on the combined array */
 	assert_int_equal(trig_base, 0); /* Base never uses it */
 	assert_true(base.misrouted_pct > 50.0 && ectn.misrouted_pct > 50.0);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * ECtN's lighter alternatives and charged control frames (spec §5.6, A-5.6), h=2
+ */
+
+/* Totals over the routers of an ECtN run: firmware counters and the links' time. */
+struct ectn_totals {
+	uint64_t fw[FW_STAT_COUNT];
+	uint64_t busy, tx_phits, ctrl_tx; /* link_busy_cycles, tx_phits, ctrl_tx */
+};
+
+/* ECtN at ADV+1 0.4 on h=2 with @p extra settings; its figures and totals. */
+static void sim_ectn(const char *const *extra, int nextra, struct dfly_sim_result *res,
+		     struct ectn_totals *t)
+{
+	struct dfly_netcfg cfg;
+	struct dfly_fabric *fab;
+	const struct dfly_topo *topo;
+
+	setup(&cfg, "h2", "ectn", "adv+1", "0.4", extra, nextra);
+	fab = run_keep(&cfg, 1, res);
+	topo = dfly_fabric_topo(fab);
+	memset(t, 0, sizeof(*t));
+	for (uint32_t r = 0; r < topo->routers; r++) {
+		const struct dfly_regs *rg = dfly_fabric_regs(fab, r);
+		const struct fw *fw = dfly_fabric_fw(fab, r);
+
+		assert_non_null(fw);
+		for (int s = 0; s < FW_STAT_COUNT; s++)
+			t->fw[s] += fw_stat_get(fw_stats(fw), (enum fw_stat)s);
+		for (uint32_t port = 0; port < topo->radix; port++) {
+			t->busy += rg->port_ctr[port][DFLY_LINK_BUSY_CYCLES];
+			t->tx_phits += rg->port_ctr[port][DFLY_TX_PHITS];
+			t->ctrl_tx += rg->port_ctr[port][DFLY_CTRL_TX];
+		}
+	}
+	dfly_fabric_destroy(fab);
+}
+
+/* Every figure of two runs, equal (the runs are deterministic: equal means the same run). */
+static void assert_same_run(const char *what, const struct dfly_sim_result *a,
+			    const struct dfly_sim_result *b)
+{
+	if (a->accepted != b->accepted || a->lat_avg != b->lat_avg || a->lat_p50 != b->lat_p50 ||
+	    a->lat_p99 != b->lat_p99 || a->lat_max != b->lat_max ||
+	    a->net_lat_avg != b->net_lat_avg || a->misrouted_pct != b->misrouted_pct ||
+	    a->hops_avg != b->hops_avg || a->pkts_delivered != b->pkts_delivered ||
+	    a->gen_total != b->gen_total || a->cycles != b->cycles)
+		fail_msg("%s differs from full: accepted %.6f vs %.6f, latency %.4f vs %.4f, "
+			 "cycles %llu vs %llu",
+			 what, b->accepted, a->accepted, b->lat_avg, a->lat_avg,
+			 (unsigned long long)b->cycles, (unsigned long long)a->cycles);
+}
+
+/*
+ * Sparse lists carry exactly the full arrays' values and incremental deltas rebuild them exactly
+ * when nothing is lost (the fabric loses no control frame): both runs are the full array's,
+ * figure for figure. Async (period 500, the longer base period the option is meant for) and the
+ * full array with router.ctrl_charge keep the invariants (run_keep) and at least 0.9 x the full
+ * array's throughput; a charged 30-byte ECTN_PARTIAL (16 bytes after the Ethernet header) holds
+ * its link 2 phits of 10 bytes.
+ */
+static void test_ectn_variants(void **state)
+{
+	static const char *const sparse[] = {"routing.ectn.mode=sparse"};
+	static const char *const incr[] = {"routing.ectn.mode=incremental"};
+	static const char *const async[] = {"routing.ectn.mode=async", "routing.ectn.period=500"};
+	static const char *const charge[] = {"router.ctrl_charge=true"};
+	struct dfly_sim_result full, r;
+	struct ectn_totals t;
+
+	(void)state;
+	sim_ectn(NULL, 0, &full, &t);
+	assert_int_equal(t.fw[FW_STAT_ECTN_TX], t.fw[FW_STAT_ECTN_TX_FULL]);
+	assert_int_equal(t.busy, t.tx_phits); /* out of band: control frames take no link time */
+
+	sim_ectn(sparse, 1, &r, &t);
+	assert_same_run("sparse", &full, &r);
+	assert_true(t.fw[FW_STAT_ECTN_TX_SPARSE] > 0);
+	assert_int_equal(t.fw[FW_STAT_ECTN_TX], t.fw[FW_STAT_ECTN_TX_SPARSE]);
+
+	sim_ectn(incr, 1, &r, &t);
+	assert_same_run("incremental", &full, &r);
+	assert_true(t.fw[FW_STAT_ECTN_TX_DELTA] > 0 && t.fw[FW_STAT_ECTN_TX_FULL] > 0);
+	assert_int_equal(t.fw[FW_STAT_ECTN_GAPS], 0);
+	assert_int_equal(t.fw[FW_STAT_ECTN_DELTA_STALE], 0);
+	assert_int_equal(t.fw[FW_STAT_ECTN_RX], t.fw[FW_STAT_ECTN_TX]);
+
+	sim_ectn(async, 2, &r, &t);
+	if (r.accepted < 0.9 * full.accepted)
+		fail_msg("async accepted %.4f < 0.9 x full %.4f", r.accepted, full.accepted);
+	assert_true(t.fw[FW_STAT_ECTN_ASYNC_TX] > 0);
+	assert_int_equal(t.fw[FW_STAT_ECTN_RX], t.fw[FW_STAT_ECTN_TX]);
+
+	sim_ectn(charge, 1, &r, &t);
+	if (r.accepted < 0.9 * full.accepted)
+		fail_msg("charged accepted %.4f < 0.9 x full %.4f", r.accepted, full.accepted);
+	assert_true(t.ctrl_tx > 0);
+	assert_int_equal(t.ctrl_tx, t.fw[FW_STAT_ECTN_TX]);
+	assert_int_equal(t.busy, t.tx_phits + 2 * t.ctrl_tx);
+	printf("# ECtN ADV+1 0.4 charged: accepted %.4f latency %.1f (not charged %.4f, %.1f)\n",
+	       r.accepted, r.lat_avg, full.accepted, full.lat_avg);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -307,6 +415,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_un_equals_min),
 	    cmocka_unit_test(test_adv1),
+	    cmocka_unit_test(test_ectn_variants),
 	    cmocka_unit_test(test_h4_un),
 	    cmocka_unit_test(test_h4_adv1),
 	    cmocka_unit_test(test_h4_transient),

@@ -4,7 +4,8 @@
  * the exact timing of a packet through pipeline, crossbar and links; credits reserved at grant
  * and returned when the tail leaves the input buffer, with link latency; back-pressure when the
  * downstream buffer holds one packet; VC assignment by hop role for Valiant; drops with a named
- * reason for a bad VC; injection refusal when full; the table double-buffer protocol.
+ * reason for a bad VC; injection refusal when full; the table double-buffer protocol; control
+ * frames charged to their link (A-5.6).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include <stdbool.h>
 
 #include "asic.h"
+#include "dfly/wire.h"
 
 struct net {
 	struct dfly_topo *topo;
@@ -48,6 +50,7 @@ static struct asic_params default_params(uint32_t buf_local)
 		.buf_out = 32,
 		.lat_terminal = 1,
 		.inj_select = DFLY_INJ_JSQ,
+		.phit_bytes = 10,
 	};
 	return par;
 }
@@ -147,6 +150,9 @@ static void test_create_errors(void **state)
 	assert_null(asic_create(t, 0, &par, &regs[0], 1));
 	par = default_params(32);
 	par.vcs[1] = DFLY_MAX_VCS + 1;
+	assert_null(asic_create(t, 0, &par, &regs[0], 1));
+	par = default_params(32);
+	par.phit_bytes = 0;
 	assert_null(asic_create(t, 0, &par, &regs[0], 1));
 	par = default_params(32);
 	assert_null(asic_create(t, t->routers, &par, &regs[0], 1));
@@ -287,6 +293,104 @@ static void test_backpressure_grant(void **state)
 {
 	(void)state;
 	backpressure(false, 28, 54);
+}
+
+/*
+ * A-5.6, knobs.ctrl_charge: a CPU-port control frame on router 0's local link (p=1, a=2, h=1),
+ * next to two packets to router 1 (generated at 0; out of router 0 at 6 and 14 uncharged, the
+ * first one on the link 6..13). The frame is a CREDIT of 3 entries: 38 bytes, 24 after the
+ * Ethernet header, 3 phits of 10 bytes. Queued for the step of cycle @p frame_at.
+ */
+struct ctrl_run {
+	uint64_t frame_rx; /* cycle the frame reached router 1's CPU port */
+	uint64_t tails[2]; /* tail cycles of the two packets at node 1 */
+	uint64_t busy;     /* router 0's link_busy_cycles on the local port */
+};
+
+static struct ctrl_run ctrl_charge_run(bool charge, uint64_t frame_at)
+{
+	struct asic_params par = default_params(32);
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = 0};
+	struct ctrl_run r = {0};
+	uint8_t frame[64];
+	struct net n;
+	struct asic_pkt pk[2];
+	struct asic_ejection ej[4];
+	const uint32_t out0 = 1;
+	int len;
+
+	m.credit.n = 3;
+	for (int i = 0; i < 3; i++)
+		m.credit.e[i].phits = 8;
+	len = dfly_wire_ctrl_encode(frame, sizeof(frame), NULL, &m);
+	assert_int_equal(len, 38);
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	for (uint32_t k = 0; k < n.topo->routers; k++)
+		n.regs[k].knobs.ctrl_charge = charge;
+	for (int i = 0; i < 2; i++) {
+		pkt_init(&pk[i], 0, 1, 0);
+		pk[i].id = (uint32_t)i;
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	for (uint64_t c = 0; c < 100; c++) {
+		const struct dfly_cpu_slot *sl;
+		unsigned got;
+
+		if (c == frame_at)
+			assert_int_equal(dfly_cpu_ring_put(&n.regs[0].cpu_tx, (uint16_t)out0, c,
+							   frame, (uint16_t)len),
+					 0);
+		got = net_cycle(&n, c, ej, 4);
+		for (unsigned k = 0; k < got; k++)
+			r.tails[ej[k].pkt->id] = ej[k].tail_cycle;
+		if ((sl = dfly_cpu_ring_peek(&n.regs[1].cpu_rx)) != NULL) {
+			assert_int_equal(sl->len, len);
+			assert_int_equal(sl->port, 1);
+			r.frame_rx = sl->cycle;
+			dfly_cpu_ring_pop(&n.regs[1].cpu_rx);
+		}
+	}
+	assert_int_equal(n.regs[0].port_ctr[out0][DFLY_CTRL_TX], 1);
+	assert_int_equal(n.regs[1].port_ctr[1][DFLY_CTRL_RX], 1);
+	assert_int_equal(n.regs[0].port_ctr[out0][DFLY_TX_PHITS], 16);
+	r.busy = n.regs[0].port_ctr[out0][DFLY_LINK_BUSY_CYCLES];
+	assert_drained(&n);
+	net_free(&n);
+	return r;
+}
+
+static void test_ctrl_charge(void **state)
+{
+	struct ctrl_run r;
+
+	(void)state;
+	/* out of band (default): the frame takes no link time, the packets do not see it */
+	r = ctrl_charge_run(false, 6);
+	assert_int_equal(r.frame_rx, 6 + 10);
+	assert_int_equal(r.tails[0], 29);
+	assert_int_equal(r.tails[1], 37);
+	assert_int_equal(r.busy, 16);
+	r = ctrl_charge_run(false, 7);
+	assert_int_equal(r.frame_rx, 7 + 10);
+	assert_int_equal(r.tails[0], 29);
+	assert_int_equal(r.tails[1], 37);
+
+	/* charged, on a free link at 6: the frame holds it 6..8 and arrives at 6 + 3 + 10; the
+	 * first packet, in the FIFO at 6, starts at 9 (tail 29 + 3) and holds the link until 16,
+	 * so the second, ready at 14, leaves at 17 */
+	r = ctrl_charge_run(true, 6);
+	assert_int_equal(r.frame_rx, 19);
+	assert_int_equal(r.tails[0], 32);
+	assert_int_equal(r.tails[1], 37 + 3);
+	assert_int_equal(r.busy, 16 + 3);
+
+	/* charged, at 7: the link carries the first packet until 13, so the frame goes 14..16
+	 * and arrives at 14 + 3 + 10 = 27; the second packet, ready at 14, waits until 17 */
+	r = ctrl_charge_run(true, 7);
+	assert_int_equal(r.frame_rx, 27);
+	assert_int_equal(r.tails[0], 29);
+	assert_int_equal(r.tails[1], 37 + 3);
+	assert_int_equal(r.busy, 16 + 3);
 }
 
 /*
@@ -1022,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(test_single_packet_timing_grant),
 		cmocka_unit_test(test_backpressure_tail),
 		cmocka_unit_test(test_backpressure_grant),
+		cmocka_unit_test(test_ctrl_charge),
 		cmocka_unit_test(test_val_roles),
 	    cmocka_unit_test(test_flexvc_allowed),
 		cmocka_unit_test(test_table_double_buffer),

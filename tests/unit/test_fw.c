@@ -7,7 +7,9 @@
  * and F = 1.2 in 1/256 units), Q̄ over all channels vs the other channels (and h = 1), per-VC vs
  * per-port bits, PB_STATE reception into table rows with sender checks, the broadcast and its
  * period, the double-buffered table (single-threaded EBUSY deferral and a two-thread torn-read
- * check), in-band mode A, and the timer facility.
+ * check), in-band mode A, the timer facility, and ECtN: the sum of received copies, the
+ * broadcast, and the lighter modes (sparse = full, deltas with a lost frame and the refresh,
+ * async sends and their rate limit, the published sum in every mode).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -181,6 +183,29 @@ static void test_create_errors(void **state)
 	b.regs->nvcs[b.topo->first_global] = 1; /* the ASIC has one global VC, PB wants two */
 	assert_null(fw_create(b.topo, 5, b.regs, &par));
 	b.regs->nvcs[b.topo->first_global] = 2;
+	b.fw = fw_create(b.topo, 5, b.regs, &par);
+	assert_non_null(b.fw);
+	fw_destroy(b.fw);
+	b.fw = NULL;
+	/* ECtN: the mode and its parameters */
+	fw_params_init(&par);
+	par.ectn_enabled = true;
+	par.ectn_mode = FW_ECTN_MODE_COUNT;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	par.ectn_mode = FW_ECTN_INCREMENTAL;
+	par.ectn_refresh = 0;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	par.ectn_refresh = 1;
+	par.ectn_async_delta = 0;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	par.ectn_async_delta = DFLY_WIRE_ECTN_SAT + 1; /* a 4-bit counter never moves by 16 */
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	par.ectn_async_delta = DFLY_WIRE_ECTN_SAT;
+	par.ectn_async_min_gap = 0;
+	errno = 0;
+	assert_null(fw_create(b.topo, 5, b.regs, &par));
+	assert_int_equal(errno, EINVAL);
+	par.ectn_async_min_gap = 1;
 	b.fw = fw_create(b.topo, 5, b.regs, &par);
 	assert_non_null(b.fw);
 	fw_destroy(NULL);
@@ -1062,6 +1087,467 @@ static void test_ectn_broadcast(void **state)
 	bench_fini(&b);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * ECtN lighter alternatives (spec §5.6, CBAR §VI-B): SPARSE, INCREMENTAL, ASYNC. Senders are
+ * firmware benches of their own; their frames are carried by hand into the receiver's cpu_rx,
+ * on the port the topology puts them on (or dropped, to lose one).
+ */
+
+static struct fw_params ectn_mode_params(uint32_t period, enum fw_ectn_mode mode)
+{
+	struct fw_params par = ectn_params(period, true);
+
+	par.ectn_mode = mode;
+	return par;
+}
+
+/* Take every frame @p from queued; check they are one ECTN_PARTIAL (same bytes on each local
+ * port) and decode it into @p m. Deliver it to @p to (NULL: lost). @return frames taken. */
+static unsigned carry_ectn(struct bench *from, struct bench *to, struct dfly_wire_ctrl *m,
+			   uint64_t now)
+{
+	const struct dfly_cpu_slot *s;
+	uint8_t first[DFLY_CPU_FRAME_MAX];
+	uint16_t first_len = 0;
+	unsigned n = 0;
+
+	while ((s = dfly_cpu_ring_peek(&from->regs->cpu_tx)) != NULL) {
+		uint32_t peer, peer_port;
+
+		if (n == 0) {
+			memcpy(first, s->frame, s->len);
+			first_len = s->len;
+			assert_int_equal(dfly_wire_ctrl_decode(s->frame, s->len, &from->lim, m), 0);
+			assert_int_equal(m->type, DFLY_WIRE_CTRL_ECTN_PARTIAL);
+			assert_int_equal(m->src_router, from->router);
+		} else {
+			assert_int_equal(s->len, first_len);
+			assert_memory_equal(s->frame, first, first_len);
+		}
+		assert_int_equal(
+		    dfly_topo_port_peer(from->topo, from->router, s->port, &peer, &peer_port), 0);
+		if (to != NULL && peer == to->router)
+			assert_int_equal(dfly_cpu_ring_put(&to->regs->cpu_rx, (uint16_t)peer_port,
+							   now, s->frame, s->len),
+					 0);
+		dfly_cpu_ring_pop(&from->regs->cpu_tx);
+		n++;
+	}
+	return n;
+}
+
+/* Counters listed in @p m (list formats), and a check that they are exactly those of @p want. */
+static unsigned listed(const struct dfly_wire_ctrl *m, const bool *want)
+{
+	unsigned n = 0;
+
+	for (uint32_t k = 0; k < DFLY_WIRE_ECTN_MAX; k++) {
+		bool has = dfly_wire_ectn_has(&m->ectn, k);
+
+		if (k < m->ectn.n)
+			assert_int_equal(has, want[k]);
+		else
+			assert_false(has);
+		n += has;
+	}
+	return n;
+}
+
+/*
+ * SPARSE carries the information of FULL: from the same partial array, a SPARSE sender lists
+ * exactly the non-zero counters (4-bit saturated), and a receiver of either publishes the same
+ * table; a later SPARSE array replaces the whole copy (a counter back to 0 is not listed, and
+ * reads 0); an all-zero array is an empty list.
+ */
+static void test_ectn_sparse(void **state)
+{
+	struct fw_params pf = ectn_mode_params(100, FW_ECTN_FULL);
+	struct fw_params ps = ectn_mode_params(100, FW_ECTN_SPARSE);
+	struct bench f, s, rf, rs;
+	struct dfly_wire_ctrl mf, ms;
+	uint16_t part[9] = {3, 99, 0, 20, 0, 1, 15, 0, 16}; /* by group; group 1 is the own */
+	bool want[8];
+	uint32_t exp[8];
+
+	(void)state;
+	bench_init(&f, 2, 4, 2, 6, &pf); /* senders: router 6, ρ 2 of group 1 */
+	bench_init(&s, 2, 4, 2, 6, &ps);
+	bench_init(&rf, 2, 4, 2, 5, &pf); /* receivers: router 5 */
+	bench_init(&rs, 2, 4, 2, 5, &ps);
+	for (uint64_t c = 0; c <= 200; c += 100) {
+		uint32_t nz = 0;
+
+		if (c == 100) {
+			part[0] = 0; /* back to 0: no longer listed */
+			part[5] = 7;
+		}
+		if (c == 200)
+			memset(part, 0, sizeof(part));
+		for (uint32_t D = 0; D < 9; D++) {
+			f.regs->mech.ectn_partial[D] = part[D];
+			s.regs->mech.ectn_partial[D] = part[D];
+			if (D != 1) {
+				uint32_t k = dfly_wire_ectn_index(1, D);
+
+				want[k] = part[D] != 0;
+				exp[k] = part[D] > 15 ? 15 : part[D];
+				nz += want[k];
+			}
+		}
+		ectn_cycle(&f, c);
+		ectn_cycle(&s, c);
+		assert_int_equal(carry_ectn(&f, &rf, &mf, c), 3);
+		assert_int_equal(carry_ectn(&s, &rs, &ms, c), 3);
+		assert_int_equal(mf.ectn.format, DFLY_WIRE_ECTN_FULL);
+		assert_int_equal(ms.ectn.format, DFLY_WIRE_ECTN_SPARSE);
+		assert_int_equal(ms.ectn.epoch, c / 100);
+		assert_int_equal(listed(&ms, want), nz);
+		/* the same counters, zeros where nothing is listed */
+		assert_memory_equal(ms.ectn.ctr, mf.ectn.ctr, 8);
+		for (uint32_t k = 0; k < 8; k++)
+			assert_int_equal(ms.ectn.ctr[k], exp[k]);
+		ectn_cycle(&rf, c + 10);
+		ectn_cycle(&rs, c + 10);
+		assert_ectn_tbl(&rf, exp);
+		assert_ectn_tbl(&rs, exp);
+	}
+	/* 5, 4 and 0 entries, on 3 ports each */
+	assert_int_equal(stat(&s, FW_STAT_ECTN_TX_SPARSE), 9);
+	assert_int_equal(stat(&s, FW_STAT_ECTN_TX), 9);
+	assert_int_equal(stat(&s, FW_STAT_ECTN_TX_FULL), 0);
+	assert_int_equal(stat(&s, FW_STAT_ECTN_TX_ENTRIES), 3 * (5 + 4 + 0));
+	assert_int_equal(stat(&s, FW_STAT_ECTN_SATURATED), stat(&f, FW_STAT_ECTN_SATURATED));
+	assert_int_equal(stat(&f, FW_STAT_ECTN_TX_FULL), 9);
+	assert_int_equal(stat(&f, FW_STAT_ECTN_TX_ENTRIES), 0);
+	assert_int_equal(stat(&rs, FW_STAT_ECTN_RX), 3);
+	assert_int_equal(stat(&rs, FW_STAT_ECTN_GAPS), 0);
+	bench_fini(&f);
+	bench_fini(&s);
+	bench_fini(&rf);
+	bench_fini(&rs);
+}
+
+/*
+ * INCREMENTAL, period 10, refresh 6 (FULL at periods 0 and 6): deltas list the changed counters,
+ * an unchanged array still goes as an empty DELTA; the receiver applies them in order. Period 3
+ * is lost on the way: the delta of period 4 reveals the gap (counted), and the receiver keeps
+ * the copy of period 2, ignoring periods 4 and 5 (counted), until the FULL of period 6 puts it
+ * back in step; period 7's delta applies again. Router 4 sends one FULL array at the start so
+ * that the table is a sum of two copies. A DELTA from router 7, never heard before, is a gap.
+ */
+static void test_ectn_incremental(void **state)
+{
+	struct fw_params pi = ectn_mode_params(10, FW_ECTN_INCREMENTAL);
+	struct bench snd, r;
+	struct dfly_wire_ctrl m;
+	const uint8_t a4[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	/* the sender's partial per period (by group, 9 groups, own group 1 unused) */
+	static const uint16_t part[8][9] = {
+	    {1, 0, 0, 0, 0, 0, 0, 0, 0},  /* 0: FULL */
+	    {1, 0, 4, 0, 0, 0, 0, 0, 30}, /* 1: 2 changes (30 → 15) */
+	    {1, 0, 4, 0, 0, 0, 0, 0, 31}, /* 2: none (31 → 15 as well): empty DELTA */
+	    {0, 0, 4, 2, 0, 0, 0, 0, 15}, /* 3: 2 changes, lost */
+	    {0, 0, 4, 2, 9, 0, 0, 0, 15}, /* 4: 1 change: gap found */
+	    {0, 0, 4, 2, 9, 0, 3, 0, 15}, /* 5: 1 change: still out of step */
+	    {0, 0, 4, 2, 9, 0, 3, 0, 15}, /* 6: FULL (refresh) */
+	    {0, 0, 5, 2, 9, 0, 3, 0, 15}, /* 7: 1 change, applied */
+	};
+	static const unsigned nent[8] = {0, 2, 0, 2, 1, 1, 0, 1};
+	uint32_t copy[8] = {0}, exp[8];
+
+	(void)state;
+	pi.ectn_refresh = 6;
+	bench_init(&snd, 2, 4, 2, 6, &pi);
+	bench_init(&r, 2, 4, 2, 5, &pi);
+	rx_ectn(&r, 4, 4, a4, 0, 0);
+	for (unsigned k = 0; k < 8; k++) {
+		uint64_t c = 10 * k;
+		bool lost = k == 3;
+
+		for (uint32_t D = 0; D < 9; D++)
+			snd.regs->mech.ectn_partial[D] = part[k][D];
+		ectn_cycle(&snd, c);
+		assert_int_equal(carry_ectn(&snd, lost ? NULL : &r, &m, c), 3);
+		assert_int_equal(m.ectn.epoch, k);
+		assert_int_equal(m.ectn.format,
+				 k == 0 || k == 6 ? DFLY_WIRE_ECTN_FULL : DFLY_WIRE_ECTN_DELTA);
+		if (m.ectn.format == DFLY_WIRE_ECTN_DELTA) {
+			bool want[8];
+
+			for (uint32_t D = 0; D < 9; D++)
+				if (D != 1)
+					want[dfly_wire_ectn_index(1, D)] =
+					    (part[k][D] > 15 ? 15 : part[k][D]) !=
+					    (part[k - 1][D] > 15 ? 15 : part[k - 1][D]);
+			assert_int_equal(listed(&m, want), nent[k]);
+		}
+		/* what the receiver should hold: in step except after the loss, until period 6 */
+		if (k < 3 || k >= 6)
+			for (uint32_t D = 0; D < 9; D++)
+				if (D != 1)
+					copy[dfly_wire_ectn_index(1, D)] =
+					    part[k][D] > 15 ? 15 : part[k][D];
+		for (uint32_t i = 0; i < 8; i++)
+			exp[i] = copy[i] + a4[i];
+		/* the copy is used at every cycle until the next frame */
+		for (uint64_t t = c; t < c + 10; t++) {
+			ectn_cycle(&r, t);
+			assert_ectn_tbl(&r, exp);
+		}
+		assert_int_equal(stat(&r, FW_STAT_ECTN_GAPS), k < 4 ? 0 : 1);
+		assert_int_equal(stat(&r, FW_STAT_ECTN_DELTA_STALE), k < 4 ? 0 : k < 6 ? k - 3 : 2);
+	}
+	/* router 4's FULL + periods 0, 1, 2, 6, 7 applied; 4 and 5 not */
+	assert_int_equal(stat(&r, FW_STAT_ECTN_RX), 1 + 5);
+	assert_int_equal(stat(&r, FW_STAT_RX_ECTN_PARTIAL), 1 + 7);
+	assert_int_equal(stat(&snd, FW_STAT_ECTN_TX_FULL), 3 * 2);
+	assert_int_equal(stat(&snd, FW_STAT_ECTN_TX_DELTA), 3 * 6);
+	assert_int_equal(stat(&snd, FW_STAT_ECTN_TX_ENTRIES), 3 * (2 + 0 + 2 + 1 + 1 + 1));
+	assert_int_equal(stat(&snd, FW_STAT_ECTN_TX), 3 * 8);
+
+	/* a DELTA from a sender never heard from (router 7): a gap, nothing applied */
+	{
+		struct dfly_wire_ctrl d;
+		uint8_t buf[DFLY_CPU_FRAME_MAX];
+		int len;
+
+		memset(&d, 0, sizeof(d));
+		d.type = DFLY_WIRE_CTRL_ECTN_PARTIAL;
+		d.src_router = 7;
+		d.ectn.format = DFLY_WIRE_ECTN_DELTA;
+		d.ectn.epoch = 1;
+		d.ectn.n = 8;
+		dfly_wire_ectn_add(&d.ectn, 0, 9);
+		len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &d);
+		assert_true(len > 0);
+		assert_int_equal(dfly_cpu_ring_put(&r.regs->cpu_rx, 3, 80, buf, (uint16_t)len), 0);
+		ectn_cycle(&r, 80);
+		assert_int_equal(stat(&r, FW_STAT_ECTN_GAPS), 2);
+		assert_ectn_tbl(&r, exp);
+	}
+	bench_fini(&snd);
+	bench_fini(&r);
+}
+
+/*
+ * ASYNC, period 100, delta 4, min gap 10: the periodic FULL array as in mode 0, plus a FULL
+ * array at once when an own counter (4-bit) has moved by 4 or more from the last array sent, up
+ * or down, no sooner than 10 cycles after the last send of either kind.
+ */
+static void test_ectn_async(void **state)
+{
+	struct fw_params pa = ectn_mode_params(100, FW_ECTN_ASYNC);
+	struct bench b, r;
+	struct dfly_wire_ctrl m;
+	uint64_t sends[16];
+	unsigned nsends = 0;
+
+	(void)state;
+	bench_init(&b, 2, 4, 2, 6, &pa);
+	bench_init(&r, 2, 4, 2, 5, &pa);
+	for (uint64_t c = 0; c <= 230; c++) {
+		uint16_t *p = b.regs->mech.ectn_partial;
+
+		switch (c) {
+		case 1:
+			p[0] = 3; /* a move of 3: nothing */
+			break;
+		case 5:
+			p[0] = 4; /* 4: due now, held until 10 (the periodic send at 0) */
+			break;
+		case 12:
+			p[2] = 40; /* 0 → 15: due, held until 20 */
+			break;
+		case 30:
+			p[0] = 1; /* down by 3 from 4: nothing */
+			break;
+		case 31:
+			p[0] = 0; /* down by 4: at once (31 − 20 ≥ 10) */
+			break;
+		case 95:
+			p[3] = 4; /* at once; the periodic send at 100 goes all the same */
+			break;
+		case 101:
+			p[3] = 8; /* held until 110: 10 cycles after the periodic send */
+			break;
+		case 150:
+			p[0] = 20;
+			p[2] = 16; /* 15 → 15 (saturated): no move; group 0: at once */
+			break;
+		default:
+			break;
+		}
+		ectn_cycle(&b, c);
+		if (carry_ectn(&b, &r, &m, c) != 0) {
+			assert_true(nsends < 16);
+			sends[nsends++] = c;
+			assert_int_equal(m.ectn.format, DFLY_WIRE_ECTN_FULL);
+			assert_int_equal(m.ectn.epoch, c / 100);
+			for (uint32_t D = 0; D < 9; D++)
+				if (D != 1)
+					assert_int_equal(m.ectn.ctr[dfly_wire_ectn_index(1, D)],
+							 p[D] > 15 ? 15 : p[D]);
+		}
+		ectn_cycle(&r, c);
+	}
+	{
+		static const uint64_t want[] = {0, 10, 20, 31, 95, 100, 110, 150, 200};
+
+		assert_int_equal(nsends, sizeof(want) / sizeof(want[0]));
+		for (unsigned i = 0; i < nsends; i++)
+			assert_int_equal(sends[i], want[i]);
+	}
+	assert_int_equal(stat(&b, FW_STAT_ECTN_ASYNC_TX), 6);
+	/* held at 5..9, 12..19, 101..109 */
+	assert_int_equal(stat(&b, FW_STAT_ECTN_ASYNC_HELD), 5 + 8 + 9);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_TX), 3 * 9);
+	assert_int_equal(stat(&b, FW_STAT_ECTN_TX_FULL), 3 * 9);
+	/* the receiver holds the last array: 20 → 15, 16 → 15, 8 */
+	{
+		uint32_t exp[8] = {0};
+
+		exp[dfly_wire_ectn_index(1, 0)] = 15;
+		exp[dfly_wire_ectn_index(1, 2)] = 15;
+		exp[dfly_wire_ectn_index(1, 3)] = 8;
+		assert_ectn_tbl(&r, exp);
+		assert_int_equal(stat(&r, FW_STAT_ECTN_RX), 9);
+	}
+	bench_fini(&b);
+	bench_fini(&r);
+}
+
+/* splitmix64 of the combined-table test; its seed is printed (DFLY_TEST_SEED overrides). */
+static uint64_t ectn_rng_state;
+
+static uint32_t ectn_rng(void)
+{
+	uint64_t z = (ectn_rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+/*
+ * In every mode, a whole group (routers 4..7) exchanging random partial arrays for 40 periods of
+ * 10 cycles, each frame delivered the cycle after it was queued: after every tick, each
+ * router's published table is the sum of the arrays the other three last sent (4-bit), with
+ * the own snapshot added when the own partial is not live. No gap anywhere.
+ */
+static void test_ectn_modes_sum(void **state)
+{
+	static const char *const names[] = {"full", "sparse", "incremental", "async"};
+	uint64_t seed = 0x5eed0ec7aULL;
+	const char *env = getenv("DFLY_TEST_SEED");
+
+	(void)state;
+	if (env != NULL)
+		seed = strtoull(env, NULL, 0);
+	printf("test_ectn_modes_sum: seed %#llx (set DFLY_TEST_SEED to override)\n",
+	       (unsigned long long)seed);
+	for (int mode = 0; mode < FW_ECTN_MODE_COUNT; mode++) {
+		for (int live = 0; live < 2; live++) {
+			struct fw_params par = ectn_mode_params(10, (enum fw_ectn_mode)mode);
+			struct bench b[4];
+			uint8_t sent[4][9] = {{0}}, seen[4][9] = {{0}};
+			uint64_t frames = 0;
+
+			par.ectn_own_live = live;
+			par.ectn_refresh = 3;
+			par.ectn_async_min_gap = 3;
+			ectn_rng_state = seed;
+			for (uint32_t i = 0; i < 4; i++)
+				bench_init(&b[i], 2, 4, 2, 4 + i, &par);
+			for (uint64_t c = 0; c < 400; c++) {
+				/* now and then, a few counters move, by up to ±20 */
+				for (uint32_t i = 0; i < 4; i++)
+					for (uint32_t D = 0; D < 9; D++)
+						if (D != 1 && ectn_rng() % 32 == 0)
+							b[i].regs->mech.ectn_partial[D] =
+							    (uint16_t)(ectn_rng() % 21);
+				for (uint32_t i = 0; i < 4; i++)
+					ectn_cycle(&b[i], c);
+				/* carry this tick's frames: each sender's frames reach all three */
+				for (uint32_t i = 0; i < 4; i++) {
+					const struct dfly_cpu_slot *s;
+					bool sent_now = false;
+
+					while ((s = dfly_cpu_ring_peek(&b[i].regs->cpu_tx)) !=
+					       NULL) {
+						uint32_t peer, pp;
+
+						assert_int_equal(dfly_topo_port_peer(b[i].topo,
+										     4 + i, s->port,
+										     &peer, &pp),
+								 0);
+						assert_int_equal(
+						    dfly_cpu_ring_put(&b[peer - 4].regs->cpu_rx,
+								      (uint16_t)pp, c, s->frame,
+								      s->len),
+						    0);
+						dfly_cpu_ring_pop(&b[i].regs->cpu_tx);
+						sent_now = true;
+						frames++;
+					}
+					for (uint32_t D = 0; D < 9 && sent_now; D++) {
+						uint16_t v = b[i].regs->mech.ectn_partial[D];
+
+						sent[i][D] = (uint8_t)(v > 15 ? 15 : v);
+					}
+				}
+				/* each table: the own array sent now (not live), the others' arrays
+				 * delivered before this tick */
+				for (uint32_t i = 0; i < 4; i++) {
+					uint32_t exp[8];
+
+					for (uint32_t D = 0; D < 9; D++) {
+						uint32_t sum = live ? 0 : sent[i][D];
+
+						if (D == 1)
+							continue;
+						for (uint32_t j = 0; j < 4; j++)
+							if (j != i)
+								sum += seen[j][D];
+						exp[dfly_wire_ectn_index(1, D)] = sum;
+					}
+					assert_ectn_tbl(&b[i], exp);
+				}
+				/* the own snapshot counts at once; received arrays next tick */
+				memcpy(seen, sent, sizeof(seen));
+			}
+			for (uint32_t i = 0; i < 4; i++) {
+				if (stat(&b[i], FW_STAT_ECTN_GAPS) != 0 ||
+				    stat(&b[i], FW_STAT_ECTN_DELTA_STALE) != 0 ||
+				    stat(&b[i], FW_STAT_RX_ECTN_PARTIAL) !=
+					stat(&b[i], FW_STAT_ECTN_RX))
+					fail_msg("mode %s: router %u found gaps", names[mode],
+						 4 + i);
+				assert_int_equal(stat(&b[i], FW_STAT_ECTN_TX),
+						 stat(&b[i], FW_STAT_ECTN_TX_FULL) +
+						     stat(&b[i], FW_STAT_ECTN_TX_SPARSE) +
+						     stat(&b[i], FW_STAT_ECTN_TX_DELTA));
+				/* each mode used its own format (the test is not vacuous) */
+				if (mode == FW_ECTN_SPARSE)
+					assert_int_equal(stat(&b[i], FW_STAT_ECTN_TX_SPARSE),
+							 40 * 3);
+				else if (mode == FW_ECTN_INCREMENTAL)
+					assert_int_equal(stat(&b[i], FW_STAT_ECTN_TX_DELTA),
+							 (40 - 14) * 3); /* FULL: 14 of 40 */
+				else if (mode == FW_ECTN_ASYNC)
+					assert_true(stat(&b[i], FW_STAT_ECTN_ASYNC_TX) > 0);
+				else
+					assert_int_equal(stat(&b[i], FW_STAT_ECTN_TX_FULL), 40 * 3);
+				bench_fini(&b[i]);
+			}
+			/* 40 periods x 3 frames x 4 routers, and more in async */
+			if (mode == FW_ECTN_ASYNC)
+				assert_true(frames > 40 * 12);
+			else
+				assert_int_equal(frames, 40 * 12);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1078,6 +1564,10 @@ int main(void)
 		cmocka_unit_test(test_timers),
 		cmocka_unit_test(test_ectn_rx_combined),
 		cmocka_unit_test(test_ectn_broadcast),
+		cmocka_unit_test(test_ectn_sparse),
+		cmocka_unit_test(test_ectn_incremental),
+		cmocka_unit_test(test_ectn_async),
+		cmocka_unit_test(test_ectn_modes_sum),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fw.h"
 #include "netcfg.h"
 
 #ifndef DFLY_SOURCE_DIR
@@ -177,6 +178,12 @@ static void test_out_of_range(void **state)
 		     "FILE:10: sim.seeds: 0 is out of range (expected 1..10000)");
 	expect_error(BASE "vcs = {\n\tlocal = 9;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: vcs.local: 9 is out of range (expected 1..8)");
+	expect_error(BASE, (const char *const[]){"routing.ectn.async_delta=16"}, 1, -EINVAL,
+		     "--set routing.ectn.async_delta=16: routing.ectn.async_delta: 16 is out of "
+		     "range (expected 1..15)");
+	expect_error(BASE, (const char *const[]){"routing.ectn.refresh=0"}, 1, -EINVAL,
+		     "--set routing.ectn.refresh=0: routing.ectn.refresh: 0 is out of range "
+		     "(expected 1..1000000)");
 	expect_error(BASE "buffers = {\n\tlocal = -32;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: buffers.local: -32 is out of range (expected 1..16777216)");
 }
@@ -187,7 +194,7 @@ static void test_unknown_setting(void **state)
 	expect_error(BASE "router = {\n\tspeedup = 2;\n\tspeedupp = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:11: router.speedupp: unknown setting (expected one of: speedup, "
 		     "route_cycles, xbar_cycles, alloc_iters, input_arbiter, output_arbiter, "
-		     "in_transit_priority, credit_release, output_release)");
+		     "in_transit_priority, credit_release, output_release, ctrl_charge)");
 	expect_error(BASE "rooter = {\n\tspeedup = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:9: rooter: unknown setting (expected one of: topology, router, buffers, "
 		     "vcs, links, packet, clock, routing, traffic, sim)");
@@ -219,6 +226,9 @@ static void test_unknown_enum_value(void **state)
 	expect_error(BASE, (const char *const[]){"routing.val.path_a=lgx"}, 1, -EINVAL,
 		     "--set routing.val.path_a=lgx: routing.val.path_a: unknown Path-A variant "
 		     "'lgx' (expected one of: lgl, lg-, -gl, -g-)");
+	expect_error(BASE, (const char *const[]){"routing.ectn.mode=delta"}, 1, -EINVAL,
+		     "--set routing.ectn.mode=delta: routing.ectn.mode: unknown value 'delta' "
+		     "(expected one of: full, sparse, incremental, async)");
 }
 
 static void test_mechanism(void **state)
@@ -415,7 +425,8 @@ static void test_set_errors(void **state)
 	expect_error(BASE, (const char *const[]){"router.speedupp=3"}, 1, -EINVAL,
 		     "--set router.speedupp=3: router.speedupp: unknown setting (expected one of: "
 		     "speedup, route_cycles, xbar_cycles, alloc_iters, input_arbiter, "
-		     "output_arbiter, in_transit_priority, credit_release, output_release)");
+		     "output_arbiter, in_transit_priority, credit_release, output_release, "
+		     "ctrl_charge)");
 	expect_error(BASE, (const char *const[]){"foo.bar=1"}, 1, -EINVAL,
 		     "--set foo.bar=1: foo: unknown setting (expected one of: topology, router, "
 		     "buffers, vcs, links, packet, clock, routing, traffic, sim)");
@@ -507,6 +518,11 @@ static void test_defaults(void **state)
 	assert_false(cfg.in_transit_priority);
 	assert_int_equal(cfg.credit_release, DFLY_REL_EARLY);
 	assert_int_equal(cfg.output_release, DFLY_REL_EARLY);
+	assert_false(cfg.ctrl_charge);
+	assert_int_equal(cfg.ectn_mode, FW_ECTN_FULL);
+	assert_int_equal(cfg.ectn_refresh, 10);
+	assert_int_equal(cfg.ectn_async_delta, 4);
+	assert_int_equal(cfg.ectn_async_min_gap, 10);
 	assert_int_equal(cfg.val_exclude, DFLY_VAL_EXCL_SRC_DST);
 	assert_int_equal(cfg.buf_inj, 256);
 	assert_int_equal(cfg.buf_local, 32);
@@ -582,6 +598,7 @@ static void test_dump_round_trip(void **state)
 				      "router.in_transit_priority=true",
 				      "router.credit_release=tail",
 				      "router.output_release=tail",
+				      "router.ctrl_charge=true",
 				      "buffers.injection=1000",
 				      "buffers.local=64",
 				      "buffers.global=2048",
@@ -614,6 +631,10 @@ static void test_dump_round_trip(void **state)
 				      "routing.pb.send_unchanged=false",
 				      "routing.olm.threshold_pct=35",
 				      "routing.olm.min_occupancy_pct=10",
+				      "routing.ectn.mode=incremental",
+				      "routing.ectn.refresh=7",
+				      "routing.ectn.async_delta=15",
+				      "routing.ectn.async_min_gap=1000000",
 				      "traffic.pattern=adv-2",
 				      "traffic.load=0.35",
 				      "traffic.injection_vc=dest",
@@ -624,8 +645,13 @@ static void test_dump_round_trip(void **state)
 				      "sim.watchdog=123456789012",
 				      "sim.seed=9000000000000000000",
 				      "sim.seeds=10"},
-		53);
+		58);
 	assert_false(cfg.reevaluate);
+	assert_true(cfg.ctrl_charge);
+	assert_int_equal(cfg.ectn_mode, FW_ECTN_INCREMENTAL);
+	assert_int_equal(cfg.ectn_refresh, 7);
+	assert_int_equal(cfg.ectn_async_delta, 15);
+	assert_int_equal(cfg.ectn_async_min_gap, 1000000);
 	assert_true(cfg.ugal_t == -2.5);
 	assert_int_equal(cfg.pb_exchange, DFLY_PB_INBAND);
 	assert_int_equal(cfg.olm_min_pct, 10);

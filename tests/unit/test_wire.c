@@ -163,6 +163,22 @@ static struct dfly_wire_ctrl ctrl_ectn(void)
 	return m;
 }
 
+/* A list body: SPARSE with counters 0 = 1, 3 = 15, 7 = 9 (the last index), or an empty DELTA. */
+static struct dfly_wire_ctrl ctrl_ectn_list(unsigned format)
+{
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_ECTN_PARTIAL, .src_router = 4};
+
+	m.ectn.epoch = 0x5a;
+	m.ectn.format = (uint8_t)format;
+	m.ectn.n = 8;
+	if (format == DFLY_WIRE_ECTN_SPARSE) {
+		dfly_wire_ectn_add(&m.ectn, 0, 1);
+		dfly_wire_ectn_add(&m.ectn, 3, 15);
+		dfly_wire_ectn_add(&m.ectn, 7, 9);
+	}
+	return m;
+}
+
 static struct dfly_wire_ctrl ctrl_hello(void)
 {
 	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_HELLO, .src_router = 35};
@@ -187,7 +203,10 @@ static struct dfly_wire_ctrl ctrl_ack(void)
 	return m;
 }
 
-/* One valid control frame of each type (PB with vg = 3, which leaves padding bits). */
+#define NSAMPLES 7 /* control frames ctrl_samples() fills */
+
+/* One valid control frame of each type and ECtN format (PB with vg = 3, which leaves padding
+ * bits; an ECtN DELTA with no entry). */
 static int ctrl_samples(struct dfly_wire_ctrl *m)
 {
 	m[0] = ctrl_credit(DFLY_WIRE_CREDIT_MAX);
@@ -195,7 +214,9 @@ static int ctrl_samples(struct dfly_wire_ctrl *m)
 	m[2] = ctrl_ectn();
 	m[3] = ctrl_hello();
 	m[4] = ctrl_ack();
-	return 5;
+	m[5] = ctrl_ectn_list(DFLY_WIRE_ECTN_SPARSE);
+	m[6] = ctrl_ectn_list(DFLY_WIRE_ECTN_DELTA);
+	return NSAMPLES;
 }
 
 /* Insert an 802.1Q tag (VID 5) after the MACs; @return the new length. */
@@ -274,7 +295,11 @@ static void test_err_names(void **state)
 	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_NOSPC), "nospc");
 	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_TOPO), "bad_topo");
 	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_MISWIRED), "miswired");
-	assert_int_equal(DFLY_WIRE_E_COUNT, 16);
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_FORMAT), "bad_format");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_BAD_INDEX), "bad_index");
+	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_UNSORTED), "unsorted");
+	assert_int_equal(DFLY_WIRE_E_MISWIRED, 15); /* values stay: new errors go at the end */
+	assert_int_equal(DFLY_WIRE_E_COUNT, 19);
 	assert_string_equal(dfly_wire_err_name(DFLY_WIRE_E_COUNT), "unknown");
 	assert_string_equal(dfly_wire_err_name(-DFLY_WIRE_E_COUNT), "unknown");
 	assert_string_equal(dfly_wire_err_name(INT_MIN), "unknown");
@@ -591,7 +616,7 @@ static void test_data_encode_errors(void **state)
 
 static void test_ctrl_truncated_every_length(void **state)
 {
-	struct dfly_wire_ctrl m[5], out;
+	struct dfly_wire_ctrl m[NSAMPLES], out;
 	uint8_t b[BUF_LEN], t[BUF_LEN];
 	int nm = ctrl_samples(m);
 
@@ -639,7 +664,7 @@ static void test_ctrl_bad_version_and_type(void **state)
 {
 	static const uint8_t bad_ver[] = {0, 2, 0xff};
 	static const uint8_t bad_type[] = {0, DFLY_WIRE_CTRL_COUNT, 0x80, 0xff};
-	struct dfly_wire_ctrl m[5], out;
+	struct dfly_wire_ctrl m[NSAMPLES], out;
 	uint8_t b[BUF_LEN];
 	int nm = ctrl_samples(m);
 
@@ -661,7 +686,7 @@ static void test_ctrl_bad_version_and_type(void **state)
 
 static void test_ctrl_bad_router(void **state)
 {
-	struct dfly_wire_ctrl m[5], out;
+	struct dfly_wire_ctrl m[NSAMPLES], out;
 	uint8_t b[BUF_LEN];
 	int nm = ctrl_samples(m);
 
@@ -681,7 +706,7 @@ static void test_ctrl_bad_router(void **state)
 
 static void test_ctrl_bad_body_len(void **state)
 {
-	struct dfly_wire_ctrl m[5], out;
+	struct dfly_wire_ctrl m[NSAMPLES], out;
 	uint8_t b[BUF_LEN];
 	int nm = ctrl_samples(m);
 
@@ -849,10 +874,19 @@ static void test_ectn_errors(void **state)
 	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), BAD_COUNT);
 	lim.t = 0; /* nonsense limits, no division by zero */
 	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), BAD_COUNT);
-	/* the reserved byte */
+	/* the format byte (reserved, 0, before the list formats): a FULL body read as a list
+	 * has the wrong length; an unknown format is named as such, whatever the length */
 	memcpy(b, ref, (size_t)n);
-	b[body + 1] = 1;
-	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	b[body + 1] = DFLY_WIRE_ECTN_SPARSE;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	b[body + 1] = DFLY_WIRE_ECTN_DELTA;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	b[body + 1] = DFLY_WIRE_ECTN_FMT_COUNT;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_FORMAT);
+	b[body + 1] = 0xff;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_FORMAT);
+	put_be16(b + body + 2, 0); /* before the count */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_FORMAT);
 	/* an odd count leaves the last high nibble unused: it must be 0 */
 	lim = LIM;
 	lim.a = 7;
@@ -864,6 +898,89 @@ static void test_ectn_errors(void **state)
 	assert_int_equal(b[body + 4 + 3], 13); /* counter 6 alone in the low nibble */
 	b[body + 4 + 3] |= 0x10;
 	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), RESERVED);
+}
+
+/* Set the 16-bit entry @p i of the list body at @p b + @p body to @p index, @p value. */
+static void put_entry(uint8_t *b, size_t body, unsigned i, unsigned index, unsigned value)
+{
+	put_be16(b + body + 6 + 2 * i, (uint16_t)(index << 4 | value));
+}
+
+static void test_ectn_list_errors(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_ectn_list(DFLY_WIRE_ECTN_SPARSE), out;
+	uint8_t b[BUF_LEN], ref[BUF_LEN];
+	int n = encode_ctrl(ref, &m);
+	const size_t body = OFF + 8;
+	struct dfly_wire_limits lim = LIM;
+
+	(void)state;
+	assert_int_equal(n, 14 + 8 + 6 + 2 * 3);
+	for (unsigned fmt = DFLY_WIRE_ECTN_SPARSE; fmt <= DFLY_WIRE_ECTN_DELTA; fmt++) {
+		memcpy(b, ref, (size_t)n);
+		b[body + 1] = (uint8_t)fmt;
+		assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+		assert_int_equal(out.ectn.format, fmt);
+		/* n must still be a·h/t */
+		put_be16(b + body + 2, 7);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+		put_be16(b + body + 2, 8);
+		lim.t = 2;
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &lim, &out), BAD_COUNT);
+		lim = LIM;
+	}
+	/* entry index ≥ n, at the first, a middle and the last entry */
+	for (unsigned i = 0; i < 3; i++) {
+		static const unsigned bad[3][3] = {{8, 9, 10}, {0, 8, 9}, {0, 3, 0xfff}};
+
+		memcpy(b, ref, (size_t)n);
+		for (unsigned j = 0; j < 3; j++)
+			put_entry(b, body, j, bad[i][j], 1);
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_INDEX);
+	}
+	/* the last index n − 1 is fine, its value any 4 bits */
+	memcpy(b, ref, (size_t)n);
+	put_entry(b, body, 2, 7, 0);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_true(dfly_wire_ectn_has(&out.ectn, 7));
+	assert_int_equal(out.ectn.ctr[7], 0);
+	/* duplicate and unsorted indices */
+	memcpy(b, ref, (size_t)n);
+	put_entry(b, body, 1, 0, 2); /* 0, 0, 7 */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), UNSORTED);
+	memcpy(b, ref, (size_t)n);
+	put_entry(b, body, 2, 3, 2); /* 0, 3, 3 */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), UNSORTED);
+	memcpy(b, ref, (size_t)n);
+	put_entry(b, body, 0, 5, 2); /* 5, 3, 7 */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), UNSORTED);
+	/* a truncated list: m says more entries than body_len holds, and the frame ends there */
+	memcpy(b, ref, (size_t)n);
+	put_be16(b + body + 4, 4);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	memcpy(b, ref, (size_t)n);
+	put_be16(b + OFF + 2, 6 + 2 * 2); /* two entries' room, m = 3 */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n - 2, &LIM, &out), BAD_COUNT);
+	put_be16(b + OFF + 2, 6 + 2 * 2 + 1); /* an entry cut in half */
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n - 1, &LIM, &out), BAD_COUNT);
+	/* ...or fewer than body_len holds (bytes present) */
+	memcpy(b, ref, (size_t)n);
+	put_be16(b + body + 4, 2);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	/* m above n: 9 entries in room for 9 */
+	memset(b, 0, sizeof(b));
+	memcpy(b, ref, (size_t)n);
+	put_be16(b + OFF + 2, 6 + 2 * 9);
+	put_be16(b + body + 4, 9);
+	for (unsigned i = 0; i < 9; i++)
+		put_entry(b, body, i, i, 1);
+	ASSERT_ERR(ctrl_decode_exact(b, 14 + 8 + 6 + 2 * 9, &LIM, &out), BAD_COUNT);
+	/* a list body too short for its fixed part */
+	memcpy(b, ref, (size_t)n);
+	put_be16(b + OFF + 2, 5);
+	ASSERT_ERR(ctrl_decode_exact(b, 14 + 8 + 5, &LIM, &out), BAD_COUNT);
+	/* the frame shorter than body_len is TRUNCATED, as for every type */
+	ASSERT_ERR(ctrl_decode_exact(ref, (size_t)n - 1, &LIM, &out), TRUNCATED);
 }
 
 static void test_hello_bad_port(void **state)
@@ -907,7 +1024,7 @@ static void test_ack_errors(void **state)
 
 static void test_ctrl_encode_errors(void **state)
 {
-	struct dfly_wire_ctrl m[5], x;
+	struct dfly_wire_ctrl m[NSAMPLES], x;
 	uint8_t b[BUF_LEN];
 	int nm = ctrl_samples(m);
 
@@ -978,6 +1095,24 @@ static void test_ctrl_encode_errors(void **state)
 	x.ectn.n = 0;
 	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
 	x.ectn.n = DFLY_WIRE_ECTN_MAX + 1;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x = ctrl_ectn();
+	x.ectn.format = DFLY_WIRE_ECTN_FMT_COUNT;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_FORMAT);
+	x = ctrl_ectn_list(DFLY_WIRE_ECTN_SPARSE);
+	x.ectn.n = 0;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x = ctrl_ectn_list(DFLY_WIRE_ECTN_DELTA);
+	dfly_wire_ectn_add(&x.ectn, 8, 1); /* index n */
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_INDEX);
+	x = ctrl_ectn_list(DFLY_WIRE_ECTN_DELTA);
+	dfly_wire_ectn_add(&x.ectn, DFLY_WIRE_ECTN_MAX - 1, 1); /* in the last bitmap word */
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_INDEX);
+	/* one entry more than a list may hold */
+	x = ctrl_ectn_list(DFLY_WIRE_ECTN_SPARSE);
+	x.ectn.n = DFLY_WIRE_ECTN_MAX;
+	for (unsigned k = 0; k <= DFLY_WIRE_ECTN_LIST_MAX; k++)
+		dfly_wire_ectn_add(&x.ectn, k * 3, 1);
 	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
 
 	x = ctrl_ack();
@@ -1312,6 +1447,76 @@ static void test_ectn_golden_roundtrip(void **state)
 	assert_memory_equal(out.ectn.ctr, m.ectn.ctr, DFLY_WIRE_ECTN_MAX);
 }
 
+static void test_ectn_list_golden_roundtrip(void **state)
+{
+	/* epoch, format, n = 8, m = 3, entries {0, 1}, {3, 15}, {7, 9} as index << 4 | value */
+	static const uint8_t want_body[] = {0x5a, 0x01, 0x00, 0x08, 0x00, 0x03,
+					    0x00, 0x01, 0x00, 0x3f, 0x00, 0x79};
+	static const uint8_t want_ctr[8] = {1, 0, 0, 15, 0, 0, 0, 9};
+	struct dfly_wire_ctrl m = ctrl_ectn_list(DFLY_WIRE_ECTN_SPARSE), out;
+	struct dfly_wire_limits lim = LIM;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	assert_int_equal(n, 14 + 8 + sizeof(want_body));
+	assert_int_equal(b[OFF + 1], DFLY_WIRE_CTRL_ECTN_PARTIAL);
+	assert_int_equal(b[OFF + 2] << 8 | b[OFF + 3], sizeof(want_body));
+	assert_memory_equal(b + OFF + 8, want_body, sizeof(want_body));
+	memset(&out, 0xee, sizeof(out)); /* every counter not listed must come back 0 */
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.src_router, 4);
+	assert_int_equal(out.ectn.epoch, 0x5a);
+	assert_int_equal(out.ectn.format, DFLY_WIRE_ECTN_SPARSE);
+	assert_int_equal(out.ectn.n, 8);
+	assert_memory_equal(out.ectn.ctr, want_ctr, 8);
+	for (unsigned k = 0; k < DFLY_WIRE_ECTN_MAX; k++)
+		CHECK(dfly_wire_ectn_has(&out.ectn, k) == (k == 0 || k == 3 || k == 7), "k %u", k);
+
+	/* DELTA: the same layout with format 2; ctr[] of counters not listed is not written,
+	 * values above 15 saturate */
+	m.ectn.format = DFLY_WIRE_ECTN_DELTA;
+	m.ectn.ctr[1] = 0xab;
+	m.ectn.ctr[7] = 200;
+	n = encode_ctrl(b, &m);
+	assert_int_equal(b[OFF + 8 + 1], DFLY_WIRE_ECTN_DELTA);
+	assert_int_equal(b[OFF + 8 + 11], 0x7f);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.ectn.format, DFLY_WIRE_ECTN_DELTA);
+	assert_int_equal(out.ectn.ctr[1], 0);
+	assert_int_equal(out.ectn.ctr[7], 15);
+
+	/* an empty list: 6 bytes of body, below the Ethernet minimum (padding accepted) */
+	m = ctrl_ectn_list(DFLY_WIRE_ECTN_DELTA);
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, 14 + 8 + 6);
+	assert_int_equal(b[OFF + 8 + 4], 0);
+	assert_int_equal(b[OFF + 8 + 5], 0);
+	memset(b + n, 0, 60 - (size_t)n);
+	assert_int_equal(ctrl_decode_exact(b, 60, &LIM, &out), 0);
+	assert_int_equal(out.ectn.format, DFLY_WIRE_ECTN_DELTA);
+	for (unsigned k = 0; k < 8; k++)
+		assert_false(dfly_wire_ectn_has(&out.ectn, k));
+
+	/* the longest list: DFLY_WIRE_ECTN_LIST_MAX entries up to index 1022, 544 bytes */
+	lim.a = DFLY_WIRE_ECTN_MAX;
+	lim.h = 1;
+	lim.t = 1;
+	m = ctrl_ectn_list(DFLY_WIRE_ECTN_SPARSE);
+	memset(m.ectn.listed, 0, sizeof(m.ectn.listed));
+	m.ectn.n = DFLY_WIRE_ECTN_MAX;
+	for (unsigned i = 0; i < DFLY_WIRE_ECTN_LIST_MAX; i++)
+		dfly_wire_ectn_add(&m.ectn, DFLY_WIRE_ECTN_MAX - 1 - 3 * i, (uint8_t)(i % 16));
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, DFLY_CPU_FRAME_MAX);
+	assert_int_equal(b[n - 2] << 8 | b[n - 1], (DFLY_WIRE_ECTN_MAX - 1) << 4 | 0);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &lim, &out), 0);
+	assert_memory_equal(out.ectn.listed, m.ectn.listed, sizeof(m.ectn.listed));
+	for (unsigned k = 0; k < DFLY_WIRE_ECTN_MAX; k++)
+		CHECK(out.ectn.ctr[k] == (dfly_wire_ectn_has(&m.ectn, k) ? m.ectn.ctr[k] : 0),
+		      "k %u", k);
+}
+
 static void test_ectn_group_index(void **state)
 {
 	(void)state;
@@ -1443,9 +1648,9 @@ static void test_seq_before(void **state)
 /* Random mutations of valid frames: only 0 or a named error, and accepted frames are canonical. */
 static void test_mutation_sweep(void **state)
 {
-	uint8_t ref[8][BUF_LEN], b[BUF_LEN], re[BUF_LEN];
-	size_t ref_len[8];
-	struct dfly_wire_ctrl m[5];
+	uint8_t ref[NSAMPLES + 3][BUF_LEN], b[BUF_LEN], re[BUF_LEN];
+	size_t ref_len[NSAMPLES + 3];
+	struct dfly_wire_ctrl m[NSAMPLES];
 	struct dfly_wire_data d;
 	unsigned accepted = 0, nref = 0;
 
@@ -1533,6 +1738,7 @@ int main(void)
 	    cmocka_unit_test(test_credit_errors),
 	    cmocka_unit_test(test_pb_errors),
 	    cmocka_unit_test(test_ectn_errors),
+	    cmocka_unit_test(test_ectn_list_errors),
 	    cmocka_unit_test(test_hello_bad_port),
 	    cmocka_unit_test(test_ack_errors),
 	    cmocka_unit_test(test_ctrl_encode_errors),
@@ -1545,6 +1751,7 @@ int main(void)
 	    cmocka_unit_test(test_credit_golden_roundtrip),
 	    cmocka_unit_test(test_pb_golden_roundtrip),
 	    cmocka_unit_test(test_ectn_golden_roundtrip),
+	    cmocka_unit_test(test_ectn_list_golden_roundtrip),
 	    cmocka_unit_test(test_ectn_group_index),
 	    cmocka_unit_test(test_hello_golden_roundtrip),
 	    cmocka_unit_test(test_hello_every_link),

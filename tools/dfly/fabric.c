@@ -799,6 +799,11 @@ const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t
 	return fab->regs[r];
 }
 
+const struct fw *dfly_fabric_fw(const struct dfly_fabric *fab, uint32_t r)
+{
+	return fab->fws != NULL ? fab->fws[r] : NULL;
+}
+
 const struct dfly_topo *dfly_fabric_topo(const struct dfly_fabric *fab)
 {
 	return fab->topo;

@@ -98,6 +98,9 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 				 size_t len);
 /** Register file of router @p r (read-only use). */
 const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t r);
+struct fw;
+/** Firmware of router @p r (for its counters), or NULL when it runs outside (dfly-controld). */
+const struct fw *dfly_fabric_fw(const struct dfly_fabric *fab, uint32_t r);
 /** The topology. */
 const struct dfly_topo *dfly_fabric_topo(const struct dfly_fabric *fab);
 /** Current cycle. */

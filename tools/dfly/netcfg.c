@@ -84,6 +84,8 @@ static const char *const nc_cmp_names[] = {">=", ">", NULL};
 static const char *const nc_own_names[] = {"live", "broadcast", NULL};
 /* in enum dfly_flexvc_sel order */
 static const char *const nc_flexvc_names[] = {"off", "jsq", "highest", "lowest", "random", NULL};
+/** ECtN broadcast contents, index = enum fw_ectn_mode. */
+static const char *const nc_ectn_mode_names[] = {"full", "sparse", "incremental", "async", NULL};
 static const char *const nc_occ_names[] = {"vc", "port", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
@@ -140,6 +142,8 @@ static const struct nc_setting nc_settings[] = {
 	     "input slot + credit freed at: grant | tail"),
 	NC_E("router.output_release", output_release, nc_orel_names,
 	     "output FIFO slot freed at: start | tail"),
+	NC_B("router.ctrl_charge", ctrl_charge, false,
+	     "control frames occupy their output link (A-5.6; false: out of band, free)"),
 
 	NC_G("buffers"),
 	NC_I("buffers.injection", NC_U32, buf_inj, 256, 1, NC_BUF_MAX, "phits per injection VC"),
@@ -217,6 +221,14 @@ static const struct nc_setting nc_settings[] = {
 	     "cycles between partial-array broadcasts (synchronised)"),
 	NC_E("routing.ectn.own", ectn_own, nc_own_names,
 	     "own partial in the combined array: live | broadcast snapshot"),
+	NC_E("routing.ectn.mode", ectn_mode, nc_ectn_mode_names,
+	     "broadcast: full | sparse | incremental | async (spec 5.6 alternatives)"),
+	NC_I("routing.ectn.refresh", NC_U32, ectn_refresh, 10, 1, 1000000,
+	     "incremental: the full array every N periods"),
+	NC_I("routing.ectn.async_delta", NC_U32, ectn_async_delta, 4, 1, 15,
+	     "async: send at once when an own counter moved by >= this"),
+	NC_I("routing.ectn.async_min_gap", NC_U32, ectn_async_min_gap, 10, 1, 1000000,
+	     "async: cycles from any send to an immediate one, at least"),
 	NC_G("routing.lia"),
 	NC_I("routing.lia.window", NC_U32, lia_window, 200, 1, 1000000,
 	     "HW: cycles of injected traffic counted (LIA, TPR)"),
@@ -1584,6 +1596,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->hyb_any = cfg->hyb_any;
 	k->ectn_thc = cfg->ectn_thc;
 	k->ectn_own_live = cfg->ectn_own == 0;
+	k->ctrl_charge = cfg->ctrl_charge;
 	dfly_netcfg_vc_needs(cfg, &l, &g, k->vc_map);
 }
 
@@ -1602,6 +1615,10 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->ectn_enabled = cfg->mode == DFLY_MODE_ECTN;
 	fp->ectn_period = cfg->ectn_period;
 	fp->ectn_own_live = cfg->ectn_own == 0;
+	fp->ectn_mode = (enum fw_ectn_mode)cfg->ectn_mode;
+	fp->ectn_refresh = cfg->ectn_refresh;
+	fp->ectn_async_delta = cfg->ectn_async_delta;
+	fp->ectn_async_min_gap = cfg->ectn_async_min_gap;
 	fp->lia.enabled = cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_TPR;
 	fp->lia.tpr = cfg->mode == DFLY_MODE_TPR;
 	fp->lia.window = cfg->lia_window;
@@ -1645,6 +1662,7 @@ void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *
 	par->credit_at_tail = cfg->credit_release == DFLY_REL_TAIL;
 	par->out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
 	par->min_pkt_phits = cfg->pkt_phits;
+	par->phit_bytes = cfg->phit_bytes;
 }
 
 uint32_t dfly_netcfg_min_buf(const struct dfly_netcfg *cfg)

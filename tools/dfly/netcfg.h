@@ -82,6 +82,8 @@ struct dfly_netcfg {
 	bool in_transit_priority; /**< router.in_transit_priority: default false */
 	enum dfly_release credit_release; /**< router.credit_release: "grant" (default) | "tail" */
 	enum dfly_release output_release; /**< router.output_release: "start" (default) | "tail" */
+	bool ctrl_charge; /**< router.ctrl_charge: control frames occupy their link, default false
+			       (A-5.6: the papers did not charge them) */
 
 	/* buffers.* (phits) */
 	uint32_t buf_inj;    /**< buffers.injection: per injection VC, default 256 */
@@ -150,6 +152,11 @@ struct dfly_netcfg {
 	uint32_t acor_window;  /**< routing.acor.window: HI, cycles, default 500 */
 	uint32_t acor_it1, acor_it2, acor_dt1, acor_dt2; /**< routing.acor.*: 15, 50, 5, 15 */
 	int ectn_own;	      /**< routing.ectn.own: 0 "live" (default, A-5.6) | 1 "broadcast" */
+	int ectn_mode; /**< routing.ectn.mode: enum fw_ectn_mode, 0 "full" (default) | 1 "sparse" |
+			    2 "incremental" | 3 "async" (spec 5.6 lighter alternatives 1-3) */
+	uint32_t ectn_refresh;       /**< routing.ectn.refresh: incremental, default 10 periods */
+	uint32_t ectn_async_delta;   /**< routing.ectn.async_delta: async, default 4 */
+	uint32_t ectn_async_min_gap; /**< routing.ectn.async_min_gap: async, default 10 cycles */
 
 	/* traffic.* */
 	enum dfly_pattern pattern;	 /**< traffic.pattern: "un" (default) | "adv+N" | ... */
@@ -200,8 +207,8 @@ void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32
 void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k);
 
 struct asic_params;
-/** The ASIC parameters the configuration sets (router, buffers, VCs, releases); min_pkt_phits
- *  is the generators' packet length. */
+/** The ASIC parameters the configuration sets (router, buffers, VCs, releases, phit bytes);
+ *  min_pkt_phits is the generators' packet length. */
 void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *par);
 
 /** The smallest buffer a packet crosses (injection, local, global input VC or output FIFO). */
