@@ -291,10 +291,14 @@ static void test_pattern(void **state)
 	(void)state;
 	expect_error(BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm)");
+		     "adv+N, adv-N, advc, perm, c1, c2)");
 	expect_error(BASE "traffic = {\n\tpattern = \"bursty-un\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: pattern 'bursty-un' is not implemented yet "
-		     "(implemented: un, adv+N, adv-N, advc, perm)");
+		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2)");
+	/* c1's areas of g/4 groups must hold ADV+h: h2 (g = 9) has areas of 2 groups */
+	expect_error(BASE "traffic = {\n\tpattern = \"c1\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: c1 splits the g = 9 groups into 4 areas of 2, and "
+		     "ADV+h inside an area needs more than h = 2 groups (expected g/4 > h)");
 	expect_error(BASE "traffic = {\n\tpattern = \"adv+x\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: bad pattern 'adv+x' (expected adv+N or adv-N with "
 		     "an integer N)");
@@ -303,7 +307,7 @@ static void test_pattern(void **state)
 		     "an integer N)");
 	expect_error(BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm)");
+		     "adv+N, adv-N, advc, perm, c1, c2)");
 }
 
 static void test_pattern_own_group(void **state)

@@ -86,6 +86,34 @@ void dfly_gen_fini(struct dfly_gen *g)
 	g->node = NULL;
 }
 
+/*
+ * C1 (spec §7.2, LIA §6.4, PROPOSAL): four areas of consecutive groups, area A = ⌊4G/g⌋ (g/4
+ * groups each, rounded: 9, 8, 8, 8 for g = 33), running UN, ADV+1, ADV+h and ADVc; nodes talk
+ * only inside their area, ADV offsets are taken modulo the area's group count.
+ */
+static uint32_t pick_c1(struct dfly_gen *g, uint32_t n)
+{
+	const struct dfly_topo *t = g->topo;
+	struct dfly_gen_node *s = &g->node[n];
+	uint32_t gsz = t->a * t->p, G = n / gsz, A = G * 4 / t->g;
+	uint32_t first = (A * t->g + 3) / 4, last = ((A + 1) * t->g + 3) / 4; /* [first, last) */
+	uint32_t na = last - first, d, k;
+
+	switch (A) {
+	case 0: /* UN over the other nodes of the area */
+		d = dfly_rng_below(&s->rng, na * gsz - 1);
+		d += first * gsz;
+		return d >= n ? d + 1 : d;
+	case 1:
+		return (first + (G - first + 1) % na) * gsz + dfly_rng_below(&s->rng, gsz);
+	case 2:
+		return (first + (G - first + t->h) % na) * gsz + dfly_rng_below(&s->rng, gsz);
+	default: /* ADVc: the h groups following G, inside the area */
+		k = dfly_rng_below(&s->rng, t->h * gsz);
+		return (first + (G - first + 1 + k / gsz) % na) * gsz + k % gsz;
+	}
+}
+
 uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 {
 	const struct dfly_topo *t = g->topo;
@@ -111,6 +139,16 @@ uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 	}
 	case DFLY_PAT_PERM:
 		return s->perm_dst;
+	case DFLY_PAT_C1:
+		return pick_c1(g, n);
+	case DFLY_PAT_C2: {
+		/* odd nodes ADV+1, even nodes ADV+h, each to a node of its own parity (parity of
+		 * the index in the group: the node id's when a·p is even, as in balanced networks) */
+		uint32_t par = n % gsz % 2, off = par ? 1 : t->h, Gd = (G + off) % t->g;
+		uint32_t k = dfly_rng_below(&s->rng, (gsz + 1 - par) / 2);
+
+		return Gd * gsz + 2 * k + par;
+	}
 	default:
 		return n;
 	}

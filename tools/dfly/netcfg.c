@@ -90,8 +90,8 @@ static const char *const nc_occ_names[] = {"vc", "port", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 /** Traffic patterns of spec §7 that are not implemented yet. */
-static const char *const nc_pat_later[] = {"bursty-un",  "mix",      "c1",     "c2",
-					   "all-to-all", "graph500", "halo3d", NULL};
+static const char *const nc_pat_later[] = {"bursty-un", "mix",    "all-to-all",
+					   "graph500",  "halo3d", NULL};
 
 static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern;
 static nc_print_fn nc_print_mechanism, nc_print_path_a, nc_print_pattern;
@@ -420,6 +420,12 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 	case DFLY_PAT_PERM:
 		snprintf(buf, len, "perm");
 		break;
+	case DFLY_PAT_C1:
+		snprintf(buf, len, "c1");
+		break;
+	case DFLY_PAT_C2:
+		snprintf(buf, len, "c2");
+		break;
 	default:
 		snprintf(buf, len, "?");
 		break;
@@ -475,8 +481,9 @@ static void nc_print_path_a(const struct dfly_netcfg *cfg, char *buf, size_t len
 
 static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
-	static const char *const fixed[] = {"un", "advc", "perm"};
-	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN, DFLY_PAT_ADVC, DFLY_PAT_PERM};
+	static const char *const fixed[] = {"un", "advc", "perm", "c1", "c2"};
+	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN, DFLY_PAT_ADVC, DFLY_PAT_PERM,
+						      DFLY_PAT_C1, DFLY_PAT_C2};
 
 	cfg->adv_offset = 0;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
@@ -507,11 +514,12 @@ static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg,
 		snprintf(
 		    msg, len,
 		    "pattern '%s' is not implemented yet (implemented: un, adv+N, adv-N, advc, "
-		    "perm)",
+		    "perm, c1, c2)",
 		    val);
 		return -1;
 	}
-	snprintf(msg, len, "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm)",
+	snprintf(msg, len,
+		 "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm, c1, c2)",
 		 val);
 	return -1;
 }
@@ -1297,6 +1305,14 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       "g = %" PRIu32 ")",
 			       dfly_pattern_name(cfg, name, sizeof(name)), g);
 	}
+	if (cfg->pattern == DFLY_PAT_C1 && g / 4 <= cfg->h)
+		return nc_fail(c, "traffic.pattern",
+			       "c1 splits the g = %" PRIu32 " groups into 4 areas of %" PRIu32
+			       ", and ADV+h inside an area needs more than h = %" PRIu32
+			       " groups (expected g/4 > h)",
+			       g, g / 4, cfg->h);
+	if (cfg->pattern == DFLY_PAT_C2 && cfg->h % g == 0)
+		return nc_fail(c, "traffic.pattern", "c2's ADV+h needs h mod g != 0");
 	return 0;
 }
 

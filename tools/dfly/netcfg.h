@@ -25,6 +25,8 @@ enum dfly_pattern {
 	DFLY_PAT_ADV,	 /**< "adv+N" / "adv-N": uniform node of group (G + N) mod g */
 	DFLY_PAT_ADVC,	 /**< "advc": uniform node of groups G+1 … G+h (σ = −1) */
 	DFLY_PAT_PERM,	 /**< "perm": fixed random node-level derangement */
+	DFLY_PAT_C1,	 /**< "c1": four areas of consecutive groups, UN / ADV+1 / ADV+h / ADVc */
+	DFLY_PAT_C2,	 /**< "c2": odd nodes ADV+1, even nodes ADV+h, each to its own parity */
 	DFLY_PAT_COUNT
 };
 
