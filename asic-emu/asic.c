@@ -75,6 +75,9 @@ struct asic {
 	const struct dfly_tbl_ugal *tbl_ugal;
 	const struct dfly_tbl_lia *tbl_lia;
 	const struct asic *const *group_view; /* UGAL-G oracle: the group's ASICs by rho */
+	asic_trace_fn *trace_fn;	      /* capture callback, or NULL */
+	void *trace_ctx;
+	uint32_t trace_mask;		      /* bit p: capture point p on */
 	uint64_t cc_rel_mask;	/* inputs whose crossing packet still holds its counters */
 	uint64_t cc_mismatch;	/* knobs.cc_check: cycles the recomputed counters differed */
 	uint32_t router, group, radix, p;
@@ -604,11 +607,104 @@ static void cc_filter(struct asic *as)
 		    (uint32_t)((a * m->cc_est_q8[o] + (256 - a) * ((uint64_t)m->cc[o] << 8)) >> 8);
 }
 
-static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk)
+/* Capture points (include/dfly/trace.h): one mask test when off. */
+#define TRACING(as, pt) (((as)->trace_mask >> (pt)) & 1u)
+
+static void trace_pkt(struct asic *as, uint8_t point, uint32_t port, uint8_t vc,
+		      const struct asic_pkt *pk, uint64_t cycle, uint16_t drop)
+{
+	struct asic_trace_ev ev = {
+		.point = point,
+		.vc = vc,
+		.kind = (uint8_t)dfly_topo_port_kind(as->topo, port),
+		.port = (uint16_t)port,
+		.drop = drop,
+		.cycle = cycle,
+		.pkt = pk,
+	};
+
+	as->trace_fn(as->trace_ctx, as, &ev);
+}
+
+static void trace_frame(struct asic *as, uint32_t port, uint8_t point, const void *frame,
+			uint16_t len, uint64_t cycle)
+{
+	struct asic_trace_ev ev = {
+		.point = point,
+		.kind = (uint8_t)dfly_topo_port_kind(as->topo, port),
+		.port = (uint16_t)port,
+		.drop = DFLY_TRACE_NONE,
+		.cycle = cycle,
+		.frame = frame,
+		.len = len,
+	};
+
+	as->trace_fn(as->trace_ctx, as, &ev);
+}
+
+void asic_set_trace(struct asic *as, asic_trace_fn *fn, void *ctx, uint32_t points)
+{
+	as->trace_fn = fn;
+	as->trace_ctx = ctx;
+	as->trace_mask = fn != NULL ? points & ((1u << DFLY_TRACE_POINT_COUNT) - 1) : 0;
+}
+
+uint32_t asic_router_id(const struct asic *as)
+{
+	return as->router;
+}
+
+void asic_pkt_wire(const struct asic_pkt *pk, struct dfly_wire_data *d)
+{
+	uint64_t dly = pk->inj_cycle >= pk->gen_cycle ? pk->inj_cycle - pk->gen_cycle : 0;
+	uint8_t f = 0;
+
+	if (pk->flags & ASIC_PKT_NONMIN)
+		f |= DFLY_WIRE_F_NONMIN;
+	if (pk->flags & ASIC_PKT_PHASE1)
+		f |= DFLY_WIRE_F_PHASE;
+	if (pk->flags & ASIC_PKT_MANDATORY_GLOBAL)
+		f |= DFLY_WIRE_F_MANDATORY_GLOBAL;
+	if (pk->flags & ASIC_PKT_LMIS_DONE)
+		f |= DFLY_WIRE_F_LOCAL_MISROUTE_DONE;
+	if (pk->flags & ASIC_PKT_PBVEC)
+		f |= DFLY_WIRE_F_PB;
+	if (pk->flags & ASIC_PKT_NOINTER)
+		f |= DFLY_WIRE_F_NOINTER;
+	memset(d, 0, sizeof(*d));
+	d->flags = f;
+	d->global_hops = pk->ghops;
+	d->local_hops = pk->grp_lhops > DFLY_WIRE_MAX_LOCAL_HOPS ? DFLY_WIRE_MAX_LOCAL_HOPS
+								 : pk->grp_lhops;
+	d->vc = pk->vc;
+	d->size_phits = pk->len;
+	d->src_node = pk->src_node;
+	d->dst_node = pk->dst_node;
+	d->via_router = pk->val_router;
+	d->gen_cycle = pk->gen_cycle;
+	d->pb_vec = (pk->flags & ASIC_PKT_PBVEC) ? pk->pb_vec : 0;
+	d->tag = pk->id;
+	d->path_lhops = pk->lhops;
+	d->inj_delay = dly > UINT32_MAX ? UINT32_MAX : (uint32_t)dly;
+}
+
+static inline void dec_reset(struct asic_dec *d)
+{
+	d->q_min = d->q_val = -1;
+	d->t = 0;
+	d->cc = d->combined = DFLY_TRACE_NONE;
+	d->level = 0xff;
+	d->flags = 0;
+}
+
+static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk,
+		     uint64_t now)
 {
 	struct asic_in *in = &as->in[port];
 	struct asic_ivc *q = &in->vc[v];
 
+	if (TRACING(as, DFLY_TRACE_VC_ENQ))
+		trace_pkt(as, DFLY_TRACE_VC_ENQ, port, (uint8_t)v, pk, now, DFLY_TRACE_NONE);
 	if (q->tail == q->head)
 		cc_head(as, port, pk);
 	q->ring[q->tail++ & q->mask] = pk;
@@ -692,7 +788,11 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	pkt->trig = ASIC_REASON_NONE;
 	pkt->pend_flags = 0;
 	pkt->vc_allow = 0;
-	ivc_push(as, port, v, pkt);
+	dec_reset(&pkt->dec);
+	pkt->dec.reason = pkt->dec.trig = 0xff;
+	if (TRACING(as, DFLY_TRACE_HOST_RX))
+		trace_pkt(as, DFLY_TRACE_HOST_RX, port, (uint8_t)v, pkt, now, DFLY_TRACE_NONE);
+	ivc_push(as, port, v, pkt, now);
 	if (pkt->dst_node / as->topo->p / as->topo->a != as->group)
 		as->regs->mech.lia_stored[pkt->dst_node / as->topo->p / as->topo->a]++;
 	return true;
@@ -947,12 +1047,24 @@ static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router
 		pk->trig = lvl[l < 3 ? l : 2];
 	}
 	ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + T * 256;
+	pk->dec.q_min = (int32_t)qmin;
+	pk->dec.q_val = (int32_t)qval;
+	pk->dec.t = (int32_t)T;
+	if (k->mode == DFLY_MODE_LIA || k->mode == DFLY_MODE_TPR) {
+		pk->dec.level = as->tbl_lia->level[dst_group];
+		if (as->tbl_lia->use_l1)
+			pk->dec.flags |= DFLY_TRACE_F_L1;
+		if (as->tbl_lia->l2[dst_group])
+			pk->dec.flags |= DFLY_TRACE_F_L2;
+	}
 	if (k->mode == DFLY_MODE_PB || k->mode == DFLY_MODE_PB_ACOR) {
 		uint32_t trunk = dfly_topo_trunk_select(t, as->router, dst_group, pk->dst_node);
 		uint32_t rho, q;
 
 		dfly_topo_link_to_group(t, as->group, dst_group, trunk, &rho, &q);
 		sat = (as->tbl_pb->sat[rho][q] >> k->vc_map[DFLY_ROLE_G1]) & 1u;
+		if (sat)
+			pk->dec.flags |= DFLY_TRACE_F_SAT;
 	}
 	if (!sat && ugal_ok) {
 		pk->reason = transit ? DFLY_ROUTE_PAR_TRANSIT_MIN : DFLY_ROUTE_SRC_MIN_UGAL;
@@ -1213,6 +1325,9 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 	uint32_t c, vc, min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
 	uint16_t pend = 0;
 	uint8_t why = ASIC_REASON_NONE, miss = DFLY_ROUTE_OLM_NO_CANDIDATE;
+
+	pk->dec.cc = as->regs->mech.cc[min_port];
+	pk->dec.q_min = (int32_t)q_occ(as, min_port, min_vc, false);
 	/* a packet that found its minimal hop blocked with no valid candidate at this router, and
 	 * later takes the minimal hop here, counts as "no candidate" when granted */
 	uint8_t prev = pk->reason == miss ? miss : ASIC_REASON_NONE;
@@ -1253,6 +1368,7 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 			pend = ASIC_PKT_NONMIN;
 			why = ASIC_REASON_NONE; /* counted by the grant as INJ_GLOBAL_MISROUTE */
 			if (as->regs->knobs.mode == DFLY_MODE_ECTN) {
+				pk->dec.combined = as->regs->mech.ectn_combined[dst_group];
 				c = ectn_pick(as, pk, dst_group);
 				if (c != UINT32_MAX) {
 					pk->out_port = (uint8_t)c;
@@ -1310,6 +1426,7 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 	bool towards_root;
 
 	pk->trig = ASIC_REASON_NONE;
+	dec_reset(&pk->dec);
 	if (asic_mode_in_transit(k->mode)) {
 		route_olm(as, pk, in_port, dst_router, dst_group);
 		return;
@@ -1387,10 +1504,13 @@ static void rx_credits(struct asic *as, uint64_t now)
 	}
 }
 
-static void eject_drop(struct asic *as, struct asic_pkt *pk, uint64_t now, enum dfly_drop why)
+static void eject_drop(struct asic *as, struct asic_pkt *pk, uint64_t now, enum dfly_drop why,
+		       uint32_t port)
 {
 	struct asic_ejection *e = &as->ej[as->ej_tail & as->ej_mask];
 
+	if (TRACING(as, DFLY_TRACE_DROP))
+		trace_pkt(as, DFLY_TRACE_DROP, port, pk->vc, pk, now, (uint16_t)why);
 	as->regs->drop[why]++;
 	e->pkt = pk;
 	e->tail_cycle = now;
@@ -1420,13 +1540,15 @@ static void rx_data(struct asic *as, uint64_t now)
 		while (l->d_head != l->d_tail && l->data[l->d_head & l->mask].due <= now) {
 			struct asic_pkt *pk = l->data[l->d_head++ & l->mask].pkt;
 
+			if (TRACING(as, DFLY_TRACE_PORT_RX))
+				trace_pkt(as, DFLY_TRACE_PORT_RX, i, pk->vc, pk, now, DFLY_TRACE_NONE);
 			if (pk->vc >= in->nvc) {
-				eject_drop(as, pk, now, DFLY_DROP_BAD_VC);
+				eject_drop(as, pk, now, DFLY_DROP_BAD_VC, i);
 				continue;
 			}
 			if (in->vc[pk->vc].occ + pk->len > in->vc[pk->vc].cap ||
 			    ivc_count(&in->vc[pk->vc]) > in->vc[pk->vc].mask) {
-				eject_drop(as, pk, now, DFLY_DROP_NO_ROOM);
+				eject_drop(as, pk, now, DFLY_DROP_NO_ROOM, i);
 				continue;
 			}
 			if (pk->flags & ASIC_PKT_PBVEC) {
@@ -1437,7 +1559,7 @@ static void rx_data(struct asic *as, uint64_t now)
 			}
 			pk->ready_tick = (now + as->par.pipe_route) * as->par.speedup;
 			pk->out_port = UINT8_MAX;
-			ivc_push(as, i, pk->vc, pk);
+			ivc_push(as, i, pk->vc, pk, now);
 		}
 	}
 }
@@ -1469,6 +1591,8 @@ static void rx_ctrl(struct asic *as, uint64_t now)
 				as->regs->drop[DFLY_DROP_DECODE]++;
 				continue;
 			}
+			if (TRACING(as, DFLY_TRACE_PORT_RX))
+				trace_frame(as, i, DFLY_TRACE_PORT_RX, buf, len, now);
 			if (dfly_cpu_ring_put(&as->regs->cpu_rx, (uint16_t)i, now, buf, len) < 0) {
 				as->regs->drop[DFLY_DROP_CPU_RX_FULL]++;
 				continue;
@@ -1519,6 +1643,8 @@ static void tx_cpu(struct asic *as, uint64_t now)
 				as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
 			} else {
 				as->regs->port_ctr[o][DFLY_CTRL_TX]++;
+				if (TRACING(as, DFLY_TRACE_PORT_TX))
+					trace_frame(as, o, DFLY_TRACE_PORT_TX, sl->frame, sl->len, start);
 				if (charge) {
 					out->link_free = start + ser;
 					as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES] += ser;
@@ -1583,6 +1709,10 @@ static void out_stage(struct asic *as, uint64_t now)
 					e->tail_cycle = now + as->par.lat_terminal + pk->len - 1;
 					e->drop = 0;
 					as->ej_tail++;
+					/* stamped with the cycle its tail reaches the node */
+					if (TRACING(as, DFLY_TRACE_HOST_TX))
+						trace_pkt(as, DFLY_TRACE_HOST_TX, o, pk->vc, pk,
+							  e->tail_cycle, DFLY_TRACE_NONE);
 				} else {
 					struct asic_link *l = out->link;
 
@@ -1599,6 +1729,9 @@ static void out_stage(struct asic *as, uint64_t now)
 					l->data[l->d_tail & l->mask].pkt = pk;
 					l->data[l->d_tail & l->mask].due = now + l->latency;
 					l->d_tail++;
+					if (TRACING(as, DFLY_TRACE_PORT_TX))
+						trace_pkt(as, DFLY_TRACE_PORT_TX, o, pk->vc, pk, now,
+							  DFLY_TRACE_NONE);
 				}
 				out->head++;
 				as->held--;
@@ -1733,6 +1866,8 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 			regs->route[DFLY_ROUTE_INJ_MIN]++;
 		count_path(as, pk);
 	}
+	pk->dec.reason = pk->reason;
+	pk->dec.trig = pk->trig;
 	if (pk->reason != ASIC_REASON_NONE) {
 		regs->route[pk->reason]++;
 		pk->reason = ASIC_REASON_NONE;

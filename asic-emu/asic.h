@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "dfly/regs.h"
+#include "dfly/trace.h"
 #include "dfly/rng.h"
 #include "dfly/topo.h"
 
@@ -52,10 +53,56 @@
 struct asic;
 void asic_set_group_view(struct asic *as, const struct asic *const *view);
 
+/** One event at a capture point (include/dfly/trace.h). */
+struct asic_trace_ev {
+	uint8_t point;		     /**< enum dfly_trace_point */
+	uint8_t vc;		     /**< input VC, or output VC on port tx */
+	uint8_t kind;		     /**< enum dfly_port_kind of the port */
+	uint16_t port;		     /**< port of this router */
+	uint16_t drop;		     /**< enum dfly_drop for DFLY_TRACE_DROP, else DFLY_TRACE_NONE */
+	uint64_t cycle;		     /**< emulated cycle of the event */
+	const struct asic_pkt *pkt;  /**< the data packet, or NULL for a control frame */
+	const void *frame;	     /**< the control frame (pkt NULL) */
+	uint16_t len;		     /**< its length in bytes */
+};
+
+/** A capture callback; it must not keep @p ev or its packet beyond the call. */
+typedef void asic_trace_fn(void *ctx, const struct asic *as, const struct asic_trace_ev *ev);
+
+/**
+ * Call @p fn at the capture points of @p points (bit p = enum dfly_trace_point p); 0 or a NULL
+ * @p fn turns tracing off. Off, each point costs one test of a mask.
+ */
+void asic_set_trace(struct asic *as, asic_trace_fn *fn, void *ctx, uint32_t points);
+
+/** Router id of @p as. */
+uint32_t asic_router_id(const struct asic *as);
+
+struct dfly_wire_data;
+/**
+ * The data header (wire.h) of @p pk as it would cross a link now: flags, hops, VC, size, nodes,
+ * S_ROOT, generation cycle, PB vector, tag (pk->id), path local hops, injection delay. type,
+ * seq and payload_len are left 0 for the caller.
+ */
+void asic_pkt_wire(const struct asic_pkt *pk, struct dfly_wire_data *d);
+
 static inline bool asic_mode_in_transit(uint32_t mode)
 {
 	return mode >= DFLY_MODE_OLM && mode <= DFLY_MODE_ECTN;
 }
+
+/** The values a routing decision compared (trace metadata, include/dfly/trace.h). */
+struct asic_dec {
+	int32_t q_min;	  /**< occupancy of the minimal first hop (phits), −1 if not compared */
+	int32_t q_val;	  /**< occupancy of the Valiant candidate's first hop, −1 if none */
+	int32_t t;	  /**< UGAL's T in phits */
+	uint16_t cc;	  /**< contention counter of the minimal output, DFLY_TRACE_NONE */
+	uint16_t combined; /**< ECtN combined[destination group], DFLY_TRACE_NONE */
+	uint8_t level;	  /**< LIA/TPR level, 0xff if none */
+	uint8_t flags;	  /**< DFLY_TRACE_F_SAT, _L1, _L2 */
+	uint8_t reason;	  /**< the decision counter of the last granted hop, 0xff none */
+	uint8_t trig;	  /**< its trigger counter, 0xff none */
+};
 
 /**
  * Packet descriptor: header fields plus the emulator's side-band metadata. It lives in a pool
@@ -83,6 +130,7 @@ struct asic_pkt {
 	uint64_t gen_cycle;  /**< generation cycle (latency is measured from here) */
 	uint64_t ready_tick; /**< tick from which the head may request the allocator */
 	uint64_t inj_cycle;  /**< cycle it left the injection queue */
+	struct asic_dec dec; /**< what the last route stage compared (traces) */
 	uint32_t id;	     /**< driver's handle (e.g. a sequence number) */
 	struct asic_pkt *next; /**< driver's list link (free list, source queue); unused here */
 };

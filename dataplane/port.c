@@ -141,25 +141,6 @@ static void send_ctrl(struct dp_port *p, struct rte_mempool *mp, const struct df
  * Fabric: transmit
  */
 
-static uint8_t wire_flags(const struct asic_pkt *pk)
-{
-	uint8_t f = 0;
-
-	if (pk->flags & ASIC_PKT_NONMIN)
-		f |= DFLY_WIRE_F_NONMIN;
-	if (pk->flags & ASIC_PKT_PHASE1)
-		f |= DFLY_WIRE_F_PHASE;
-	if (pk->flags & ASIC_PKT_MANDATORY_GLOBAL)
-		f |= DFLY_WIRE_F_MANDATORY_GLOBAL;
-	if (pk->flags & ASIC_PKT_LMIS_DONE)
-		f |= DFLY_WIRE_F_LOCAL_MISROUTE_DONE;
-	if (pk->flags & ASIC_PKT_PBVEC)
-		f |= DFLY_WIRE_F_PB;
-	if (pk->flags & ASIC_PKT_NOINTER)
-		f |= DFLY_WIRE_F_NOINTER;
-	return f;
-}
-
 static uint16_t asic_flags(uint8_t f)
 {
 	uint16_t a = ASIC_PKT_ROUTED; /* a packet on a link was routed by its source router */
@@ -184,31 +165,16 @@ static int encode_data(struct dp_port *p, struct rte_mbuf *m, uint32_t seq)
 {
 	struct asic_pkt *pk = dp_mbuf_pkt(m);
 	uint16_t plen = rte_pktmbuf_data_len(m);
-	uint64_t dly = pk->inj_cycle >= pk->gen_cycle ? pk->inj_cycle - pk->gen_cycle : 0;
-	struct dfly_wire_data d = {
-	    .type = plen ? DFLY_WIRE_PKT_HOST : DFLY_WIRE_PKT_SYNTH,
-	    .flags = wire_flags(pk),
-	    .global_hops = pk->ghops,
-	    .local_hops = pk->grp_lhops > DFLY_WIRE_MAX_LOCAL_HOPS ? DFLY_WIRE_MAX_LOCAL_HOPS
-								: pk->grp_lhops,
-	    .vc = pk->vc,
-	    .size_phits = pk->len,
-	    .src_node = pk->src_node,
-	    .dst_node = pk->dst_node,
-	    .via_router = pk->val_router,
-	    .seq = seq,
-	    .gen_cycle = pk->gen_cycle,
-	    .pb_vec = (pk->flags & ASIC_PKT_PBVEC) ? pk->pb_vec : 0,
-	    .tag = pk->id,
-	    .payload_len = plen,
-	    .path_lhops = pk->lhops,
-	    .inj_delay = dly > UINT32_MAX ? UINT32_MAX : (uint32_t)dly,
-	};
+	struct dfly_wire_data d;
 	struct dfly_wire_eth eth;
 	char *h = rte_pktmbuf_prepend(m, DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN);
 
 	if (h == NULL)
 		return -1;
+	asic_pkt_wire(pk, &d);
+	d.type = plen ? DFLY_WIRE_PKT_HOST : DFLY_WIRE_PKT_SYNTH;
+	d.seq = seq;
+	d.payload_len = plen;
 	memcpy(eth.dst, p->peer_mac, 6);
 	memcpy(eth.src, p->mac, 6);
 	return dfly_wire_data_encode(h, rte_pktmbuf_data_len(m), &eth, &d, NULL) < 0 ? -1 : 0;

@@ -197,10 +197,10 @@ static void test_unknown_setting(void **state)
 		     "in_transit_priority, credit_release, output_release, ctrl_charge)");
 	expect_error(BASE "rooter = {\n\tspeedup = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:9: rooter: unknown setting (expected one of: topology, router, buffers, "
-		     "vcs, links, packet, clock, routing, traffic, sim)");
+		     "vcs, links, packet, clock, routing, traffic, capture, sim)");
 	expect_error(BASE "speedup = 2;\n", NULL, 0, -EINVAL,
 		     "FILE:9: speedup: unknown setting (expected one of: topology, router, "
-		     "buffers, vcs, links, packet, clock, routing, traffic, sim)");
+		     "buffers, vcs, links, packet, clock, routing, traffic, capture, sim)");
 	/* Nested groups are checked too. */
 	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"val\";\n"
 		     "\tval = {\n\t\tpath = \"lgl\";\n\t};\n};\n",
@@ -433,7 +433,7 @@ static void test_set_errors(void **state)
 		     "ctrl_charge)");
 	expect_error(BASE, (const char *const[]){"foo.bar=1"}, 1, -EINVAL,
 		     "--set foo.bar=1: foo: unknown setting (expected one of: topology, router, "
-		     "buffers, vcs, links, packet, clock, routing, traffic, sim)");
+		     "buffers, vcs, links, packet, clock, routing, traffic, capture, sim)");
 }
 
 static void test_set_creates(void **state)

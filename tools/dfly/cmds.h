@@ -29,4 +29,7 @@ int cmd_stats(int argc, char **argv);
 /** dfly testbed (testbed.c): generate, start and stop a testbed of dfly-switch processes. */
 int cmd_testbed(int argc, char **argv);
 
+/** dfly trace (trace.c): analyse captures of dfly sim --capture and dfly-switch. */
+int cmd_trace(int argc, char **argv);
+
 #endif /* DFLY_CMDS_H */

@@ -17,6 +17,7 @@
 
 #include "asic.h"
 #include "fabric.h"
+#include "capture.h"
 #include "gen.h"
 #include "fw.h"
 #include "regs_shm.h"
@@ -68,11 +69,92 @@ struct dfly_fabric {
 
 	dfly_delivery_fn *tap;
 	void *tap_ctx;
+
+	struct dfly_capture *cap; /* `dfly sim --capture`, or NULL */
+	struct dfly_capture_stats cap_st;
 };
 
 /* ---------------------------------------------------------------------------------------------
  * Packet pool
  */
+
+/* A packet its source could not inject (generate-or-skip, spec §3.8): a capture DROP event. */
+static void capture_edge_drop(struct dfly_fabric *fab, struct asic *as, uint32_t port,
+			      struct asic_pkt *pk)
+{
+	struct asic_trace_ev ev = {
+	    .point = DFLY_TRACE_DROP,
+	    .kind = DFLY_PORT_TERMINAL,
+	    .port = (uint16_t)port,
+	    .drop = DFLY_DROP_INJ_FULL,
+	    .cycle = fab->now,
+	    .pkt = pk,
+	};
+
+	if (!(fab->cfg.cap_points >> DFLY_TRACE_DROP & 1u))
+		return;
+	pk->dec.q_min = pk->dec.q_val = -1;
+	pk->dec.cc = pk->dec.combined = DFLY_TRACE_NONE;
+	pk->dec.level = pk->dec.reason = pk->dec.trig = 0xff;
+	dfly_capture_trace(fab->cap, as, &ev);
+}
+
+int dfly_fabric_capture(struct dfly_fabric *fab, const char *path, char *err, size_t errlen)
+{
+	const struct dfly_netcfg *c = &fab->cfg;
+	struct dfly_capture_cfg cc = {
+	    .path = path,
+	    .points = c->cap_points,
+	    .ports = c->cap_ports,
+	    .sample = c->cap_sample,
+	    .snaplen = c->cap_snaplen,
+	    .rotate_bytes = (uint64_t)c->cap_rotate_kb << 10,
+	    .meta = c->cap_meta,
+	    .cycle_ns = c->cycle_ns,
+	    .phit_bytes = c->phit_bytes,
+	};
+	uint8_t *map = NULL;
+
+	if (fab->cap != NULL) {
+		snprintf(err, errlen, "capture: already open");
+		return -EBUSY;
+	}
+	if (strcmp(c->cap_routers, "all") != 0) {
+		map = calloc(fab->topo->routers, 1);
+		if (map == NULL ||
+		    dfly_netcfg_parse_list(c->cap_routers, fab->topo->routers, map) != 0) {
+			snprintf(err, errlen, "capture.routers: bad list '%s'", c->cap_routers);
+			free(map);
+			return -EINVAL;
+		}
+	}
+	cc.routers = map;
+	fab->cap = dfly_capture_open(&cc, fab->topo, err, errlen);
+	free(map);
+	if (fab->cap == NULL)
+		return -EIO;
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		dfly_capture_attach(fab->cap, fab->asics[r]);
+	return 0;
+}
+
+int dfly_fabric_capture_close(struct dfly_fabric *fab, struct dfly_capture_stats *st)
+{
+	int rc;
+
+	if (fab->cap == NULL) {
+		if (st != NULL)
+			*st = fab->cap_st;
+		return 0;
+	}
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		asic_set_trace(fab->asics[r], NULL, NULL, 0);
+	rc = dfly_capture_close(fab->cap, &fab->cap_st);
+	fab->cap = NULL;
+	if (st != NULL)
+		*st = fab->cap_st;
+	return rc;
+}
 
 static struct asic_pkt *pkt_alloc(struct dfly_fabric *fab)
 {
@@ -173,6 +255,8 @@ static void generate(struct dfly_fabric *fab)
 			} else {
 				fab->drop_inj++;
 				fab->regs[n / t->p]->drop[DFLY_DROP_INJ_FULL]++;
+				if (fab->cap != NULL)
+					capture_edge_drop(fab, as, port, pk);
 				pkt_free(fab, pk);
 			}
 		}
@@ -400,6 +484,8 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 {
 	if (fab == NULL)
 		return;
+	if (fab->cap != NULL && fab->asics != NULL)
+		dfly_fabric_capture_close(fab, NULL);
 	for (uint32_t l = 0; l < fab->nlinks; l++)
 		asic_link_destroy(fab->links[l]);
 	if (fab->asics && fab->topo)

@@ -124,6 +124,19 @@ struct dfly_delivery {
 /** Called for every delivered packet (whole run, not only the measurement window). */
 typedef void dfly_delivery_fn(void *ctx, const struct dfly_delivery *d);
 
+struct dfly_capture_stats;
+
+/**
+ * Capture the run to pcap file @p path (include/dfly/trace.h) with the capture.* settings of
+ * the configuration: points, routers, ports, sampling, snap length, rotation, metadata. Call
+ * before the run. @return 0, or a negative errno with the reason in @p err.
+ */
+int dfly_fabric_capture(struct dfly_fabric *fab, const char *path, char *err, size_t errlen);
+
+/** Close the capture (also done by dfly_fabric_destroy); its counts go to @p st (may be NULL).
+ *  @return 0 or -EIO (the file could not be written whole). */
+int dfly_fabric_capture_close(struct dfly_fabric *fab, struct dfly_capture_stats *st);
+
 /** Install (or remove, with NULL) the delivery tap. */
 void dfly_fabric_set_tap(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ctx);
 

@@ -22,6 +22,7 @@
 
 #include "cmds.h"
 #include "fabric.h"
+#include "capture.h"
 #include "netcfg.h"
 #include "transient.h"
 
@@ -47,6 +48,8 @@ static void usage_main(FILE *f)
 		   "  stats   read the routers' counters live from shared memory (dfly stats --help)\n"
 		   "  testbed generate, start and stop a testbed of dfly-switch processes, hosts in\n"
 		   "          namespaces (dfly testbed --help)\n"
+		   "  trace   analyse pcap captures: latency, hops, path kinds, misrouting over\n"
+		   "          time, link and node loads (dfly trace --help)\n"
 		   "\n"
 		   "Every command takes --help.\n");
 }
@@ -73,6 +76,15 @@ static void usage_sim(FILE *f)
 		"  --counters FILE      write every router's counters after each run: ports, VCs,\n"
 		"                       drops by reason, routing decisions by reason, firmware\n"
 		"                       (fw.*), one \"name value\" line each\n"
+		"  --capture FILE       capture the run to a pcap file (nanosecond timestamps in\n"
+		"                       emulated time; format: include/dfly/trace.h), with the\n"
+		"                       capture.* settings: points (host_rx, host_tx, port_rx,\n"
+		"                       port_tx, vc_enq, drop; default all), routers, ports,\n"
+		"                       sample (1 in N packets), snaplen, rotate_kb, meta\n"
+		"                       (metadata records, default true); also capture.file.\n"
+		"                       Several runs write FILE-MECH-PATTERN-LOAD-sSEED.pcap.\n"
+		"                       Read it with dfly trace or Wireshark\n"
+		"                       (tools/wireshark/dfly.lua)\n"
 		"  --firmware-instance NAME\n"
 		"                       put the register files in POSIX shared memory\n"
 		"                       /dfly.NAME.r<router> and leave the firmware to\n"
@@ -183,6 +195,24 @@ static void csv_row(FILE *f, const char *mech, const char *pat, uint64_t seed,
 		(unsigned long long)r->cycles, r->invariants_ok ? "ok" : "FAILED");
 }
 
+/* The capture file of one run: @p base itself, or with several runs
+ * BASE-MECH-PATTERN-LOAD-sSEED.EXT (EXT kept from base, .pcap if none). */
+static void capture_path(const char *base, bool multi, const struct dfly_netcfg *cfg,
+			 const char *pat, uint64_t seed, char *buf, size_t len)
+{
+	const char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
+
+	if (!multi) {
+		snprintf(buf, len, "%s", base);
+		return;
+	}
+	if (dot == NULL || (slash != NULL && dot < slash))
+		dot = base + strlen(base);
+	snprintf(buf, len, "%.*s-%s-%s-%.3f-s%llu%s", (int)(dot - base), base,
+		 dfly_mode_name(cfg->mode), pat, cfg->load, (unsigned long long)seed,
+		 *dot ? dot : ".pcap");
+}
+
 static int cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -193,9 +223,11 @@ static int cmd_sim(int argc, char **argv)
 		{"counters", required_argument, NULL, 'C'}, {"help", no_argument, NULL, 'h'},
 		{"firmware-instance", required_argument, NULL, 'F'},
 		{"firmware-wait", required_argument, NULL, 'W'},
+		{"capture", required_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
 	struct dfly_fabric_opts fopts = {0};
+	const char *cap_arg = NULL;
 	unsigned runs_started = 0;
 	const char *ctr_path = NULL;
 	FILE *ctr = NULL;
@@ -211,6 +243,7 @@ static int cmd_sim(int argc, char **argv)
 	char err[DFLY_NETCFG_ERRLEN];
 	double t0 = now_s();
 	uint64_t sim_cycles = 0, sim_router_cycles = 0, sim_pkts = 0;
+	char cap_path[1024] = "";
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -241,6 +274,9 @@ static int cmd_sim(int argc, char **argv)
 			break;
 		case 'C':
 			ctr_path = optarg;
+			break;
+		case 'P':
+			cap_arg = optarg;
 			break;
 		case 'F':
 			fopts.shm_instance = optarg;
@@ -388,7 +424,47 @@ static int cmd_sim(int argc, char **argv)
 						fprintf(stderr, "run %s %s load %.3f seed %llu\n",
 							dfly_mode_name(cfg.mode), patname, cfg.load,
 							(unsigned long long)seed);
+					if (cap_arg != NULL || cfg.cap_file[0] != '\0') {
+						bool multi = nmech > 1 || npat > 1 || nloads > 1 ||
+							     cfg.seeds > 1;
+
+						capture_path(cap_arg ? cap_arg : cfg.cap_file, multi,
+							     &cfg, patname, seed, cap_path,
+							     sizeof(cap_path));
+						if (dfly_fabric_capture(fab, cap_path, err, sizeof(err)) <
+						    0) {
+							fprintf(stderr, "dfly sim: %s\n", err);
+							dfly_fabric_destroy(fab);
+							status = 2;
+							goto out;
+						}
+					}
 					dfly_fabric_run(fab, &r, !quiet);
+					if (cap_path[0] != '\0') {
+						struct dfly_capture_stats cs;
+
+						if (dfly_fabric_capture_close(fab, &cs) < 0 ||
+						    cs.errors) {
+							fprintf(stderr,
+								"dfly sim: capture %s: %llu record(s) "
+								"not written\n",
+								cap_path,
+								(unsigned long long)cs.errors);
+							status = 1;
+						}
+						if (!quiet)
+							fprintf(stderr,
+								"capture: %llu records, %llu bytes in "
+								"%u file(s) from %s; %llu cut to the "
+								"snap length, %llu left out by the "
+								"sampling\n",
+								(unsigned long long)cs.records,
+								(unsigned long long)cs.bytes, cs.files,
+								cap_path,
+								(unsigned long long)cs.truncated,
+								(unsigned long long)cs.sampled_out);
+						cap_path[0] = '\0';
+					}
 					if (fopts.shm_instance && !quiet)
 						fprintf(stderr,
 							"run: %llu cycles without the external "
@@ -1118,6 +1194,8 @@ int main(int argc, char **argv)
 		return cmd_repro(argc - 1, argv + 1);
 	if (strcmp(argv[1], "stats") == 0)
 		return cmd_stats(argc - 1, argv + 1);
+	if (strcmp(argv[1], "trace") == 0)
+		return cmd_trace(argc - 1, argv + 1);
 	if (strcmp(argv[1], "testbed") == 0)
 		return cmd_testbed(argc - 1, argv + 1);
 	fprintf(stderr, "dfly: unknown command '%s'\n", argv[1]);

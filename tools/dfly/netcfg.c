@@ -23,6 +23,7 @@
 #include "asic.h"
 #include "fw.h"
 #include "netcfg.h"
+#include "dfly/trace.h"
 
 /* Enum members are stored through an int (table-driven loader). */
 _Static_assert(sizeof(enum dfly_arrangement) == sizeof(int), "enum size");
@@ -93,8 +94,10 @@ static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 static const char *const nc_pat_later[] = {"bursty-un", "mix",    "all-to-all",
 					   "graph500",  "halo3d", NULL};
 
-static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern;
-static nc_print_fn nc_print_mechanism, nc_print_path_a, nc_print_pattern;
+static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern, nc_parse_cap_file,
+    nc_parse_cap_points, nc_parse_cap_routers, nc_parse_cap_ports;
+static nc_print_fn nc_print_mechanism, nc_print_path_a, nc_print_pattern, nc_print_cap_file,
+    nc_print_cap_points, nc_print_cap_routers, nc_print_cap_ports;
 
 /* One setting per line reads best as a table. */
 /* clang-format off */
@@ -268,6 +271,18 @@ static const struct nc_setting nc_settings[] = {
 	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest"),
 	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
 
+	NC_G("capture"),
+	NC_S("capture.file", false, "", cap_file, "pcap file of dfly sim's capture; \"\" = none"),
+	NC_S("capture.points", false, "all", cap_points,
+	     "host_rx,host_tx,port_rx,port_tx,vc_enq,drop | all"),
+	NC_S("capture.routers", false, "all", cap_routers, "routers captured: all | 0-5,8"),
+	NC_S("capture.ports", false, "all", cap_ports, "ports captured: all | 0,3-5"),
+	NC_I("capture.sample", NC_U32, cap_sample, 1, 1, 1000000000, "1 in N packets"),
+	NC_I("capture.snaplen", NC_U32, cap_snaplen, 256, 110, 65535,
+	     "bytes kept per record (>= 48 + 14 + 48: every header)"),
+	NC_I("capture.rotate_kb", NC_U32, cap_rotate_kb, 0, 0, 1000000,
+	     "start FILE.1, FILE.2, ... every N KiB; 0 never"),
+	NC_B("capture.meta", cap_meta, true, "metadata records (DLT_USER0), else Ethernet frames"),
 	NC_G("sim"),
 	NC_I("sim.warmup", NC_U64, warmup, 60000, 0, INT64_MAX, "cycles, statistics discarded"),
 	NC_I("sim.measure", NC_U64, measure, 60000, 1, INT64_MAX, "cycles measured"),
@@ -522,6 +537,161 @@ static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg,
 		 "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm, c1, c2)",
 		 val);
 	return -1;
+}
+
+int dfly_netcfg_parse_list(const char *s, uint32_t max, uint8_t *map)
+{
+	const char *p = s;
+
+	if (map != NULL)
+		memset(map, strcmp(s, "all") == 0, max);
+	if (strcmp(s, "all") == 0)
+		return 0;
+	if (*p == '\0')
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		unsigned long a, b;
+
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		a = b = strtoul(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			if (!isdigit((unsigned char)p[1]))
+				return -EINVAL;
+			b = strtoul(p + 1, &end, 10);
+			p = end;
+		}
+		if (b < a || b >= max)
+			return -EINVAL;
+		for (unsigned long i = a; map != NULL && i <= b; i++)
+			map[i] = 1;
+		if (*p == ',' && p[1] != '\0')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static const char *const nc_point_names[] = {
+#define X(E, n, d) #n,
+    DFLY_FOREACH_TRACE_POINT(X)
+#undef X
+	NULL};
+
+int dfly_netcfg_parse_points(const char *s, uint32_t *mask)
+{
+	const char *p = s;
+
+	*mask = 0;
+	if (strcmp(s, "all") == 0) {
+		*mask = (1u << DFLY_TRACE_POINT_COUNT) - 1;
+		return 0;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int k;
+
+		for (k = 0; nc_point_names[k] != NULL; k++)
+			if (strlen(nc_point_names[k]) == n && strncmp(p, nc_point_names[k], n) == 0)
+				break;
+		if (nc_point_names[k] == NULL)
+			return -EINVAL;
+		*mask |= 1u << k;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return *mask ? 0 : -EINVAL;
+}
+
+static int nc_parse_cap_file(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
+{
+	if (strlen(val) >= sizeof(cfg->cap_file)) {
+		snprintf(msg, len, "longer than %zu characters", sizeof(cfg->cap_file) - 1);
+		return -1;
+	}
+	snprintf(cfg->cap_file, sizeof(cfg->cap_file), "%s", val);
+	return 0;
+}
+
+static void nc_print_cap_file(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", cfg->cap_file);
+}
+
+static int nc_parse_cap_points(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
+{
+	char names[160];
+
+	if (dfly_netcfg_parse_points(val, &cfg->cap_points) == 0)
+		return 0;
+	nc_join(nc_point_names, names, sizeof(names));
+	snprintf(msg, len, "bad capture point list '%s' (expected all, or some of: %s)", val, names);
+	return -1;
+}
+
+static void nc_print_cap_points(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (cfg->cap_points == (1u << DFLY_TRACE_POINT_COUNT) - 1) {
+		snprintf(buf, len, "all");
+		return;
+	}
+	for (int k = 0; k < DFLY_TRACE_POINT_COUNT && used < len; k++)
+		if (cfg->cap_points >> k & 1u)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+						 nc_point_names[k]);
+}
+
+static int nc_parse_cap_routers(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
+{
+	if (strlen(val) >= sizeof(cfg->cap_routers) ||
+	    dfly_netcfg_parse_list(val, UINT32_MAX, NULL) != 0) {
+		snprintf(msg, len, "bad router list '%s' (expected all, or ids like 0-5,8)", val);
+		return -1;
+	}
+	snprintf(cfg->cap_routers, sizeof(cfg->cap_routers), "%s", val);
+	return 0;
+}
+
+static void nc_print_cap_routers(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", cfg->cap_routers);
+}
+
+static int nc_parse_cap_ports(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
+{
+	uint8_t map[DFLY_MAX_PORTS];
+
+	if (dfly_netcfg_parse_list(val, DFLY_MAX_PORTS, map) != 0) {
+		snprintf(msg, len, "bad port list '%s' (expected all, or ports like 0,3-5 below %d)",
+			 val, DFLY_MAX_PORTS);
+		return -1;
+	}
+	cfg->cap_ports = 0;
+	for (int i = 0; i < DFLY_MAX_PORTS; i++)
+		if (map[i])
+			cfg->cap_ports |= 1ull << i;
+	return 0;
+}
+
+static void nc_print_cap_ports(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (cfg->cap_ports == (DFLY_MAX_PORTS >= 64 ? ~0ull : (1ull << DFLY_MAX_PORTS) - 1)) {
+		snprintf(buf, len, "all");
+		return;
+	}
+	for (int i = 0; i < DFLY_MAX_PORTS && used < len; i++)
+		if (cfg->cap_ports >> i & 1u)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", i);
 }
 
 static void nc_print_pattern(const struct dfly_netcfg *cfg, char *buf, size_t len)
@@ -1305,6 +1475,11 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       "g = %" PRIu32 ")",
 			       dfly_pattern_name(cfg, name, sizeof(name)), g);
 	}
+	if (dfly_netcfg_parse_list(cfg->cap_routers, g * cfg->a, NULL) != 0)
+		return nc_fail(c, "capture.routers",
+			       "'%s' names a router outside 0..%" PRIu32 " (expected all, or ids "
+			       "like 0-5,8)",
+			       cfg->cap_routers, g * cfg->a - 1);
 	if (cfg->pattern == DFLY_PAT_C1 && g / 4 <= cfg->h)
 		return nc_fail(c, "traffic.pattern",
 			       "c1 splits the g = %" PRIu32 " groups into 4 areas of %" PRIu32

@@ -153,6 +153,15 @@ struct dfly_netcfg {
 	uint32_t lia_update;   /**< routing.lia.update: cycles between recomputations, default 1 */
 	uint32_t acor_window;  /**< routing.acor.window: HI, cycles, default 500 */
 	uint32_t acor_it1, acor_it2, acor_dt1, acor_dt2; /**< routing.acor.*: 15, 50, 5, 15 */
+	/* capture.* (include/dfly/trace.h; `dfly sim --capture`) */
+	char cap_file[256];   /**< capture.file: "" (default) captures nothing */
+	uint32_t cap_points;  /**< capture.points: mask of enum dfly_trace_point, default all */
+	char cap_routers[256]; /**< capture.routers: "all" (default) or a list like 0-5,8 */
+	uint64_t cap_ports;   /**< capture.ports: mask of ports, default all */
+	uint32_t cap_sample;  /**< capture.sample: 1 in N packets, default 1 */
+	uint32_t cap_snaplen; /**< capture.snaplen: bytes per record kept, default 256 */
+	uint32_t cap_rotate_kb; /**< capture.rotate_kb: new file every N KiB, 0 (default) never */
+	bool cap_meta;	      /**< capture.meta: metadata records (DLT_USER0), default true */
 	int ectn_own;	      /**< routing.ectn.own: 0 "live" (default, A-5.6) | 1 "broadcast" */
 	int ectn_mode; /**< routing.ectn.mode: enum fw_ectn_mode, 0 "full" (default) | 1 "sparse" |
 			    2 "incremental" | 3 "async" (spec 5.6 lighter alternatives 1-3) */
@@ -196,6 +205,15 @@ void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f);
 
 /** Names: "min"/"val", "un"/"adv+N"/"advc"/"perm" (buf gets e.g. "adv+1"). */
 const char *dfly_mode_name(enum dfly_route_mode mode);
+
+/**
+ * Parse a list of ids below @p max ("all", or "0-5,8") into @p map (max bytes, 1 = listed;
+ * may be NULL to only check). @return 0 or -EINVAL.
+ */
+int dfly_netcfg_parse_list(const char *s, uint32_t max, uint8_t *map);
+
+/** Parse capture point names ("all" or "port_tx,host_rx"). @return 0 or -EINVAL. */
+int dfly_netcfg_parse_points(const char *s, uint32_t *mask);
 const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t len);
 
 /**

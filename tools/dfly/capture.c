@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Packet capture of the virtual-time fabric (capture.h). */
+#include "capture.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dfly/trace.h"
+#include "dfly/wire.h"
+
+struct dfly_capture {
+	struct dfly_capture_cfg cfg;
+	const struct dfly_topo *topo;
+	char *path;	   /* owned copy of cfg.path */
+	uint8_t *routers;  /* owned copy, or NULL */
+	pcap_t *dead;
+	pcap_dumper_t *dump;
+	uint64_t file_bytes; /* bytes in the current file */
+	struct dfly_capture_stats st;
+	uint8_t buf[DFLY_TRACE_META_LEN + 65536];
+};
+
+static int open_file(struct dfly_capture *c, char *err, size_t errlen)
+{
+	char name[PATH_MAX];
+
+	if (c->st.files == 0)
+		snprintf(name, sizeof(name), "%s", c->path);
+	else
+		snprintf(name, sizeof(name), "%s.%u", c->path, c->st.files);
+	c->dump = pcap_dump_open(c->dead, name);
+	if (c->dump == NULL) {
+		snprintf(err, errlen, "capture: %s: %s", name, pcap_geterr(c->dead));
+		return -EIO;
+	}
+	c->st.files++;
+	c->file_bytes = 24; /* the pcap file header */
+	c->st.bytes += 24;
+	return 0;
+}
+
+struct dfly_capture *dfly_capture_open(const struct dfly_capture_cfg *cfg,
+				       const struct dfly_topo *topo, char *err, size_t errlen)
+{
+	struct dfly_capture *c;
+
+	if (cfg->path == NULL || cfg->path[0] == '\0' || cfg->sample == 0 ||
+	    cfg->snaplen < DFLY_CAPTURE_SNAP_MIN || cfg->snaplen > DFLY_CAPTURE_SNAP_MAX ||
+	    cfg->points == 0 || cfg->cycle_ns <= 0 || cfg->phit_bytes == 0) {
+		snprintf(err, errlen, "capture: bad settings (file, points, sample >= 1, snaplen "
+				      "%u..%u)",
+			 DFLY_CAPTURE_SNAP_MIN, DFLY_CAPTURE_SNAP_MAX);
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		snprintf(err, errlen, "capture: out of memory");
+		return NULL;
+	}
+	c->cfg = *cfg;
+	c->topo = topo;
+	c->path = strdup(cfg->path);
+	if (cfg->routers != NULL) {
+		c->routers = malloc(topo->routers);
+		if (c->routers != NULL)
+			memcpy(c->routers, cfg->routers, topo->routers);
+	}
+	c->dead = pcap_open_dead_with_tstamp_precision(
+	    cfg->meta ? DFLY_TRACE_DLT_META : DFLY_TRACE_DLT_ETH, (int)cfg->snaplen,
+	    PCAP_TSTAMP_PRECISION_NANO);
+	if (c->path == NULL || (cfg->routers != NULL && c->routers == NULL) || c->dead == NULL) {
+		snprintf(err, errlen, "capture: out of memory");
+		dfly_capture_close(c, NULL);
+		return NULL;
+	}
+	if (open_file(c, err, errlen) < 0) {
+		dfly_capture_close(c, NULL);
+		return NULL;
+	}
+	return c;
+}
+
+void dfly_capture_attach(struct dfly_capture *cap, struct asic *as)
+{
+	uint32_t r = asic_router_id(as);
+
+	if (cap->routers != NULL && !cap->routers[r])
+		return;
+	asic_set_trace(as, dfly_capture_trace, cap, cap->cfg.points);
+}
+
+static inline void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static inline void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)(v >> 32));
+	put32(p + 4, (uint32_t)v);
+}
+
+/* 1 in N by packet: the same packets at every point (splitmix of source and generation). */
+static bool sampled(const struct dfly_capture *c, const struct asic_pkt *pk)
+{
+	uint64_t x = ((uint64_t)pk->src_node << 40) ^ pk->gen_cycle ^ ((uint64_t)pk->id << 20);
+
+	if (c->cfg.sample <= 1)
+		return true;
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x % c->cfg.sample == 0;
+}
+
+static void write_meta(uint8_t *m, uint32_t router, const struct asic_trace_ev *ev)
+{
+	const struct asic_pkt *pk = ev->pkt;
+	uint8_t flags = 0;
+
+	memset(m, 0, DFLY_TRACE_META_LEN);
+	put32(m, DFLY_TRACE_MAGIC);
+	m[4] = DFLY_TRACE_VERSION;
+	m[5] = ev->point;
+	put16(m + 6, DFLY_TRACE_META_LEN);
+	put32(m + 8, router);
+	put16(m + 12, ev->port);
+	m[14] = ev->vc;
+	m[15] = ev->kind;
+	put64(m + 16, ev->cycle);
+	put16(m + 28, ev->drop);
+	if (pk == NULL) {
+		put16(m + 24, DFLY_TRACE_NONE);
+		put16(m + 26, DFLY_TRACE_NONE);
+		m[31] = 0xff;
+		put32(m + 32, UINT32_MAX);
+		put32(m + 36, UINT32_MAX);
+		put16(m + 44, DFLY_TRACE_NONE);
+		put16(m + 46, DFLY_TRACE_NONE);
+		return;
+	}
+	if (pk->flags & ASIC_PKT_NONMIN)
+		flags |= DFLY_TRACE_F_NONMIN;
+	if (pk->val_router != ASIC_NONE)
+		flags |= DFLY_TRACE_F_VALIANT;
+	if (pk->flags & ASIC_PKT_PHASE1)
+		flags |= DFLY_TRACE_F_PHASE1;
+	flags |= pk->dec.flags & (DFLY_TRACE_F_SAT | DFLY_TRACE_F_L1 | DFLY_TRACE_F_L2);
+	put16(m + 24, pk->dec.reason == 0xff ? DFLY_TRACE_NONE : pk->dec.reason);
+	put16(m + 26, pk->dec.trig == 0xff ? DFLY_TRACE_NONE : pk->dec.trig);
+	m[30] = flags;
+	m[31] = pk->dec.level;
+	put32(m + 32, (uint32_t)pk->dec.q_min);
+	put32(m + 36, (uint32_t)pk->dec.q_val);
+	put32(m + 40, (uint32_t)pk->dec.t);
+	put16(m + 44, pk->dec.cc);
+	put16(m + 46, pk->dec.combined);
+}
+
+void dfly_capture_trace(void *ctx, const struct asic *as, const struct asic_trace_ev *ev)
+{
+	struct dfly_capture *c = ctx;
+	uint32_t off = c->cfg.meta ? DFLY_TRACE_META_LEN : 0, len;
+	struct pcap_pkthdr h;
+	double ns;
+
+	if (!(c->cfg.ports >> ev->port & 1u))
+		return;
+	if (ev->pkt != NULL) {
+		struct dfly_wire_data d;
+		uint32_t bytes = (uint32_t)ev->pkt->len * c->cfg.phit_bytes;
+		int n;
+
+		if (!sampled(c, ev->pkt)) {
+			c->st.sampled_out++;
+			return;
+		}
+		asic_pkt_wire(ev->pkt, &d);
+		d.type = DFLY_WIRE_PKT_SYNTH;
+		if (ev->point == DFLY_TRACE_PORT_TX || ev->point == DFLY_TRACE_HOST_TX)
+			d.vc = ev->vc;
+		d.payload_len = (uint16_t)(bytes > DFLY_WIRE_DATA_HDR_LEN + 65000u
+						   ? 65000u
+					   : bytes > DFLY_WIRE_DATA_HDR_LEN
+						   ? bytes - DFLY_WIRE_DATA_HDR_LEN
+						   : 0);
+		/* the payload is zeros: encode into a zeroed buffer */
+		memset(c->buf + off, 0,
+		       DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN + (size_t)d.payload_len);
+		n = dfly_wire_data_encode(c->buf + off, sizeof(c->buf) - off, NULL, &d, NULL);
+		if (n < 0) {
+			c->st.errors++;
+			return;
+		}
+		len = (uint32_t)n;
+	} else {
+		len = ev->len;
+		memcpy(c->buf + off, ev->frame, len);
+	}
+	if (c->cfg.meta)
+		write_meta(c->buf, asic_router_id(as), ev);
+	len += off;
+	ns = (double)ev->cycle * c->cfg.cycle_ns;
+	h.ts.tv_sec = (time_t)(ns / 1e9);
+	h.ts.tv_usec = (suseconds_t)fmod(ns, 1e9); /* nanoseconds: the file is nano-precision */
+	h.len = len;
+	h.caplen = len < c->cfg.snaplen ? len : c->cfg.snaplen;
+	if (h.caplen < len)
+		c->st.truncated++;
+	if (c->cfg.rotate_bytes && c->file_bytes + 16 + h.caplen > c->cfg.rotate_bytes &&
+	    c->file_bytes > 24) {
+		char err[256];
+
+		pcap_dump_close(c->dump);
+		c->dump = NULL;
+		if (open_file(c, err, sizeof(err)) < 0) {
+			fprintf(stderr, "dfly sim: %s\n", err);
+			c->st.errors++;
+			return;
+		}
+	}
+	if (c->dump == NULL) {
+		c->st.errors++;
+		return;
+	}
+	pcap_dump((u_char *)c->dump, &h, c->buf);
+	c->file_bytes += 16 + h.caplen;
+	c->st.bytes += 16 + h.caplen;
+	c->st.records++;
+}
+
+int dfly_capture_close(struct dfly_capture *c, struct dfly_capture_stats *st)
+{
+	int rc = 0;
+
+	if (c == NULL)
+		return 0;
+	if (c->dump != NULL) {
+		if (pcap_dump_flush(c->dump) != 0)
+			rc = -EIO;
+		pcap_dump_close(c->dump);
+	}
+	if (st != NULL)
+		*st = c->st;
+	if (c->dead != NULL)
+		pcap_close(c->dead);
+	free(c->routers);
+	free(c->path);
+	free(c);
+	return rc;
+}
