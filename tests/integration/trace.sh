@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# `dfly sim --capture` and `dfly trace`, end to end:
+#  1. a captured run: dfly trace --window WARMUP:WARMUP+MEASURE agrees with dfly sim's own CSV
+#     row (packets, average latency, p50, p99, misrouted share, hops);
+#  2. several runs (two loads) write one file each, named after the run;
+#  3. a plain Ethernet capture (capture.meta = false) is read as frames (no packet statistics);
+#     two files are merged by time;
+#  4. errors: bad capture settings name the setting, a missing file exits 1, bad options 2.
+# Every file it creates is removed, also on failure.
+set -u
+dfly="${1:?usage: trace.sh DFLY SOURCE_DIR}"
+src="${2:?usage: trace.sh DFLY SOURCE_DIR}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+cfg="$src/configs/h2.cfg"
+run="--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set sim.warmup=1000 --set sim.measure=3000"
+
+# 1. the trace agrees with the simulator
+# shellcheck disable=SC2086
+"$dfly" sim "$cfg" $run --loads 0.3 --csv "$tmp/sim.csv" --capture "$tmp/c.pcap" --quiet \
+    >"$tmp/sim.out" 2>"$tmp/sim.err" || { cat "$tmp/sim.err"; fail "dfly sim --capture"; }
+[ -s "$tmp/c.pcap" ] || fail "no capture file"
+# shellcheck disable=SC2086
+"$dfly" trace "$tmp/c.pcap" --config "$cfg" $run --window 1000:4000 --csv "$tmp/t" \
+    >"$tmp/trace.out" 2>&1 || { cat "$tmp/trace.out"; fail "dfly trace"; }
+# sim.csv: mechanism,pattern,offered,accepted,lat_avg,lat_p50,lat_p99,misrouted_pct,hops_avg,
+# ...,pkts_delivered (column 20); t-summary.csv: packets,lat_avg,lat_p50,lat_p99,lat_max,
+# misrouted_pct,global_misrouted_pct,lhops_avg,ghops_avg,...
+s=$(sed -n 2p "$tmp/sim.csv")
+t=$(sed -n 2p "$tmp/t-summary.csv")
+[ -n "$s" ] && [ -n "$t" ] || fail "empty CSV"
+echo "$s|$t" | awk -F'|' '{
+    split($1, s, ","); split($2, t, ",")
+    if (s[20] != t[1]) { print "packets: sim " s[20] ", trace " t[1]; exit 1 }
+    if (sprintf("%.3f", s[5]) != sprintf("%.3f", t[2])) { print "lat_avg " s[5] " vs " t[2]; exit 1 }
+    if (s[6] + 0 != t[3] + 0 || s[7] + 0 != t[4] + 0) { print "p50/p99 " s[6] "/" s[7] " vs " t[3] "/" t[4]; exit 1 }
+    if (sprintf("%.3f", s[8]) != sprintf("%.3f", t[6])) { print "misrouted " s[8] " vs " t[6]; exit 1 }
+    if (sprintf("%.3f", s[9]) != sprintf("%.3f", t[8] + t[9])) { print "hops " s[9] " vs " t[8] "+" t[9]; exit 1 }
+}' || fail "dfly trace disagrees with dfly sim"
+grep -q '^paths: min [0-9]* ' "$tmp/trace.out" || fail "no path kinds"
+[ "$(wc -l <"$tmp/t-links.csv")" -eq $((36 * 5 + 1)) ] || fail "links CSV: 36 routers x 5 fabric ports"
+[ "$(wc -l <"$tmp/t-nodes.csv")" -eq 73 ] || fail "nodes CSV: 72 nodes"
+echo "ok: dfly trace agrees with dfly sim: $(echo "$s" | cut -d, -f20) packets, latency $(echo "$s" | cut -d, -f5)"
+
+# 2. several runs, one file each
+# shellcheck disable=SC2086
+"$dfly" sim "$cfg" $run --loads 0.1,0.2 --capture "$tmp/m.pcap" --quiet >/dev/null 2>&1 ||
+    fail "dfly sim --capture with two loads"
+for f in m-ugal-adv+1-0.100-s1.pcap m-ugal-adv+1-0.200-s1.pcap; do
+    [ -s "$tmp/$f" ] || fail "missing $f: $(ls "$tmp")"
+done
+echo "ok: two loads, two files"
+
+# 3. plain Ethernet frames, merged by time
+# shellcheck disable=SC2086
+"$dfly" sim "$cfg" $run --loads 0.1 --set capture.meta=false --set capture.points=port_tx \
+    --set capture.routers=0-3 --capture "$tmp/e.pcap" --quiet >/dev/null 2>&1 || fail "meta=false"
+"$dfly" trace "$tmp/e.pcap" "$tmp/m-ugal-adv+1-0.100-s1.pcap" --config "$cfg" >"$tmp/e.out" 2>&1 ||
+    { cat "$tmp/e.out"; fail "dfly trace of two files"; }
+grep -q '^records: ' "$tmp/e.out" || fail "no records line"
+echo "ok: an Ethernet capture and a metadata capture merged"
+
+# 4. errors
+"$dfly" sim "$cfg" --set capture.points=port_txx --capture "$tmp/x.pcap" >/dev/null 2>"$tmp/e1" &&
+    fail "a bad capture point was accepted"
+grep -q "capture.points: bad capture point list 'port_txx'" "$tmp/e1" || { cat "$tmp/e1"; fail "message"; }
+"$dfly" sim "$cfg" --set capture.routers=0-99 --capture "$tmp/x.pcap" >/dev/null 2>"$tmp/e2" &&
+    fail "a router outside the network was accepted"
+grep -q "capture.routers: '0-99' names a router outside 0..35" "$tmp/e2" || { cat "$tmp/e2"; fail "message"; }
+"$dfly" sim "$cfg" --capture /nonexistent/dir/x.pcap --quiet >/dev/null 2>"$tmp/e3" &&
+    fail "an unwritable capture file was accepted"
+grep -q "/nonexistent/dir/x.pcap" "$tmp/e3" || { cat "$tmp/e3"; fail "message"; }
+"$dfly" trace "$tmp/none.pcap" >/dev/null 2>&1
+[ $? -eq 1 ] || fail "a missing file must exit 1"
+"$dfly" trace "$tmp/c.pcap" --window 5:2 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "a bad window must exit 2"
+"$dfly" trace --help | grep -q '^usage: dfly trace' || fail "--help"
+echo "ok: errors name the setting or the file"
+exit 0
