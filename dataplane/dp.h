@@ -48,6 +48,7 @@ enum dp_port_kind {
 };
 
 struct dp_router;
+struct dp_cap_ring;
 
 /** A router port realised by a device. */
 struct dp_port {
@@ -130,6 +131,7 @@ struct dp_lcore {
 	uint64_t slices_full; /**< slices that hit max_steps with the clock still ahead */
 	struct dp_sink sink;
 	_Atomic uint64_t done_cycle; /**< cur, published for the progress line */
+	struct dp_cap_ring *cap;     /**< capture ring of this lcore, or NULL */
 };
 
 #endif /* DP_H */

@@ -34,6 +34,9 @@
 #include <rte_mbuf.h>
 #include <rte_telemetry.h>
 
+#include <pcap/pcap.h>
+
+#include "capture.h"
 #include "dp.h"
 #include "port.h"
 
@@ -60,7 +63,13 @@ struct app {
 	pthread_t fw_thread;
 	bool fw_running;
 	bool quiet;
+	struct dfly_capture *cap; /* --capture: the writer, or NULL */
+	pthread_t cap_thread;
+	bool cap_running;
+	struct dfly_capture_stats cap_st;
 };
+
+static volatile int cap_stop;
 
 static struct app app; /* telemetry callbacks reach it */
 /* first generation cycle measured: sim.warmup cycles after every device port came up */
@@ -117,6 +126,14 @@ static void usage(FILE *f)
 		"  --gen-seconds S    the generators stop after S seconds (the network then drains,\n"
 		"                     so generated = delivered can be checked at exit)\n"
 		"  --counters FILE    write the final counters there (default: standard output)\n"
+		"  --capture FILE     capture the routers' traffic to a pcap file (format:\n"
+		"                     include/dfly/trace.h) with the network file's capture.*\n"
+		"                     settings (points, routers, ports, sample, snaplen,\n"
+		"                     rotate_kb, meta; also capture.file, which a process that\n"
+		"                     hosts part of the routers writes as FILE-r<first router>);\n"
+		"                     wall-clock timestamps,\n"
+		"                     the emulated cycle in the metadata. The lcores never wait:\n"
+		"                     a full capture ring loses the record and counts it\n"
 		"  --check            load and check the deployment, print a summary, start nothing\n"
 		"  --quiet            no progress lines\n"
 		"  -h, --help         this text\n"
@@ -617,6 +634,174 @@ static int lcore_main(void *arg)
 	return 0;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Capture (include/dfly/trace.h). An lcore formats the records of its routers into its own
+ * ring; a control thread writes them to the pcap file. A full ring loses the record and counts
+ * it: the packet path never waits for the disk. Timestamps are the wall clock (CLOCK_REALTIME);
+ * the metadata carries the emulated cycle.
+ */
+
+#define DP_CAP_SLOTS 8192u /* records per lcore ring (power of two) */
+
+struct dp_cap_ring {
+	_Atomic uint32_t head; /* next slot the writer reads */
+	_Atomic uint32_t tail; /* next slot the lcore fills */
+	uint32_t stride;       /* bytes per slot: header + snap length */
+	uint8_t *slots;
+	uint8_t *scratch; /* the whole record before the snap length cuts it */
+	size_t scratch_len;
+	uint64_t full, sampled_out, errors; /* written by the lcore only */
+};
+
+static void cap_trace(void *ctx, const struct asic *as, const struct asic_trace_ev *ev)
+{
+	struct dp_cap_ring *r = ctx;
+	struct pcap_pkthdr h;
+	struct timespec ts;
+	uint32_t tail, head;
+	uint8_t *slot;
+	int rc = dfly_capture_format(dfly_capture_cfg(app.cap), asic_router_id(as), ev, r->scratch,
+				     r->scratch_len, &h);
+
+	if (rc == DFLY_CAPTURE_SAMPLED_OUT)
+		r->sampled_out++;
+	if (rc < 0)
+		r->errors++;
+	if (rc != 0)
+		return;
+	tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	head = atomic_load_explicit(&r->head, memory_order_acquire);
+	if (tail - head >= DP_CAP_SLOTS) {
+		r->full++;
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	h.ts.tv_sec = ts.tv_sec;
+	h.ts.tv_usec = ts.tv_nsec; /* nanoseconds: the file is nano-precision */
+	slot = r->slots + (size_t)(tail & (DP_CAP_SLOTS - 1)) * r->stride;
+	memcpy(slot, &h, sizeof(h));
+	memcpy(slot + sizeof(h), r->scratch, h.caplen);
+	atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+}
+
+/* Write what the rings hold. @return records written. */
+static uint64_t cap_drain(void)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		struct dp_cap_ring *r = app.lc[i].cap;
+		uint32_t head, tail;
+
+		if (r == NULL)
+			continue;
+		head = atomic_load_explicit(&r->head, memory_order_relaxed);
+		tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+		while (head != tail) {
+			const uint8_t *slot = r->slots + (size_t)(head & (DP_CAP_SLOTS - 1)) * r->stride;
+			struct pcap_pkthdr h;
+
+			memcpy(&h, slot, sizeof(h));
+			dfly_capture_write(app.cap, &h, slot + sizeof(h));
+			head++;
+			n++;
+		}
+		atomic_store_explicit(&r->head, head, memory_order_release);
+	}
+	return n;
+}
+
+static void *cap_main(void *arg)
+{
+	(void)arg;
+	while (!cap_stop) {
+		if (cap_drain() == 0) {
+			struct timespec ts = {0, 1000000};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	cap_drain();
+	return NULL;
+}
+
+/* Open the writer and give every lcore a ring; attach it to the selected routers. */
+static int cap_setup(const char *path, char *err, size_t errlen)
+{
+	const struct dfly_netcfg *c = &app.dep.net;
+	struct dfly_capture_cfg cc = {
+	    .path = path,
+	    .points = c->cap_points,
+	    .ports = c->cap_ports,
+	    .sample = c->cap_sample,
+	    .snaplen = c->cap_snaplen,
+	    .rotate_bytes = (uint64_t)c->cap_rotate_kb << 10,
+	    .meta = c->cap_meta,
+	    .cycle_ns = c->cycle_ns,
+	    .phit_bytes = c->phit_bytes,
+	};
+	uint8_t *map = calloc(app.topo->routers, 1);
+
+	if (map == NULL || dfly_netcfg_parse_list(c->cap_routers, app.topo->routers, map) != 0) {
+		snprintf(err, errlen, "capture.routers: bad list '%s'", c->cap_routers);
+		free(map);
+		return -1;
+	}
+	app.cap = dfly_capture_open(&cc, app.topo, err, errlen);
+	if (app.cap == NULL) {
+		free(map);
+		return -1;
+	}
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		struct dp_lcore *lc = &app.lc[i];
+		struct dp_cap_ring *r = calloc(1, sizeof(*r));
+
+		if (r == NULL)
+			goto nomem;
+		lc->cap = r;
+		r->stride = (uint32_t)((sizeof(struct pcap_pkthdr) + c->cap_snaplen + 7) / 8 * 8);
+		r->slots = malloc((size_t)DP_CAP_SLOTS * r->stride);
+		r->scratch_len = DFLY_TRACE_META_LEN + DFLY_WIRE_ETH_LEN + 65536;
+		r->scratch = malloc(r->scratch_len);
+		if (r->slots == NULL || r->scratch == NULL)
+			goto nomem;
+		for (uint32_t k = 0; k < lc->nrt; k++)
+			if (map[lc->rt[k]->id])
+				asic_set_trace(lc->rt[k]->as, cap_trace, r, c->cap_points);
+	}
+	free(map);
+	return 0;
+nomem:
+	free(map);
+	snprintf(err, errlen, "capture: out of memory");
+	return -1;
+}
+
+/* After the lcores stopped: the last records, the losses, close. */
+static void cap_finish(void)
+{
+	if (app.cap == NULL)
+		return;
+	cap_stop = 1;
+	if (app.cap_running)
+		pthread_join(app.cap_thread, NULL);
+	cap_drain();
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		struct dp_cap_ring *r = app.lc[i].cap;
+
+		if (r == NULL)
+			continue;
+		dfly_capture_count(app.cap, DFLY_CAPTURE_RING_FULL, r->full);
+		dfly_capture_count(app.cap, DFLY_CAPTURE_SAMPLED_OUT, r->sampled_out);
+		dfly_capture_count(app.cap, -EINVAL, r->errors);
+	}
+	for (uint32_t r = 0; r < app.topo->routers; r++)
+		if (app.rt[r].as != NULL)
+			asic_set_trace(app.rt[r].as, NULL, NULL, 0);
+	dfly_capture_close(app.cap, &app.cap_st);
+	app.cap = NULL;
+}
+
 /* The firmware as a control thread: each router's firmware follows its ASIC (fw_follow). */
 static void *fw_main(void *arg)
 {
@@ -841,6 +1026,13 @@ static void final_report(FILE *f, double wall)
 			s.net_lat_sum / (double)s.pkts, 100.0 * (double)s.nonmin / (double)s.pkts,
 			(double)s.hops / (double)s.pkts, (double)s.lhops / (double)s.pkts,
 			(double)s.ghops / (double)s.pkts);
+	if (app.cap_st.files)
+		fprintf(f,
+			"capture: %" PRIu64 " records, %" PRIu64 " bytes in %u file(s); lost %" PRIu64
+			" (capture ring full), %" PRIu64 " errors; %" PRIu64 " left out by the "
+			"sampling, %" PRIu64 " cut to the snap length\n",
+			app.cap_st.records, app.cap_st.bytes, app.cap_st.files, app.cap_st.ring_full,
+			app.cap_st.errors, app.cap_st.sampled_out, app.cap_st.truncated);
 	for (uint32_t i = 0; i < app.nlc; i++)
 		if (app.lc[i].slices_full)
 			fprintf(f,
@@ -899,6 +1091,11 @@ static void teardown(void)
 		}
 	}
 	for (uint32_t i = 0; i < app.nlc; i++) {
+		if (app.lc[i].cap != NULL) {
+			free(app.lc[i].cap->slots);
+			free(app.lc[i].cap->scratch);
+			free(app.lc[i].cap);
+		}
 		free(app.lc[i].rt);
 		free(app.lc[i].ports);
 		free(app.lc[i].gen_nodes);
@@ -922,10 +1119,12 @@ int main(int argc, char **argv)
 					     {"gen-seconds", required_argument, NULL, 'g'},
 					     {"counters", required_argument, NULL, 'c'},
 					     {"check", no_argument, NULL, 'k'},
+					     {"capture", required_argument, NULL, 'P'},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
-	const char *sets[MAX_SETS], *counters = NULL;
+	const char *sets[MAX_SETS], *counters = NULL, *cap_path = NULL;
+	char cap_name[512];
 	int nsets = 0, eal, opt, status = 0;
 	double duration = -1;
 	uint64_t epoch = 0;
@@ -980,6 +1179,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			check = true;
+			break;
+		case 'P':
+			cap_path = optarg;
 			break;
 		case 'q':
 			app.quiet = true;
@@ -1133,6 +1335,37 @@ int main(int argc, char **argv)
 		}
 		app.fw_running = true;
 	}
+	if (cap_path == NULL && app.dep.net.cap_file[0] != '\0') {
+		cap_path = app.dep.net.cap_file;
+		/* a testbed's processes share the network file: one capture file each */
+		if (app.dep.nhosted < app.topo->routers) {
+			const char *dot = strrchr(cap_path, '.'), *sl = strrchr(cap_path, '/');
+			uint32_t first = 0;
+
+			while (!app.dep.hosted[first])
+				first++;
+			if (dot == NULL || (sl != NULL && dot < sl))
+				dot = cap_path + strlen(cap_path);
+			snprintf(cap_name, sizeof(cap_name), "%.*s-r%u%s", (int)(dot - cap_path),
+				 cap_path, first, *dot ? dot : ".pcap");
+			cap_path = cap_name;
+		}
+	}
+	if (cap_path != NULL) {
+		if (cap_setup(cap_path, err, sizeof(err)) < 0) {
+			fprintf(stderr, "dfly-switch: %s\n", err);
+			status = 2;
+			stop = 1;
+			goto out_threads;
+		}
+		if (pthread_create(&app.cap_thread, NULL, cap_main, NULL) != 0) {
+			fprintf(stderr, "dfly-switch: cannot start the capture thread\n");
+			status = 1;
+			stop = 1;
+			goto out_threads;
+		}
+		app.cap_running = true;
+	}
 	for (uint32_t i = 0; i < app.nlc; i++)
 		if (app.lc[i].lcore != rte_get_main_lcore() &&
 		    rte_eal_remote_launch(lcore_main, &app.lc[i], app.lc[i].lcore) != 0) {
@@ -1178,10 +1411,12 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+out_threads:
 	stop = 1;
 	rte_eal_mp_wait_lcore();
 	if (app.fw_running)
 		pthread_join(app.fw_thread, NULL);
+	cap_finish();
 	if (counters != NULL) {
 		cf = fopen(counters, "w");
 		if (cf == NULL) {

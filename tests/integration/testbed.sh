@@ -85,6 +85,7 @@ ok "gen writes 6 deployments and up.sh; bad name, split and buffers are refused"
 clk=(--set clock.cycle_ns=10000)
 "$dfly" testbed run "$net" --dir "$tmp/memif" --name "$name" --split group "${clk[@]}" \
 	--set routing.mechanism=min --set traffic.load=0.1 --duration 6 --gen-seconds 3.5 \
+	--set capture.file="$tmp/cap.pcap" --set capture.points=host_rx,host_tx,port_tx \
 	>"$tmp/memif.out" 2>&1 || { cat "$tmp/memif.out"; fail "memif run"; }
 cat "$tmp/memif.out" | grep -e "^final" -e "^measured" -e "^conservation" | sed 's/^/  /'
 g=$(field "$tmp/memif.out" generated)
@@ -95,8 +96,18 @@ slat=$("$dfly" sim "$net" --set routing.mechanism=min --set traffic.load=0.1 --q
 	awk '$1 !~ /^#/ && $1 != "mech" { print $5; exit }')
 python3 -c "import sys; a, b = float('$lat'), float('$slat'); sys.exit(abs(a - b) > 0.05 * b)" ||
 	fail "memif: latency $lat vs dfly sim $slat"
+# every process captured its routers (FILE-r<first router>); merged, the trace sees every packet
+caps=$(ls "$tmp"/cap-r*.pcap 2>/dev/null | wc -l)
+[ "$caps" -eq 3 ] || fail "memif: $caps capture files, expected 3"
+lost=$(grep -h '^capture: ' "$tmp"/memif/p*.counters | sed -n 's/.*lost \([0-9]*\) .*/\1/p' |
+	awk '{ s += $1 } END { print s + 0 }')
+"$dfly" trace "$tmp"/cap-r*.pcap --config "$net" >"$tmp/trace.out" 2>&1 ||
+	{ cat "$tmp/trace.out"; fail "dfly trace of the testbed's captures"; }
+tp=$(sed -n 's/^packets: \([0-9]*\) delivered.*/\1/p' "$tmp/trace.out")
+[ "$lost" -gt 0 ] || [ "$tp" = "$g" ] ||
+	{ cat "$tmp/trace.out"; fail "memif: the trace saw $tp packets, $g were delivered"; }
 clean_check memif "$tmp/memif"
-ok "3 processes over memif: $g generated = delivered, latency $lat cycles (dfly sim $slat)"
+ok "3 processes over memif: $g generated = delivered, latency $lat cycles (dfly sim $slat); captured by the 3 processes, $tp packets in the merged trace, $lost records lost"
 
 # ---- 3. dfly-controld as the firmware ---------------------------------------------------------
 "$dfly" testbed run "$net" --dir "$tmp/cd" --name "$name" --split group "${clk[@]}" \

@@ -113,17 +113,15 @@ static inline void put64(uint8_t *p, uint64_t v)
 }
 
 /* 1 in N by packet: the same packets at every point (splitmix of source and generation). */
-static bool sampled(const struct dfly_capture *c, const struct asic_pkt *pk)
+static bool sampled(uint32_t n, const struct asic_pkt *pk)
 {
 	uint64_t x = ((uint64_t)pk->src_node << 40) ^ pk->gen_cycle ^ ((uint64_t)pk->id << 20);
 
-	if (c->cfg.sample <= 1)
-		return true;
 	x += 0x9e3779b97f4a7c15ull;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
 	x ^= x >> 31;
-	return x % c->cfg.sample == 0;
+	return x % n == 0;
 }
 
 static void write_meta(uint8_t *m, uint32_t router, const struct asic_trace_ev *ev)
@@ -170,24 +168,23 @@ static void write_meta(uint8_t *m, uint32_t router, const struct asic_trace_ev *
 	put16(m + 46, pk->dec.combined);
 }
 
-void dfly_capture_trace(void *ctx, const struct asic *as, const struct asic_trace_ev *ev)
+int dfly_capture_format(const struct dfly_capture_cfg *cfg, uint32_t router,
+			const struct asic_trace_ev *ev, uint8_t *buf, size_t size,
+			struct pcap_pkthdr *h)
 {
-	struct dfly_capture *c = ctx;
-	uint32_t off = c->cfg.meta ? DFLY_TRACE_META_LEN : 0, len;
-	struct pcap_pkthdr h;
+	uint32_t off = cfg->meta ? DFLY_TRACE_META_LEN : 0, len;
 	double ns;
 
-	if (!(c->cfg.ports >> ev->port & 1u))
-		return;
+	if (!(cfg->ports >> ev->port & 1u))
+		return DFLY_CAPTURE_SKIP;
 	if (ev->pkt != NULL) {
 		struct dfly_wire_data d;
-		uint32_t bytes = (uint32_t)ev->pkt->len * c->cfg.phit_bytes;
+		uint32_t bytes = (uint32_t)ev->pkt->len * cfg->phit_bytes;
+		size_t need;
 		int n;
 
-		if (!sampled(c, ev->pkt)) {
-			c->st.sampled_out++;
-			return;
-		}
+		if (cfg->sample > 1 && !sampled(cfg->sample, ev->pkt))
+			return DFLY_CAPTURE_SAMPLED_OUT;
 		asic_pkt_wire(ev->pkt, &d);
 		d.type = DFLY_WIRE_PKT_SYNTH;
 		if (ev->point == DFLY_TRACE_PORT_TX || ev->point == DFLY_TRACE_HOST_TX)
@@ -197,49 +194,85 @@ void dfly_capture_trace(void *ctx, const struct asic *as, const struct asic_trac
 					   : bytes > DFLY_WIRE_DATA_HDR_LEN
 						   ? bytes - DFLY_WIRE_DATA_HDR_LEN
 						   : 0);
+		need = off + DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN + (size_t)d.payload_len;
+		if (need > size)
+			return -ENOSPC;
 		/* the payload is zeros: encode into a zeroed buffer */
-		memset(c->buf + off, 0,
-		       DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN + (size_t)d.payload_len);
-		n = dfly_wire_data_encode(c->buf + off, sizeof(c->buf) - off, NULL, &d, NULL);
-		if (n < 0) {
-			c->st.errors++;
-			return;
-		}
+		memset(buf + off, 0, need - off);
+		n = dfly_wire_data_encode(buf + off, size - off, NULL, &d, NULL);
+		if (n < 0)
+			return -EINVAL;
 		len = (uint32_t)n;
 	} else {
+		if ((size_t)off + ev->len > size)
+			return -ENOSPC;
 		len = ev->len;
-		memcpy(c->buf + off, ev->frame, len);
+		memcpy(buf + off, ev->frame, len);
 	}
-	if (c->cfg.meta)
-		write_meta(c->buf, asic_router_id(as), ev);
+	if (cfg->meta)
+		write_meta(buf, router, ev);
 	len += off;
-	ns = (double)ev->cycle * c->cfg.cycle_ns;
-	h.ts.tv_sec = (time_t)(ns / 1e9);
-	h.ts.tv_usec = (suseconds_t)fmod(ns, 1e9); /* nanoseconds: the file is nano-precision */
-	h.len = len;
-	h.caplen = len < c->cfg.snaplen ? len : c->cfg.snaplen;
-	if (h.caplen < len)
+	ns = (double)ev->cycle * cfg->cycle_ns;
+	h->ts.tv_sec = (time_t)(ns / 1e9);
+	h->ts.tv_usec = (suseconds_t)fmod(ns, 1e9); /* nanoseconds: the file is nano-precision */
+	h->len = len;
+	h->caplen = len < cfg->snaplen ? len : cfg->snaplen;
+	return 0;
+}
+
+int dfly_capture_write(struct dfly_capture *c, const struct pcap_pkthdr *h, const uint8_t *data)
+{
+	if (h->caplen < h->len)
 		c->st.truncated++;
-	if (c->cfg.rotate_bytes && c->file_bytes + 16 + h.caplen > c->cfg.rotate_bytes &&
+	if (c->cfg.rotate_bytes && c->file_bytes + 16 + h->caplen > c->cfg.rotate_bytes &&
 	    c->file_bytes > 24) {
 		char err[256];
 
 		pcap_dump_close(c->dump);
 		c->dump = NULL;
 		if (open_file(c, err, sizeof(err)) < 0) {
-			fprintf(stderr, "dfly sim: %s\n", err);
+			fprintf(stderr, "dfly: %s\n", err);
 			c->st.errors++;
-			return;
+			return -EIO;
 		}
 	}
 	if (c->dump == NULL) {
 		c->st.errors++;
+		return -EIO;
+	}
+	pcap_dump((u_char *)c->dump, h, data);
+	c->file_bytes += 16 + h->caplen;
+	c->st.bytes += 16 + h->caplen;
+	c->st.records++;
+	return 0;
+}
+
+void dfly_capture_count(struct dfly_capture *c, int why, uint64_t n)
+{
+	if (why == DFLY_CAPTURE_SAMPLED_OUT)
+		c->st.sampled_out += n;
+	else if (why == DFLY_CAPTURE_RING_FULL)
+		c->st.ring_full += n;
+	else if (why < 0)
+		c->st.errors += n;
+}
+
+const struct dfly_capture_cfg *dfly_capture_cfg(const struct dfly_capture *c)
+{
+	return &c->cfg;
+}
+
+void dfly_capture_trace(void *ctx, const struct asic *as, const struct asic_trace_ev *ev)
+{
+	struct dfly_capture *c = ctx;
+	struct pcap_pkthdr h;
+	int rc = dfly_capture_format(&c->cfg, asic_router_id(as), ev, c->buf, sizeof(c->buf), &h);
+
+	if (rc != 0) {
+		dfly_capture_count(c, rc, 1);
 		return;
 	}
-	pcap_dump((u_char *)c->dump, &h, c->buf);
-	c->file_bytes += 16 + h.caplen;
-	c->st.bytes += 16 + h.caplen;
-	c->st.records++;
+	dfly_capture_write(c, &h, c->buf);
 }
 
 int dfly_capture_close(struct dfly_capture *c, struct dfly_capture_stats *st)

@@ -44,6 +44,7 @@ struct dfly_capture_stats {
 	uint64_t truncated; /**< records cut to the snap length */
 	uint64_t sampled_out; /**< packet events left out by the sampling */
 	uint64_t errors;    /**< records not written: an encoder or file error */
+	uint64_t ring_full; /**< dfly-switch: records lost because a capture ring was full */
 	uint32_t files;	    /**< files written */
 };
 
@@ -56,7 +57,36 @@ struct dfly_capture;
 struct dfly_capture *dfly_capture_open(const struct dfly_capture_cfg *cfg,
 				       const struct dfly_topo *topo, char *err, size_t errlen);
 
-/** The ASIC capture callback (asic_trace_fn) with @p cap as its context. */
+/** dfly_capture_format() results besides 0 (negative: an error). */
+#define DFLY_CAPTURE_SKIP	  1 /**< not selected (port) */
+#define DFLY_CAPTURE_SAMPLED_OUT 2 /**< left out by the sampling */
+#define DFLY_CAPTURE_RING_FULL	  3 /**< dfly_capture_count(): a ring had no room */
+
+struct pcap_pkthdr;
+
+/**
+ * Format one event as a pcap record into @p buf (@p size bytes, enough for the whole frame
+ * before the snap length cuts it: 48 + 14 + 48 + payload) and its header @p h (timestamp =
+ * cycle × cycle_ns). Thread-safe: touches only its arguments. @return 0, DFLY_CAPTURE_SKIP,
+ * DFLY_CAPTURE_SAMPLED_OUT, -ENOSPC or -EINVAL.
+ */
+int dfly_capture_format(const struct dfly_capture_cfg *cfg, uint32_t router,
+			const struct asic_trace_ev *ev, uint8_t *buf, size_t size,
+			struct pcap_pkthdr *h);
+
+/** Write a formatted record (h->caplen bytes of @p data), rotating files. One thread only.
+ *  @return 0 or -EIO. */
+int dfly_capture_write(struct dfly_capture *cap, const struct pcap_pkthdr *h, const uint8_t *data);
+
+/** Count @p n events that were not written, by dfly_capture_format() result or
+ *  DFLY_CAPTURE_RING_FULL. One thread only (the writer's). */
+void dfly_capture_count(struct dfly_capture *cap, int why, uint64_t n);
+
+/** The settings the writer was opened with. */
+const struct dfly_capture_cfg *dfly_capture_cfg(const struct dfly_capture *cap);
+
+/** The ASIC capture callback (asic_trace_fn) with @p cap as its context: format and write at
+ *  once (virtual time, one thread). */
 void dfly_capture_trace(void *cap, const struct asic *as, const struct asic_trace_ev *ev);
 
 /** Install the writer on @p as for the points, router and ports it selects. */
