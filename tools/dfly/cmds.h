@@ -32,4 +32,7 @@ int cmd_testbed(int argc, char **argv);
 /** dfly trace (trace.c): analyse captures of dfly sim --capture and dfly-switch. */
 int cmd_trace(int argc, char **argv);
 
+/** dfly plot (plot.c): gnuplot PNGs from the CSVs of dfly sim, transient and trace. */
+int cmd_plot(int argc, char **argv);
+
 #endif /* DFLY_CMDS_H */

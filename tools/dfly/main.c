@@ -50,6 +50,8 @@ static void usage_main(FILE *f)
 		   "          namespaces (dfly testbed --help)\n"
 		   "  trace   analyse pcap captures: latency, hops, path kinds, misrouting over\n"
 		   "          time, link and node loads (dfly trace --help)\n"
+		   "  plot    draw the CSVs of sim, transient and trace as PNG with gnuplot\n"
+		   "          (dfly plot --help)\n"
 		   "\n"
 		   "Every command takes --help.\n");
 }
@@ -1196,6 +1198,8 @@ int main(int argc, char **argv)
 		return cmd_stats(argc - 1, argv + 1);
 	if (strcmp(argv[1], "trace") == 0)
 		return cmd_trace(argc - 1, argv + 1);
+	if (strcmp(argv[1], "plot") == 0)
+		return cmd_plot(argc - 1, argv + 1);
 	if (strcmp(argv[1], "testbed") == 0)
 		return cmd_testbed(argc - 1, argv + 1);
 	fprintf(stderr, "dfly: unknown command '%s'\n", argv[1]);
