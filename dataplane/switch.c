@@ -729,29 +729,10 @@ static void *cap_main(void *arg)
 static int cap_setup(const char *path, char *err, size_t errlen)
 {
 	const struct dfly_netcfg *c = &app.dep.net;
-	struct dfly_capture_cfg cc = {
-	    .path = path,
-	    .points = c->cap_points,
-	    .ports = c->cap_ports,
-	    .sample = c->cap_sample,
-	    .snaplen = c->cap_snaplen,
-	    .rotate_bytes = (uint64_t)c->cap_rotate_kb << 10,
-	    .meta = c->cap_meta,
-	    .cycle_ns = c->cycle_ns,
-	    .phit_bytes = c->phit_bytes,
-	};
-	uint8_t *map = calloc(app.topo->routers, 1);
 
-	if (map == NULL || dfly_netcfg_parse_list(c->cap_routers, app.topo->routers, map) != 0) {
-		snprintf(err, errlen, "capture.routers: bad list '%s'", c->cap_routers);
-		free(map);
+	app.cap = dfly_capture_open_netcfg(c, app.topo, path, err, errlen);
+	if (app.cap == NULL)
 		return -1;
-	}
-	app.cap = dfly_capture_open(&cc, app.topo, err, errlen);
-	if (app.cap == NULL) {
-		free(map);
-		return -1;
-	}
 	for (uint32_t i = 0; i < app.nlc; i++) {
 		struct dp_lcore *lc = &app.lc[i];
 		struct dp_cap_ring *r = calloc(1, sizeof(*r));
@@ -766,13 +747,11 @@ static int cap_setup(const char *path, char *err, size_t errlen)
 		if (r->slots == NULL || r->scratch == NULL)
 			goto nomem;
 		for (uint32_t k = 0; k < lc->nrt; k++)
-			if (map[lc->rt[k]->id])
+			if (dfly_capture_selects(app.cap, lc->rt[k]->id))
 				asic_set_trace(lc->rt[k]->as, cap_trace, r, c->cap_points);
 	}
-	free(map);
 	return 0;
 nomem:
-	free(map);
 	snprintf(err, errlen, "capture: out of memory");
 	return -1;
 }

@@ -12,6 +12,7 @@
 
 #include "dfly/trace.h"
 #include "dfly/wire.h"
+#include "netcfg.h"
 
 struct dfly_capture {
 	struct dfly_capture_cfg cfg;
@@ -85,13 +86,47 @@ struct dfly_capture *dfly_capture_open(const struct dfly_capture_cfg *cfg,
 	return c;
 }
 
+struct dfly_capture *dfly_capture_open_netcfg(const struct dfly_netcfg *nc,
+					      const struct dfly_topo *topo, const char *path,
+					      char *err, size_t errlen)
+{
+	struct dfly_capture_cfg cc = {
+	    .path = path,
+	    .points = nc->cap_points,
+	    .ports = nc->cap_ports,
+	    .sample = nc->cap_sample,
+	    .snaplen = nc->cap_snaplen,
+	    .rotate_bytes = (uint64_t)nc->cap_rotate_kb << 10,
+	    .meta = nc->cap_meta,
+	    .cycle_ns = nc->cycle_ns,
+	    .phit_bytes = nc->phit_bytes,
+	};
+	struct dfly_capture *c;
+	uint8_t *map = NULL;
+
+	if (strcmp(nc->cap_routers, "all") != 0) {
+		map = calloc(topo->routers, 1);
+		if (map == NULL || dfly_netcfg_parse_list(nc->cap_routers, topo->routers, map) != 0) {
+			snprintf(err, errlen, "capture.routers: bad list '%s'", nc->cap_routers);
+			free(map);
+			return NULL;
+		}
+	}
+	cc.routers = map;
+	c = dfly_capture_open(&cc, topo, err, errlen);
+	free(map);
+	return c;
+}
+
+bool dfly_capture_selects(const struct dfly_capture *cap, uint32_t router)
+{
+	return cap->routers == NULL || cap->routers[router];
+}
+
 void dfly_capture_attach(struct dfly_capture *cap, struct asic *as)
 {
-	uint32_t r = asic_router_id(as);
-
-	if (cap->routers != NULL && !cap->routers[r])
-		return;
-	asic_set_trace(as, dfly_capture_trace, cap, cap->cfg.points);
+	if (dfly_capture_selects(cap, asic_router_id(as)))
+		asic_set_trace(as, dfly_capture_trace, cap, cap->cfg.points);
 }
 
 static inline void put16(uint8_t *p, uint16_t v)

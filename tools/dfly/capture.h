@@ -89,6 +89,15 @@ const struct dfly_capture_cfg *dfly_capture_cfg(const struct dfly_capture *cap);
  *  once (virtual time, one thread). */
 void dfly_capture_trace(void *cap, const struct asic *as, const struct asic_trace_ev *ev);
 
+struct dfly_netcfg;
+/** dfly_capture_open() with the capture.* settings of a network file (netcfg.h) and @p path. */
+struct dfly_capture *dfly_capture_open_netcfg(const struct dfly_netcfg *nc,
+					      const struct dfly_topo *topo, const char *path,
+					      char *err, size_t errlen);
+
+/** Whether @p router is among the routers the writer captures. */
+bool dfly_capture_selects(const struct dfly_capture *cap, uint32_t router);
+
 /** Install the writer on @p as for the points, router and ports it selects. */
 void dfly_capture_attach(struct dfly_capture *cap, struct asic *as);
 

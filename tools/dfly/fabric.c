@@ -101,36 +101,11 @@ static void capture_edge_drop(struct dfly_fabric *fab, struct asic *as, uint32_t
 
 int dfly_fabric_capture(struct dfly_fabric *fab, const char *path, char *err, size_t errlen)
 {
-	const struct dfly_netcfg *c = &fab->cfg;
-	struct dfly_capture_cfg cc = {
-	    .path = path,
-	    .points = c->cap_points,
-	    .ports = c->cap_ports,
-	    .sample = c->cap_sample,
-	    .snaplen = c->cap_snaplen,
-	    .rotate_bytes = (uint64_t)c->cap_rotate_kb << 10,
-	    .meta = c->cap_meta,
-	    .cycle_ns = c->cycle_ns,
-	    .phit_bytes = c->phit_bytes,
-	};
-	uint8_t *map = NULL;
-
 	if (fab->cap != NULL) {
 		snprintf(err, errlen, "capture: already open");
 		return -EBUSY;
 	}
-	if (strcmp(c->cap_routers, "all") != 0) {
-		map = calloc(fab->topo->routers, 1);
-		if (map == NULL ||
-		    dfly_netcfg_parse_list(c->cap_routers, fab->topo->routers, map) != 0) {
-			snprintf(err, errlen, "capture.routers: bad list '%s'", c->cap_routers);
-			free(map);
-			return -EINVAL;
-		}
-	}
-	cc.routers = map;
-	fab->cap = dfly_capture_open(&cc, fab->topo, err, errlen);
-	free(map);
+	fab->cap = dfly_capture_open_netcfg(&fab->cfg, fab->topo, path, err, errlen);
 	if (fab->cap == NULL)
 		return -EIO;
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
