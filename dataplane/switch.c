@@ -729,7 +729,20 @@ static void *cap_main(void *arg)
 static int cap_setup(const char *path, char *err, size_t errlen)
 {
 	const struct dfly_netcfg *c = &app.dep.net;
+	uint8_t *map = calloc(app.topo->routers, 1);
+	bool any = false;
 
+	/* a process none of whose routers is selected writes no file */
+	if (map == NULL || dfly_netcfg_parse_list(c->cap_routers, app.topo->routers, map) != 0) {
+		snprintf(err, errlen, "capture.routers: bad list '%s'", c->cap_routers);
+		free(map);
+		return -1;
+	}
+	for (uint32_t r = 0; r < app.topo->routers; r++)
+		any |= map[r] && app.dep.hosted[r];
+	free(map);
+	if (!any)
+		return 0;
 	app.cap = dfly_capture_open_netcfg(c, app.topo, path, err, errlen);
 	if (app.cap == NULL)
 		return -1;
@@ -1337,13 +1350,13 @@ int main(int argc, char **argv)
 			stop = 1;
 			goto out_threads;
 		}
-		if (pthread_create(&app.cap_thread, NULL, cap_main, NULL) != 0) {
+		if (app.cap != NULL && pthread_create(&app.cap_thread, NULL, cap_main, NULL) != 0) {
 			fprintf(stderr, "dfly-switch: cannot start the capture thread\n");
 			status = 1;
 			stop = 1;
 			goto out_threads;
 		}
-		app.cap_running = true;
+		app.cap_running = app.cap != NULL;
 	}
 	for (uint32_t i = 0; i < app.nlc; i++)
 		if (app.lc[i].lcore != rte_get_main_lcore() &&
