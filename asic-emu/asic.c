@@ -1854,20 +1854,26 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 	regs->port_ctr[o][DFLY_XBAR_OUT_GRANTS]++;
 	pk->flags |= pk->pend_flags;
 	pk->flags &= (uint16_t)~ASIC_PKT_DECIDING; /* the decision is fixed when granted */
-	if (in->kind == DFLY_PORT_TERMINAL) {
-		pk->inj_cycle = now;
-		if (pk->flags & ASIC_PKT_NOINTER)
-			regs->route[DFLY_ROUTE_INJ_MIN_NO_INTERMEDIATE]++;
-		else if (pk->val_router != ASIC_NONE)
-			regs->route[DFLY_ROUTE_INJ_VAL]++;
-		else if (pk->flags & ASIC_PKT_NONMIN)
-			regs->route[DFLY_ROUTE_INJ_GLOBAL_MISROUTE]++;
-		else
-			regs->route[DFLY_ROUTE_INJ_MIN]++;
-		count_path(as, pk);
-	}
 	pk->dec.reason = pk->reason;
 	pk->dec.trig = pk->trig;
+	if (in->kind == DFLY_PORT_TERMINAL) {
+		enum dfly_route_ctr inj;
+
+		pk->inj_cycle = now;
+		if (pk->flags & ASIC_PKT_NOINTER)
+			inj = DFLY_ROUTE_INJ_MIN_NO_INTERMEDIATE;
+		else if (pk->val_router != ASIC_NONE)
+			inj = DFLY_ROUTE_INJ_VAL;
+		else if (pk->flags & ASIC_PKT_NONMIN)
+			inj = DFLY_ROUTE_INJ_GLOBAL_MISROUTE;
+		else
+			inj = DFLY_ROUTE_INJ_MIN;
+		regs->route[inj]++;
+		/* a trace names the injection decision when no reason counter did */
+		if (pk->dec.reason == ASIC_REASON_NONE)
+			pk->dec.reason = (uint8_t)inj;
+		count_path(as, pk);
+	}
 	if (pk->reason != ASIC_REASON_NONE) {
 		regs->route[pk->reason]++;
 		pk->reason = ASIC_REASON_NONE;

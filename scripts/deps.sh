@@ -23,7 +23,12 @@ fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Never ask: DEBIAN_FRONTEND passed through sudo (which resets the environment), and the one
+# question of these packages answered beforehand: wireshark-common (pulled in by tshark) asks
+# whether non-root users may capture packets; no, dfly only reads capture files.
+apt_get() { $SUDO env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
+echo "wireshark-common wireshark-common/install-setuid boolean false" |
+    $SUDO debconf-set-selections
+apt_get update -qq
+apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "deps: done"

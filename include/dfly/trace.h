@@ -26,7 +26,9 @@
  *      15 u8  port kind (0 terminal, 1 local, 2 global)
  *      16 u64 cycle (emulated)
  *      24 u16 decision: the enum dfly_route_ctr counter the hop's routing decision counted
- *             (e.g. src_nonmin_ugal, olm_local_src), DFLY_TRACE_NONE if none (port tx only)
+ *             (e.g. src_nonmin_ugal, olm_local_src; at the hop out of the injection buffer,
+ *             when no such counter applies, the inj_* counter: inj_min, inj_val,
+ *             inj_global_misroute, inj_min_no_intermediate), DFLY_TRACE_NONE if none
  *      26 u16 trigger: the trigger counter of that decision (cc_trig_contention, cc_trig_credit,
  *             cc_trig_ectn, lia_level_*), DFLY_TRACE_NONE if none
  *      28 u16 drop reason (enum dfly_drop) for DFLY_TRACE_DROP, else DFLY_TRACE_NONE
