@@ -45,6 +45,26 @@ grep -q '^paths: min [0-9]* ' "$tmp/trace.out" || fail "no path kinds"
 [ "$(wc -l <"$tmp/t-nodes.csv")" -eq 73 ] || fail "nodes CSV: 72 nodes"
 echo "ok: dfly trace agrees with dfly sim: $(echo "$s" | cut -d, -f20) packets, latency $(echo "$s" | cut -d, -f5)"
 
+# 1b. the Wireshark dissector reads the capture dfly sim wrote: every record decoded, none
+# malformed, and as many host_tx records as dfly trace counted
+if command -v tshark >/dev/null 2>&1; then
+    lua="$src/tools/wireshark/dfly.lua"
+    HOME="$tmp" tshark -X lua_script:"$lua" -r "$tmp/c.pcap" -T fields -e dfly.meta.point \
+        -e dfly.dst_node -e _ws.expert.group 2>"$tmp/ts.err" >"$tmp/ts.txt" ||
+        { cat "$tmp/ts.err"; fail "tshark"; }
+    n=$(wc -l <"$tmp/ts.txt")
+    rec=$(sed -n 's/^records: \([0-9]*\) .*/\1/p' "$tmp/trace.out")
+    [ "$n" -eq "$rec" ] || fail "tshark read $n records, dfly trace $rec"
+    grep -qi malformed "$tmp/ts.txt" && fail "tshark flagged a record of dfly sim's capture"
+    ntx=$(awk -F'\t' '$1 == "host_tx" || $1 == 1' "$tmp/ts.txt" | wc -l)
+    htx=$(sed -n 's/.*host_tx \([0-9]*\),.*/\1/p' "$tmp/trace.out")
+    [ "$ntx" -eq "$htx" ] || fail "tshark: $ntx host_tx records, dfly trace $htx"
+    awk -F'\t' '$2 == ""' "$tmp/ts.txt" | grep -q . && fail "a record without dfly.dst_node"
+    echo "ok: tshark with tools/wireshark/dfly.lua decodes all $n records, none malformed"
+else
+    echo "skip: tshark not installed (the dissector check needs it)"
+fi
+
 # 2. several runs, one file each
 # shellcheck disable=SC2086
 "$dfly" sim "$cfg" $run --loads 0.1,0.2 --capture "$tmp/m.pcap" --quiet >/dev/null 2>&1 ||
