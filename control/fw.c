@@ -215,6 +215,11 @@ void fw_destroy(struct fw *fw)
 	free(fw);
 }
 
+const struct lia *fw_lia(const struct fw *fw)
+{
+	return fw->lia;
+}
+
 const struct fw_stats *fw_stats(const struct fw *fw)
 {
 	return &fw->st;

@@ -253,6 +253,9 @@ int fw_timer_add(struct fw *fw, const char *name, uint64_t period, uint64_t phas
 		 void *arg);
 
 /** Counters of @p fw. */
+/** The LIA / TPR / ACOR machine of @p fw (lia.h), or NULL when none runs. */
+const struct lia *fw_lia(const struct fw *fw);
+
 const struct fw_stats *fw_stats(const struct fw *fw);
 
 /** Value of counter @p s of @p st (0 if @p s is out of range). */
