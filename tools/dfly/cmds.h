@@ -14,6 +14,19 @@ double now_s(void);
 /** Parse a decimal unsigned 64-bit number, digits only (main.c). @return 0 or -EINVAL. */
 int transient_parse_u64(const char *s, uint64_t *out);
 
+struct dfly_netcfg;
+struct dfly_topo;
+
+/** dfly sim (main.c): runs over mechanisms, patterns, loads and seeds; returns the exit status. */
+int cmd_sim(int argc, char **argv);
+
+/**
+ * The contention-threshold rule of spec §5.8 for network @p cfg with topology @p t: th >= 2·v̄
+ * and th <= p; printed to @p f (the line of `dfly topo`) unless @p f is NULL.
+ * @return the lower bound ceil(2·v̄).
+ */
+uint32_t dfly_cc_rule(FILE *f, const struct dfly_netcfg *cfg, const struct dfly_topo *t);
+
 /** dfly transient (main.c): one transient experiment; returns the exit status. */
 int cmd_transient(int argc, char **argv);
 

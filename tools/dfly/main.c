@@ -6,6 +6,7 @@
  *   dfly bench  measure emulation speed (bench sim)
  *   dfly transient  switch the traffic pattern after the warm-up and record the response
  *   dfly repro transient  the papers' UN -> ADV+1 transients (H13, H15, H16), with figures
+ *   dfly repro steady, threshold  the papers' load and threshold sweeps (H8-H11, H17)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,8 +44,8 @@ static void usage_main(FILE *f)
 		   "  bench   measure emulation speed (dfly bench --help)\n"
 		   "  transient  switch patterns after the warm-up, record the response cycle by\n"
 		   "          cycle (dfly transient --help)\n"
-		   "  repro transient  rerun the papers' transient experiments and draw their\n"
-		   "          figures (dfly repro --help)\n"
+		   "  repro transient|steady|threshold  rerun the papers' transient, steady-state\n"
+		   "          and threshold experiments and draw their figures (dfly repro --help)\n"
 		   "  stats   read the routers' counters live from shared memory (dfly stats --help)\n"
 		   "  testbed generate, start and stop a testbed of dfly-switch processes, hosts in\n"
 		   "          namespaces (dfly testbed --help)\n"
@@ -219,7 +220,7 @@ static void capture_path(const char *base, bool multi, const struct dfly_netcfg 
 		 *dot ? dot : ".pcap");
 }
 
-static int cmd_sim(int argc, char **argv)
+int cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"set", required_argument, NULL, 's'},	 {"loads", required_argument, NULL, 'l'},
@@ -625,33 +626,40 @@ static int cmd_topo(int argc, char **argv)
 		       "(injection %u)\n",
 		       dfly_mode_name(cfg.mode), l, g, cfg.vc_local, cfg.vc_global, cfg.vc_inj);
 	}
-	{
-		/* spec §5.8 (CBAR §VI-A): th ≥ 2·v̄ (UN must not trigger), th ≤ p (ADV must);
-		 * v̄ counts the VCs packets can occupy: the injection VCs and the 3/2 that the
-		 * contention modes use (CFG-T: 85/31 = 2.74) */
-		uint32_t l, g, nvc;
-		uint8_t map[DFLY_ROLE_COUNT];
-		struct dfly_netcfg cc = cfg;
-		double vbar;
-		uint32_t lo;
-
-		cc.mode = DFLY_MODE_BASE;
-		dfly_netcfg_vc_needs(&cc, &l, &g, map);
-		nvc = t->p * cfg.vc_inj + (t->a - 1) * l + t->h * g;
-		vbar = (double)nvc / t->radix;
-		lo = (uint32_t)ceil(2.0 * vbar - 1e-9);
-		printf("contention threshold (spec 5.8): %u input VCs (injection %u, local %u, "
-		       "global %u) over %u ports, v = %.2f; th >= 2v = %u and th <= p = %u: ",
-		       nvc, cfg.vc_inj, l, g, t->radix, vbar, lo, t->p);
-		if (lo <= t->p)
-			printf("valid %u..%u, pick %u (routing.cc.threshold is %u)\n", lo, t->p, lo,
-			       cfg.cc_th);
-		else
-			printf("no valid threshold for this radix (routing.cc.threshold is %u)\n",
-			       cfg.cc_th);
-	}
+	dfly_cc_rule(stdout, &cfg, t);
 	dfly_topo_destroy(t);
 	return 0;
+}
+
+uint32_t dfly_cc_rule(FILE *f, const struct dfly_netcfg *cfg, const struct dfly_topo *t)
+{
+	/* spec §5.8 (CBAR §VI-A): th ≥ 2·v̄ (UN must not trigger), th ≤ p (ADV must); v̄ counts
+	 * the VCs packets can occupy: the injection VCs and the 3/2 that the contention modes use
+	 * (CFG-T: 85/31 = 2.74) */
+	uint32_t l, g, nvc;
+	uint8_t map[DFLY_ROLE_COUNT];
+	struct dfly_netcfg cc = *cfg;
+	double vbar;
+	uint32_t lo;
+
+	cc.mode = DFLY_MODE_BASE;
+	dfly_netcfg_vc_needs(&cc, &l, &g, map);
+	nvc = t->p * cfg->vc_inj + (t->a - 1) * l + t->h * g;
+	vbar = (double)nvc / t->radix;
+	lo = (uint32_t)ceil(2.0 * vbar - 1e-9);
+	if (f == NULL)
+		return lo;
+	fprintf(f,
+		"contention threshold (spec 5.8): %u input VCs (injection %u, local %u, global %u) "
+		"over %u ports, v = %.2f; th >= 2v = %u and th <= p = %u: ",
+		nvc, cfg->vc_inj, l, g, t->radix, vbar, lo, t->p);
+	if (lo <= t->p)
+		fprintf(f, "valid %u..%u, pick %u (routing.cc.threshold is %u)\n", lo, t->p, lo,
+			cfg->cc_th);
+	else
+		fprintf(f, "no valid threshold for this radix (routing.cc.threshold is %u)\n",
+			cfg->cc_th);
+	return lo;
 }
 
 static int cmd_bench(int argc, char **argv)

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cmds.h"
 #include "fabric.h"
 #include "netcfg.h"
+#include "repro.h"
 #include "transient.h"
 
 #ifndef DFLY_SOURCE_DIR
@@ -22,16 +24,18 @@
 #endif
 
 /*
- * dfly repro transient: the papers' UN -> ADV+1 transient at 0.2 load (spec §7.4, §8.6; H13,
- * H15, H16 of §9.2) as a batch of `dfly transient` runs, one per mechanism and buffer size. Each
- * run is a forked child calling cmd_transient() with the arguments printed as its command line,
- * its stdout (the summary) going to DIR/NAME.txt; the parent then reads the CSVs back for the
- * figures `dfly transient` does not compute (crude settling times, oscillation period), draws
- * the figures with scripts/plot-transient.sh and prints the tables.
+ * dfly repro: the papers' experiments as batches of other subcommands, and the batch machinery
+ * they share (repro.h). This file holds the machinery and `dfly repro transient`: the papers'
+ * UN -> ADV+1 transient at 0.2 load (spec §7.4, §8.6; H13, H15, H16 of §9.2) as a batch of
+ * `dfly transient` runs, one per mechanism and buffer size. Each run is a forked child calling
+ * cmd_transient() with the arguments printed as its command line, its stdout (the summary) going
+ * to DIR/NAME.txt; the parent then reads the CSVs back for the figures `dfly transient` does not
+ * compute (crude settling times, oscillation period), draws the figures with
+ * scripts/plot-transient.sh and prints the tables. The steady-state and threshold sweeps of
+ * `dfly sim` are in repro_sweep.c.
  */
 
-#define REPRO_MAX_ARGS 48
-#define REPRO_MAX_RUNS 8
+#define REPRO_MAX_RUNS 16
 #define REPRO_MAX_DIPS 10
 #define REPRO_NA       INT64_MIN /* a figure that does not apply (e.g. no misrouting to reach) */
 #define REPRO_ZOOM_LO  (-200)    /* zoomed figures: cycles [-200, 600) around t0 */
@@ -48,16 +52,18 @@ static void usage_repro(FILE *f)
 		"§7.4, §8.6; H13, H15 and H16 of §9.2): warm up under UN at load 0.2, switch every\n"
 		"node to ADV+1 at t0 and record the response, cycle by cycle, with `dfly transient`:\n"
 		"  1. H13/H15: PB (with routing.val.recompute=true, thesis §5.3.3.3), OLM, and VAL\n"
-		"     and MIN as references, with the configuration's buffers (32/256 phits per\n"
-		"     local/global input VC);\n"
-		"  2. H16: PB and OLM with buffers.local=256 and buffers.global=2048 (phits per VC,\n"
-		"     CBAR §V-B, thesis §4.3.2; output and injection buffers unchanged).\n"
+		"     and MIN as references, then the contention-counter mechanisms Base,\n"
+		"     Filtered, Hybrid and ECtN (spec §5), with the configuration's buffers\n"
+		"     (32/256 phits per local/global input VC);\n"
+		"  2. H16: PB and OLM, then Base, ECtN and Hybrid, with buffers.local=256 and\n"
+		"     buffers.global=2048 (phits per VC, CBAR §V-B, thesis §4.3.2; output and\n"
+		"     injection buffers unchanged).\n"
 		"Every run: --from un --to adv+1 --load 0.2 --pre 500 --bin 5, sim.warmup=10000,\n"
 		"--post 5000 (1) or 15000 (2: OLM takes that long to settle on h4), 3000 with\n"
 		"--quick. Written to DIR: one CSV and one summary (.txt) per run, zoom/*.csv\n"
-		"(cycles -200..600), the figures (*.png, drawn by scripts/plot-transient.sh),\n"
-		"commands.sh (every command, runnable as is) and summary.txt (the tables, also\n"
-		"printed on stdout).\n"
+		"(cycles -200..600), the figures (*.png, drawn by scripts/plot-transient.sh;\n"
+		"transient-cc*.png for the counter mechanisms), commands.sh (every command,\n"
+		"runnable as is) and summary.txt (the tables, also printed on stdout).\n"
 		"\n"
 		"options:\n"
 		"  --scale h4|cfg-t  network: h4 (default; configs/h4.cfg, h=4, 264 routers, CFG-T\n"
@@ -89,12 +95,16 @@ static void usage_repro(FILE *f)
 		"            share and latency from t0 + 100 on; and the dips of the misrouted share\n"
 		"            (minima of its 50-cycle mean over +-150 cycles, >= 3 pp deep)\n"
 		"  react'    react on the shortened window below\n"
+		"  windows   mean latency and %% misrouted over cycles [0,100), [100,200) and\n"
+		"            [200,600) after t0: ECtN's first broadcast after t0 is at +100\n"
 		"All but react and the latency peak leave out the last 300 cycles of the window:\n"
 		"the sources stop at its end, so the packets generated there see an emptying\n"
 		"network: their latency and OLM's in-transit misrouting drop.\n"
 		"\n"
-		"On h4 with the defaults, about 15 minutes on one core (PB runs at ~500-700\n"
-		"cycles/s), 2 with --quick.\n"
+		"On h4 with the defaults, about 15 minutes of CPU on one core (PB runs at\n"
+		"~500-700 cycles/s; 23 minutes of wall time on a busy 2-core machine), a few with\n"
+		"--quick. Steady-state and threshold sweeps: dfly repro steady --help, dfly repro\n"
+		"threshold --help.\n"
 		"\n"
 		"Exit status: 0 if every run and figure succeeded; 1 if a run failed (deadlock,\n"
 		"no drain, invariant) or a figure could not be drawn; 2 on a usage error.\n");
@@ -116,24 +126,35 @@ struct repro_exp {
 	unsigned post;			/**< horizon after t0, cycles (--quick: 3000) */
 };
 
+#define REPRO_NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* the counter mechanisms come last, so that the first runs are those of the first version */
 static const struct repro_mech repro_mechs_small[] = {
 	{"pb", "routing.val.recompute=true"},
 	{"olm", NULL},
 	{"val", NULL},
 	{"min", NULL},
+	{"base", NULL},
+	{"filtered", NULL},
+	{"hybrid", NULL},
+	{"ectn", NULL},
 };
 
 static const struct repro_mech repro_mechs_large[] = {
 	{"pb", "routing.val.recompute=true"},
 	{"olm", NULL},
+	{"base", NULL},
+	{"ectn", NULL},
+	{"hybrid", NULL},
 };
 
 static const struct repro_exp repro_exps[] = {
 	{"small", "H13, H15: the configuration's 32/256-phit input buffers", {NULL},
-	 repro_mechs_small, 4, 5000},
+	 repro_mechs_small, REPRO_NELEM(repro_mechs_small), 5000},
 	/* OLM's latency creeps up for ~12k cycles with these buffers on h4 */
 	{"large", "H16: 256/2048-phit local/global input buffers",
-	 {"buffers.local=256", "buffers.global=2048", NULL}, repro_mechs_large, 2, 15000},
+	 {"buffers.local=256", "buffers.global=2048", NULL}, repro_mechs_large,
+	 REPRO_NELEM(repro_mechs_large), 15000},
 };
 
 /* The figures of one run: parsed from its summary, or computed from its CSV. */
@@ -154,21 +175,15 @@ struct repro_figs {
 	int64_t dips[REPRO_MAX_DIPS]; /**< their cycles after t0 */
 	double depth[REPRO_MAX_DIPS]; /**< their depth in pp */
 	int64_t react_trim;	      /**< spec §8.6 reaction time on the shortened window */
+	double win_lat[3], win_mis[3]; /**< means over cycles [0,100), [100,200), [200,600) */
 };
 
 /* One `dfly transient` run. */
 struct repro_run {
+	struct repro_job job;	     /**< MECH-EXP: file names and plot label; the command */
 	const struct repro_exp *exp; /**< its experiment */
 	const char *mech;	     /**< routing.mechanism */
-	char name[32];		     /**< MECH-EXP: file names and plot label */
-	char csv[512], txt[512];     /**< DIR/NAME.csv, DIR/NAME.txt */
-	char mech_set[64], warmup[32], post[24], seeds[24];
-	const char *argv[REPRO_MAX_ARGS]; /**< for cmd_transient(), NULL-terminated */
-	int argc;			  /**< entries of argv */
-	pid_t pid;			  /**< while running */
-	double start, wall;		  /**< wall clock at start, seconds taken */
-	int status;			  /**< exit status, -1 not finished */
-	struct repro_figs figs;		  /**< read back after the run */
+	struct repro_figs figs;	     /**< read back after the run */
 };
 
 /* A figure: which runs (by name) and from which CSVs (full window or zoom/). */
@@ -176,7 +191,7 @@ struct repro_plot {
 	const char *file;     /**< PNG name in DIR */
 	const char *what;     /**< title after the common part */
 	bool zoom;	      /**< plot DIR/zoom/NAME.csv */
-	const char *runs[5];  /**< run names, NULL-terminated */
+	const char *runs[8];  /**< run names, NULL-terminated */
 };
 
 static const struct repro_plot repro_plots[] = {
@@ -188,6 +203,13 @@ static const struct repro_plot repro_plots[] = {
 	 {"pb-small", "olm-small", "val-small", "min-small", NULL}},
 	{"transient-large.png", "256/2048-phit vs 32/256-phit buffers", false,
 	 {"pb-large", "olm-large", "pb-small", "olm-small", NULL}},
+	{"transient-cc.png", "contention counters, 32/256-phit buffers", false,
+	 {"base-small", "filtered-small", "hybrid-small", "ectn-small", "olm-small", NULL}},
+	{"transient-cc-zoom.png", "contention counters, 32/256-phit buffers, first 600 cycles",
+	 true, {"base-small", "filtered-small", "hybrid-small", "ectn-small", "olm-small", NULL}},
+	{"transient-cc-large.png", "contention counters, 256/2048 vs 32/256-phit buffers", false,
+	 {"base-large", "ectn-large", "hybrid-large", "base-small", "ectn-small", "hybrid-small",
+	  "olm-large", NULL}},
 };
 
 /* Print one shell word, quoted if it needs to be (cmds.h). */
@@ -210,9 +232,8 @@ void dfly_sh_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* Print a command line: @p prog, then argv[skip..], then "> redirect" if not NULL. */
-static void repro_cmdline(FILE *f, const char *prog, const char *const *argv, int skip,
-			  const char *redirect)
+void repro_cmdline(FILE *f, const char *prog, const char *const *argv, int skip,
+		   const char *redirect)
 {
 	dfly_sh_word(f, prog);
 	for (int i = skip; argv[i] != NULL; i++) {
@@ -226,8 +247,7 @@ static void repro_cmdline(FILE *f, const char *prog, const char *const *argv, in
 	fputc('\n', f);
 }
 
-/* mkdir -p. @return 0 or -errno. */
-static int repro_mkdirs(const char *path)
+int repro_mkdirs(const char *path)
 {
 	char buf[512];
 	size_t len = strlen(path);
@@ -252,7 +272,7 @@ static int repro_mkdirs(const char *path)
  * A file of the source tree: @p rel itself if it is readable from the current directory (so the
  * printed commands stay short when run from the tree), else DFLY_SOURCE_DIR/rel.
  */
-static void repro_src_path(const char *rel, char *buf, size_t len)
+void repro_src_path(const char *rel, char *buf, size_t len)
 {
 	size_t n = strlen(DFLY_SOURCE_DIR), m = strlen(rel);
 
@@ -265,8 +285,7 @@ static void repro_src_path(const char *rel, char *buf, size_t len)
 	memcpy(buf + n + 1, rel, m + 1);
 }
 
-/* The path of this executable, relative to the current directory when it lies below it. */
-static void repro_self(char *buf, size_t len)
+void repro_self(char *buf, size_t len)
 {
 	char exe[512], cwd[512];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -284,8 +303,39 @@ static void repro_self(char *buf, size_t len)
 		snprintf(buf, len, "%s", exe);
 }
 
-/* Start @p r: fork a child that runs cmd_transient() with its stdout in r->txt. */
-static int repro_start(struct repro_run *r)
+void repro_job_init(struct repro_job *j, int (*cmd)(int, char **), const char *prog)
+{
+	memset(j, 0, sizeof(*j));
+	j->cmd = cmd;
+	j->status = -1;
+	j->argv[j->argc++] = prog;
+}
+
+void repro_arg(struct repro_job *j, const char *s)
+{
+	if (j->argc >= REPRO_MAX_ARGS - 1)
+		abort(); /* a table of this file is wrong, not the user's input */
+	j->argv[j->argc++] = s;
+	j->argv[j->argc] = NULL;
+}
+
+void repro_argf(struct repro_job *j, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (j->nstrs >= REPRO_MAX_STRS)
+		abort();
+	va_start(ap, fmt);
+	n = vsnprintf(j->strs[j->nstrs], sizeof(j->strs[0]), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(j->strs[0]))
+		abort();
+	repro_arg(j, j->strs[j->nstrs++]);
+}
+
+/* Start @p j: fork a child that runs j->cmd with its stdout in j->txt. */
+static int repro_start(struct repro_job *j)
 {
 	pid_t pid;
 
@@ -294,22 +344,22 @@ static int repro_start(struct repro_run *r)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		int fd = open(r->txt, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		int fd = open(j->txt, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 
 		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
-			fprintf(stderr, "dfly repro: %s: %s\n", r->txt, strerror(errno));
+			fprintf(stderr, "dfly repro: %s: %s\n", j->txt, strerror(errno));
 			_exit(2);
 		}
 		close(fd);
-		exit(cmd_transient(r->argc, (char **)r->argv));
+		exit(j->cmd(j->argc, (char **)j->argv));
 	}
-	r->pid = pid;
-	r->start = now_s();
+	j->pid = pid;
+	j->start = now_s();
 	return 0;
 }
 
-/* Wait for any started run; record its status. @return the run, NULL if none is running. */
-static struct repro_run *repro_wait(struct repro_run *runs, unsigned n)
+/* Wait for any started job; record its status. @return the job, NULL if none is running. */
+static struct repro_job *repro_wait(struct repro_job *const *jobs, unsigned n)
 {
 	int st;
 	pid_t pid;
@@ -321,20 +371,65 @@ static struct repro_run *repro_wait(struct repro_run *runs, unsigned n)
 		if (pid < 0)
 			return NULL;
 		for (unsigned i = 0; i < n; i++) {
-			struct repro_run *r = &runs[i];
+			struct repro_job *j = jobs[i];
 
-			if (r->pid != pid)
+			if (j->pid != pid)
 				continue;
-			r->pid = 0;
-			r->wall = now_s() - r->start;
-			r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-			return r;
+			j->pid = 0;
+			j->wall = now_s() - j->start;
+			j->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			return j;
 		}
 	}
 }
 
-/* Run a program (argv[0] found by execvp) and wait for it. @return its exit status. */
-static int repro_exec(const char *const *argv)
+int repro_run_jobs(struct repro_job *const *jobs, unsigned n, unsigned par, const char *self,
+		   double wall0)
+{
+	unsigned next = 0, running = 0, done = 0;
+	int failed = 0;
+
+	while (done < n) {
+		while (next < n && running < par) {
+			struct repro_job *j = jobs[next];
+
+			if (j->group[0] && (next == 0 || strcmp(jobs[next - 1]->group, j->group) != 0))
+				printf("== %s\n", j->group);
+			printf("[%u/%u] %s: ", next + 1, n, j->name);
+			repro_cmdline(stdout, self, j->argv, 0, j->txt);
+			if (repro_start(j) != 0) {
+				fprintf(stderr, "dfly repro: %s: fork: %s\n", j->name,
+					strerror(errno));
+				j->status = 1;
+				failed++;
+				done++;
+			} else {
+				running++;
+			}
+			next++;
+		}
+		if (running == 0)
+			continue;
+		{
+			struct repro_job *j = repro_wait(jobs, n);
+
+			if (j == NULL) {
+				fprintf(stderr, "dfly repro: waitpid: %s\n", strerror(errno));
+				return -1;
+			}
+			running--;
+			done++;
+			if (j->status != 0)
+				failed++;
+			printf("[%u/%u done] %s: %s in %.0f s (%.0f s elapsed)\n", done, n, j->name,
+			       j->status == 0 ? "ok" : "FAILED", j->wall, now_s() - wall0);
+			fflush(stdout);
+		}
+	}
+	return failed;
+}
+
+int repro_exec(const char *const *argv)
 {
 	int st;
 	pid_t pid;
@@ -352,6 +447,43 @@ static int repro_exec(const char *const *argv)
 		if (errno != EINTR)
 			return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+FILE *repro_commands_begin(const char *path, const char *title, struct repro_job *const *jobs,
+			   unsigned n, const char *self)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		fprintf(stderr, "dfly repro: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	fprintf(f, "#!/bin/sh\n# %s\nset -e\n", title);
+	for (unsigned i = 0; i < n; i++)
+		repro_cmdline(f, self, jobs[i]->argv, 0, jobs[i]->txt);
+	return f;
+}
+
+int repro_commands_end(FILE *f, const char *path)
+{
+	if (fclose(f) != 0) {
+		fprintf(stderr, "dfly repro: %s: write failed\n", path);
+		return -1;
+	}
+	chmod(path, 0755);
+	return 0;
+}
+
+void repro_cat(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[2048];
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+		fputs(line, stdout);
+	fclose(f);
 }
 
 /* The columns of a `dfly transient` CSV that the figures use. */
@@ -570,6 +702,31 @@ static void repro_dips(const struct repro_series *s, struct repro_figs *fg)
 	free(y);
 }
 
+/*
+ * Mean latency and % misrouted over cycles [0,100), [100,200) and [200,600) after t0 (bins that
+ * start there; NAN if none): ECtN's partial arrays are broadcast at multiples of 100 cycles, so
+ * it routes on the pre-switch arrays until +100 (spec §5.6, H13).
+ */
+static void repro_windows(const struct repro_series *s, struct repro_figs *fg)
+{
+	static const int64_t edge[4] = {0, 100, 200, 600};
+
+	for (unsigned w = 0; w < 3; w++) {
+		double lat = 0, mis = 0;
+		unsigned k = 0;
+
+		for (unsigned i = s->z; i < s->n; i++) {
+			if (s->cyc[i] < edge[w] || s->cyc[i] >= edge[w + 1])
+				continue;
+			lat += s->lat[i];
+			mis += s->mis[i];
+			k++;
+		}
+		fg->win_lat[w] = k ? lat / k : NAN;
+		fg->win_mis[w] = k ? mis / k : NAN;
+	}
+}
+
 /* Parse the summary `dfly transient` printed (dfly_transient_dump_summary()). */
 static void repro_read_summary(const char *path, struct repro_figs *fg)
 {
@@ -608,8 +765,8 @@ static int repro_figures(struct repro_run *r, const char *zoom)
 	int64_t stop;
 	int rc;
 
-	repro_read_summary(r->txt, fg);
-	rc = repro_read_csv(r->csv, zoom, &s);
+	repro_read_summary(r->job.txt, fg);
+	rc = repro_read_csv(r->job.csv, zoom, &s);
 	if (rc)
 		return rc;
 	stop = s.cyc[s.n - 1] + (int64_t)s.bin - REPRO_TAIL;
@@ -650,6 +807,7 @@ static int repro_figures(struct repro_run *r, const char *zoom)
 		fg->t80_c100 = repro_first_reach(&s, c100, thr, up);
 	}
 	fg->react_trim = repro_settle(&s, s.ma, fg->ss_mis, DFLY_TRANSIENT_TOL_PP);
+	repro_windows(&s, fg);
 	fg->settle_mis = repro_settle(&s, c100, fg->ss_mis, DFLY_TRANSIENT_TOL_PP);
 	fg->settle_lat = repro_settle(&s, cl100, fg->ss_lat, 0.05 * fg->ss_lat);
 	fg->per_mis = repro_period(&s, s.mis, &fg->r_mis);
@@ -679,7 +837,7 @@ static void repro_report(FILE *f, const struct repro_run *runs, unsigned n)
 {
 	char b[6][24];
 
-	fprintf(f, "%-10s %4s %6s %6s %6s %6s %6s %6s %8s %7s %8s %10s %7s\n", "run", "exit",
+	fprintf(f, "%-14s %4s %6s %6s %6s %6s %6s %6s %8s %7s %8s %10s %7s\n", "run", "exit",
 		"react", "react'", "t80ma", "t80c", "setl%", "setlL", "mis%pre", "mis%ss",
 		"lat-pre", "peak@cyc", "lat-ss");
 	for (unsigned i = 0; i < n; i++) {
@@ -688,20 +846,20 @@ static void repro_report(FILE *f, const struct repro_run *runs, unsigned n)
 		char peak[32] = "?", react[24] = "?";
 
 		if (!fg->have_csv) {
-			fprintf(f, "%-10s %4d (no CSV)\n", r->name, r->status);
+			fprintf(f, "%-14s %4d (no CSV)\n", r->job.name, r->job.status);
 			continue;
 		}
 		if (fg->have_sum) {
 			snprintf(peak, sizeof(peak), "%.0f@%+lld", fg->peak_lat, fg->peak_cycle);
 			repro_cyc(react, sizeof(react), fg->reaction);
 		}
-		fprintf(f, "%-10s %4d %6s %6s %6s %6s %6s %6s %8.2f %7.2f %8.1f %10s %7.1f\n",
-			r->name, r->status, react, repro_cyc(b[4], 24, fg->react_trim),
+		fprintf(f, "%-14s %4d %6s %6s %6s %6s %6s %6s %8.2f %7.2f %8.1f %10s %7.1f\n",
+			r->job.name, r->job.status, react, repro_cyc(b[4], 24, fg->react_trim),
 			repro_cyc(b[0], 24, fg->t80_ma), repro_cyc(b[1], 24, fg->t80_c100),
 			repro_cyc(b[2], 24, fg->settle_mis), repro_cyc(b[3], 24, fg->settle_lat),
 			fg->pre_mis, fg->ss_mis, fg->pre_lat, peak, fg->ss_lat);
 	}
-	fprintf(f, "\n%-10s %14s %14s  %s\n", "run", "period mis(r)", "period lat(r)",
+	fprintf(f, "\n%-14s %14s %14s  %s\n", "run", "period mis(r)", "period lat(r)",
 		"dips of % misrouted: cycle after t0 (depth, pp)");
 	for (unsigned i = 0; i < n; i++) {
 		const struct repro_figs *fg = &runs[i].figs;
@@ -711,7 +869,7 @@ static void repro_report(FILE *f, const struct repro_run *runs, unsigned n)
 			continue;
 		snprintf(pm, sizeof(pm), "%s(%.2f)", repro_cyc(b[0], 24, fg->per_mis), fg->r_mis);
 		snprintf(pl, sizeof(pl), "%s(%.2f)", repro_cyc(b[1], 24, fg->per_lat), fg->r_lat);
-		fprintf(f, "%-10s %14s %14s ", runs[i].name, pm, pl);
+		fprintf(f, "%-14s %14s %14s ", runs[i].job.name, pm, pl);
 		for (unsigned d = 0; d < fg->ndips; d++)
 			fprintf(f, " %lld(%.0f)", (long long)fg->dips[d], fg->depth[d]);
 		if (fg->ndips >= 2)
@@ -730,14 +888,28 @@ static void repro_report(FILE *f, const struct repro_run *runs, unsigned n)
 		"All but react and peak leave out the last %d cycles of the window, where latency\n"
 		"and OLM's in-transit misrouting drop because the sources stop at its end.\n",
 		REPRO_TAIL);
+	fprintf(f, "\n%-14s %9s %7s %7s   %9s %7s %7s\n", "run", "lat 0-100", "100-200",
+		"200-600", "mis 0-100", "100-200", "200-600");
+	for (unsigned i = 0; i < n; i++) {
+		const struct repro_figs *fg = &runs[i].figs;
+
+		if (!fg->have_csv)
+			continue;
+		fprintf(f, "%-14s %9.1f %7.1f %7.1f   %9.2f %7.2f %7.2f\n", runs[i].job.name,
+			fg->win_lat[0], fg->win_lat[1], fg->win_lat[2], fg->win_mis[0],
+			fg->win_mis[1], fg->win_mis[2]);
+	}
+	fprintf(f, "lat / mis: mean latency / %% misrouted of the bins that start in cycles\n"
+		   "[0,100), [100,200), [200,600) after t0; ECtN's first broadcast of partial\n"
+		   "arrays after the switch is at +100.\n");
 }
 
 /* The command line of a figure. */
 struct repro_plot_cmd {
-	char csvs[5][512];	/**< the CSVs */
+	char csvs[8][512];	/**< the CSVs */
 	char png[512];		/**< DIR/FILE */
 	char title[256];	/**< the figure's title */
-	const char *argv[10];	/**< plot-transient.sh CSV... PNG TITLE, NULL-terminated */
+	const char *argv[13];	/**< plot-transient.sh CSV... PNG TITLE, NULL-terminated */
 };
 
 /*
@@ -755,7 +927,7 @@ static unsigned repro_plot_cmd(struct repro_plot_cmd *c, const struct repro_plot
 		bool ok = runs == NULL;
 
 		for (unsigned i = 0; !ok && i < n; i++)
-			ok = strcmp(runs[i].name, pl->runs[j]) == 0 && runs[i].figs.have_csv;
+			ok = strcmp(runs[i].job.name, pl->runs[j]) == 0 && runs[i].figs.have_csv;
 		if (!ok)
 			continue;
 		snprintf(c->csvs[ncsv], sizeof(c->csvs[ncsv]), "%s/%s%s.csv", out,
@@ -771,7 +943,8 @@ static unsigned repro_plot_cmd(struct repro_plot_cmd *c, const struct repro_plot
 	return ncsv;
 }
 
-int cmd_repro(int argc, char **argv)
+/* dfly repro transient: see usage_repro(). */
+static int repro_transient(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"scale", required_argument, NULL, 'a'}, {"seeds", required_argument, NULL, 'k'},
@@ -781,27 +954,17 @@ int cmd_repro(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	static struct repro_run runs[REPRO_MAX_RUNS];
+	static struct repro_job *jobs[REPRO_MAX_RUNS];
 	const char *scale = "h4", *out = "out/repro-transient";
 	static struct repro_plot_cmd pc;
-	char self[512], cfg[512], plot_sh[512], path[512], zoom[512], zpath[600];
-	uint64_t seeds = 0, jobs = 1;
+	char self[512], cfg[512], plot_sh[512], path[512], zoom[512], zpath[600], title[160];
+	uint64_t seeds = 0, njobs = 1;
 	bool quick = false, dry = false, report = false;
-	unsigned n = 0, next = 0, running = 0, failed = 0, done = 0;
-	int opt, rc, status = 0;
+	unsigned n = 0;
+	int opt, rc, status = 0, failed = 0;
 	double wall0 = now_s();
 	FILE *f;
 
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		usage_repro(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	if (strcmp(argv[1], "transient") != 0) {
-		fprintf(stderr, "dfly repro: unknown experiment '%s' (known: transient)\n",
-			argv[1]);
-		return 2;
-	}
-	argc--;
-	argv++;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -815,9 +978,9 @@ int cmd_repro(int argc, char **argv)
 			break;
 		case 'k':
 		case 'j':
-			if (transient_parse_u64(optarg, opt == 'k' ? &seeds : &jobs) != 0 ||
-			    (opt == 'k' ? seeds : jobs) == 0 ||
-			    (opt == 'k' ? seeds > 10000 : jobs > REPRO_MAX_RUNS)) {
+			if (transient_parse_u64(optarg, opt == 'k' ? &seeds : &njobs) != 0 ||
+			    (opt == 'k' ? seeds : njobs) == 0 ||
+			    (opt == 'k' ? seeds > 10000 : njobs > REPRO_MAX_RUNS)) {
 				fprintf(stderr, "dfly repro: --%s %s: expected a number in 1..%d\n",
 					opt == 'k' ? "seeds" : "jobs", optarg,
 					opt == 'k' ? 10000 : REPRO_MAX_RUNS);
@@ -867,166 +1030,115 @@ int cmd_repro(int argc, char **argv)
 	}
 
 	/* the runs, in order: experiment by experiment */
-	for (unsigned e = 0; e < sizeof(repro_exps) / sizeof(repro_exps[0]); e++) {
+	for (unsigned e = 0; e < REPRO_NELEM(repro_exps); e++) {
 		const struct repro_exp *x = &repro_exps[e];
 
 		for (unsigned m = 0; m < x->nmech; m++) {
-			struct repro_run *r = &runs[n++];
-			const char **a = r->argv;
-			int k = 0;
+			struct repro_run *r = &runs[n];
+			struct repro_job *j = &r->job;
 
+			jobs[n++] = j;
+			repro_job_init(j, cmd_transient, "transient");
 			r->exp = x;
 			r->mech = x->mechs[m].name;
-			r->status = -1;
-			snprintf(r->name, sizeof(r->name), "%s-%s", r->mech, x->id);
-			snprintf(r->csv, sizeof(r->csv), "%s/%s-%s.csv", out, r->mech, x->id);
-			snprintf(r->txt, sizeof(r->txt), "%s/%s-%s.txt", out, r->mech, x->id);
-			snprintf(r->mech_set, sizeof(r->mech_set), "routing.mechanism=%s", r->mech);
-			snprintf(r->warmup, sizeof(r->warmup), "sim.warmup=%d", 10000);
-			snprintf(r->post, sizeof(r->post), "%u", quick ? 3000 : x->post);
-			snprintf(r->seeds, sizeof(r->seeds), "%llu", (unsigned long long)seeds);
-			a[k++] = "transient";
-			a[k++] = cfg;
-			a[k++] = "--set";
-			a[k++] = r->mech_set;
+			snprintf(j->name, sizeof(j->name), "%s-%s", r->mech, x->id);
+			snprintf(j->group, sizeof(j->group), "experiment %s: %s", x->id, x->what);
+			snprintf(j->csv, sizeof(j->csv), "%s/%s-%s.csv", out, r->mech, x->id);
+			snprintf(j->txt, sizeof(j->txt), "%s/%s-%s.txt", out, r->mech, x->id);
+			repro_arg(j, cfg);
+			repro_arg(j, "--set");
+			repro_argf(j, "routing.mechanism=%s", r->mech);
 			if (x->mechs[m].set) {
-				a[k++] = "--set";
-				a[k++] = x->mechs[m].set;
+				repro_arg(j, "--set");
+				repro_arg(j, x->mechs[m].set);
 			}
-			for (unsigned j = 0; x->sets[j] != NULL; j++) {
-				a[k++] = "--set";
-				a[k++] = x->sets[j];
+			for (unsigned k = 0; x->sets[k] != NULL; k++) {
+				repro_arg(j, "--set");
+				repro_arg(j, x->sets[k]);
 			}
-			a[k++] = "--set";
-			a[k++] = r->warmup;
-			a[k++] = "--from";
-			a[k++] = "un";
-			a[k++] = "--to";
-			a[k++] = "adv+1";
-			a[k++] = "--load";
-			a[k++] = "0.2";
-			a[k++] = "--pre";
-			a[k++] = "500";
-			a[k++] = "--post";
-			a[k++] = r->post;
-			a[k++] = "--bin";
-			a[k++] = "5";
-			a[k++] = "--seed";
-			a[k++] = "1";
-			a[k++] = "--seeds";
-			a[k++] = r->seeds;
-			a[k++] = "--csv";
-			a[k++] = r->csv;
-			a[k++] = "--quiet";
-			a[k] = NULL;
-			r->argc = k;
+			repro_arg(j, "--set");
+			repro_argf(j, "sim.warmup=%d", 10000);
+			repro_arg(j, "--from");
+			repro_arg(j, "un");
+			repro_arg(j, "--to");
+			repro_arg(j, "adv+1");
+			repro_arg(j, "--load");
+			repro_arg(j, "0.2");
+			repro_arg(j, "--pre");
+			repro_arg(j, "500");
+			repro_arg(j, "--post");
+			repro_argf(j, "%u", quick ? 3000 : x->post);
+			repro_arg(j, "--bin");
+			repro_arg(j, "5");
+			repro_arg(j, "--seed");
+			repro_arg(j, "1");
+			repro_arg(j, "--seeds");
+			repro_argf(j, "%llu", (unsigned long long)seeds);
+			repro_arg(j, "--csv");
+			repro_arg(j, j->csv);
+			repro_arg(j, "--quiet");
 		}
 	}
 
 	/* every command, as a script */
 	snprintf(path, sizeof(path), "%s/commands.sh", out);
-	f = fopen(path, "w");
-	if (f == NULL) {
-		fprintf(stderr, "dfly repro: %s: %s\n", path, strerror(errno));
+	snprintf(title, sizeof(title), "dfly repro transient --scale %s --seeds %llu%s", scale,
+		 (unsigned long long)seeds, quick ? " --quick" : "");
+	f = repro_commands_begin(path, title, jobs, n, self);
+	if (f == NULL)
 		return 2;
-	}
-	fprintf(f, "#!/bin/sh\n# dfly repro transient --scale %s --seeds %llu%s\nset -e\n", scale,
-		(unsigned long long)seeds, quick ? " --quick" : "");
-	for (unsigned i = 0; i < n; i++)
-		repro_cmdline(f, self, runs[i].argv, 0, runs[i].txt);
 	fprintf(f, "# the zoomed CSVs: cycles %d..%d of the CSVs\n", REPRO_ZOOM_LO,
 		REPRO_ZOOM_HI - 1);
 	for (unsigned i = 0; i < n; i++) {
 		fprintf(f, "awk -F, 'NR == 1 || ($1 >= %d && $1 < %d)' ", REPRO_ZOOM_LO,
 			REPRO_ZOOM_HI);
-		dfly_sh_word(f, runs[i].csv);
+		dfly_sh_word(f, jobs[i]->csv);
 		fprintf(f, " > ");
-		snprintf(zpath, sizeof(zpath), "%s/%s.csv", zoom, runs[i].name);
+		snprintf(zpath, sizeof(zpath), "%s/%s.csv", zoom, jobs[i]->name);
 		dfly_sh_word(f, zpath);
 		fputc('\n', f);
 	}
 	fprintf(f, "# the figures\n");
-	for (unsigned p = 0; p < sizeof(repro_plots) / sizeof(repro_plots[0]); p++) {
+	for (unsigned p = 0; p < REPRO_NELEM(repro_plots); p++) {
 		repro_plot_cmd(&pc, &repro_plots[p], plot_sh, out, scale, seeds, NULL, 0);
 		repro_cmdline(f, pc.argv[0], pc.argv, 1, NULL);
 	}
-	if (fclose(f) != 0) {
-		fprintf(stderr, "dfly repro: %s: write failed\n", path);
+	if (repro_commands_end(f, path) != 0)
 		return 2;
-	}
-	chmod(path, 0755);
 	if (dry) {
 		printf("# dfly repro transient: %u runs (dry run); commands in %s\n", n, path);
-		f = fopen(path, "r");
-		if (f != NULL) {
-			char line[2048];
-
-			while (fgets(line, sizeof(line), f) != NULL)
-				fputs(line, stdout);
-			fclose(f);
-		}
+		repro_cat(path);
 		return 0;
 	}
 
 	printf("# dfly repro transient --scale %s: %u runs, %llu seeds each, %llu job(s); output in "
 	       "%s\n",
-	       scale, n, (unsigned long long)seeds, (unsigned long long)jobs, out);
-	for (unsigned i = 0; report && i < n; i++) {
-		runs[i].status = access(runs[i].csv, R_OK) == 0 ? 0 : 1;
-		failed += runs[i].status != 0;
-	}
-	while (!report && done < n) {
-		while (next < n && running < jobs) {
-			struct repro_run *r = &runs[next];
-
-			if (next == 0 || runs[next - 1].exp != r->exp)
-				printf("== experiment %s: %s\n", r->exp->id, r->exp->what);
-			printf("[%u/%u] %s: ", next + 1, n, r->name);
-			repro_cmdline(stdout, self, r->argv, 0, r->txt);
-			if (repro_start(r) != 0) {
-				fprintf(stderr, "dfly repro: %s: fork: %s\n", r->name,
-					strerror(errno));
-				r->status = 1;
-				failed++;
-				done++;
-			} else {
-				running++;
-			}
-			next++;
+	       scale, n, (unsigned long long)seeds, (unsigned long long)njobs, out);
+	if (report) {
+		for (unsigned i = 0; i < n; i++) {
+			jobs[i]->status = access(jobs[i]->csv, R_OK) == 0 ? 0 : 1;
+			failed += jobs[i]->status != 0;
 		}
-		if (running == 0)
-			continue;
-		{
-			struct repro_run *r = repro_wait(runs, n);
-
-			if (r == NULL) {
-				fprintf(stderr, "dfly repro: waitpid: %s\n", strerror(errno));
-				return 1;
-			}
-			running--;
-			done++;
-			if (r->status != 0)
-				failed++;
-			printf("[%u/%u done] %s: %s in %.0f s (%.0f s elapsed)\n", done, n, r->name,
-			       r->status == 0 ? "ok" : "FAILED", r->wall, now_s() - wall0);
-			fflush(stdout);
-		}
+	} else {
+		failed = repro_run_jobs(jobs, n, (unsigned)njobs, self, wall0);
+		if (failed < 0)
+			return 1;
 	}
 
 	/* figures from the CSVs, zoomed copies, plots */
 	for (unsigned i = 0; i < n; i++) {
 		struct repro_run *r = &runs[i];
 
-		if (r->status != 0)
+		if (r->job.status != 0)
 			continue;
-		snprintf(zpath, sizeof(zpath), "%s/%s.csv", zoom, r->name);
+		snprintf(zpath, sizeof(zpath), "%s/%.31s.csv", zoom, r->job.name);
 		rc = repro_figures(r, zpath);
 		if (rc) {
-			fprintf(stderr, "dfly repro: %s: %s\n", r->csv, strerror(-rc));
+			fprintf(stderr, "dfly repro: %s: %s\n", r->job.csv, strerror(-rc));
 			status = 1;
 		}
 	}
-	for (unsigned p = 0; p < sizeof(repro_plots) / sizeof(repro_plots[0]); p++) {
+	for (unsigned p = 0; p < REPRO_NELEM(repro_plots); p++) {
 		if (repro_plot_cmd(&pc, &repro_plots[p], plot_sh, out, scale, seeds, runs, n) == 0)
 			continue;
 		printf("plot: ");
@@ -1042,8 +1154,7 @@ int cmd_repro(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/summary.txt", out);
 	f = fopen(path, "w");
 	if (f != NULL) {
-		fprintf(f, "# dfly repro transient --scale %s --seeds %llu%s: %u runs", scale,
-			(unsigned long long)seeds, quick ? " --quick" : "", n);
+		fprintf(f, "# %s: %u runs", title, n);
 		if (report)
 			fprintf(f, " (tables redone with --report-only)\n");
 		else
@@ -1051,7 +1162,7 @@ int cmd_repro(int argc, char **argv)
 		repro_report(f, runs, n);
 		fprintf(f, "\n# commands (also in commands.sh)\n");
 		for (unsigned i = 0; i < n; i++)
-			repro_cmdline(f, self, runs[i].argv, 0, runs[i].txt);
+			repro_cmdline(f, self, jobs[i]->argv, 0, jobs[i]->txt);
 		if (fclose(f) != 0)
 			status = 1;
 	}
@@ -1059,3 +1170,33 @@ int cmd_repro(int argc, char **argv)
 	return failed ? 1 : status;
 }
 
+static void usage_repro_all(FILE *f)
+{
+	fprintf(f, "usage: dfly repro EXPERIMENT [options]\n"
+		   "\n"
+		   "Rerun the papers' experiments as batches of dfly subcommands, with figures and\n"
+		   "tables (spec §9.2):\n"
+		   "  transient  UN -> ADV+1 at load 0.2, cycle by cycle (H13, H15, H16)\n"
+		   "  steady     latency and throughput against offered load under UN, ADV+1 and\n"
+		   "             ADV+h (H8-H11)\n"
+		   "  threshold  Base's contention threshold swept under UN and ADV+1 (H17)\n"
+		   "\n"
+		   "dfly repro EXPERIMENT --help describes each.\n");
+}
+
+int cmd_repro(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage_repro_all(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (strcmp(argv[1], "transient") == 0)
+		return repro_transient(argc - 1, argv + 1);
+	if (strcmp(argv[1], "steady") == 0)
+		return repro_steady(argc - 1, argv + 1);
+	if (strcmp(argv[1], "threshold") == 0)
+		return repro_threshold(argc - 1, argv + 1);
+	fprintf(stderr, "dfly repro: unknown experiment '%s' (known: transient, steady, threshold)\n",
+		argv[1]);
+	return 2;
+}
