@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# `dfly repro`: the command lines of the three experiments (--dry-run), usage errors, and a tiny
-# run of `steady` and `threshold` on h2 (--quick, seed 1): every CSV, the averaged CSVs equal to
-# the runs' rows, the tables, the figures (when gnuplot is installed), --report-only redoing the
-# same tables. About 20 s.
+# `dfly repro`: the command lines of the four experiments (--dry-run), usage errors, and a tiny
+# run of `steady`, `threshold` and `lia` on h2 (--quick, seed 1): every CSV, the averaged CSVs
+# equal to the runs' rows, the tables, the figures (when gnuplot is installed), --report-only
+# redoing the same tables. About 30 s.
 set -eu
 dfly="${1:?usage: check_repro.sh DFLY SOURCE_DIR}"
 src="${2:?usage: check_repro.sh DFLY SOURCE_DIR}"
@@ -88,6 +88,11 @@ usage_err "expected a load in (0, 1]" threshold --load-adv 2
 usage_err "exclude each other" threshold --dry-run --report-only
 usage_err "unexpected argument 'x'" steady x
 usage_err "expected h4 or cfg-t" transient --scale h2
+usage_err "expected h4-l, cfg-l or h2" lia --scale h4
+usage_err "expected a list of un, adv+1, adv+h, advc" lia --patterns un,adv+2
+usage_err "expected LIST or A:B:STEP" lia --loads-advc 0.5,,0.7
+usage_err "expected a load in (0, 1]" lia --counters-load 0
+usage_err "exclude each other" lia --dry-run --report-only
 
 # 4. a tiny steady sweep on h2 (ADV+h = adv+2): 24 runs of 2-3 loads
 plots=0
@@ -132,4 +137,55 @@ grep -q 'th >= 2v = 6 and th <= p = 2: no valid threshold' "$tmp/hq/summary.txt"
     >/dev/null || fail "threshold summary: rule differs from dfly topo's"
 grep -q '^  both: th ' "$tmp/hq/summary.txt" || fail "threshold summary: no sweep range"
 [ "$plots" -eq 1 ] || [ -s "$tmp/hq/threshold.png" ] || fail "no threshold.png"
-echo "dfly repro: dry runs, usage errors, steady and threshold on h2 ok (seed 1)"
+
+# 6. lia: 36 commands on h4-l (8 mechanisms x 4 patterns, LIA w = 0 and 1 under UN and ADV+1)
+"$dfly" repro lia --dry-run --out "$tmp/l" >"$tmp/l.txt"
+grep -q '^# dfly repro lia: 36 runs (dry run)' "$tmp/l.txt" || fail "lia: not 36 runs"
+n=$(grep -c ' sim configs/h4-l.cfg ' "$tmp/l.txt")
+[ "$n" -eq 36 ] || fail "lia: $n commands, expected 36"
+for pat in un adv+1 adv+4 advc; do
+    for m in min vlb val ugal-g pb pb-acor tpr lia; do
+        grep -q "traffic.pattern=$pat .*--csv $tmp/l/$pat-$m.csv " "$tmp/l.txt" ||
+            fail "lia: no run of $m under $pat"
+    done
+done
+grep -q "routing.mechanism=val --set routing.val.path_a=-g- --set traffic.pattern=adv+1 .*--csv $tmp/l/adv+1-vlb.csv " \
+    "$tmp/l.txt" || fail "lia: VLB is not val with path_a -g-"
+grep -q "routing.lia.w=0 --set traffic.pattern=un .*--csv $tmp/l/un-lia-w0.csv " "$tmp/l.txt" ||
+    fail "lia: no UN run of LIA with w = 0"
+grep -q "adv+4-lia-w1" "$tmp/l.txt" && fail "lia: the w variants run under ADV+h"
+n=$(grep -c -- "--counters $tmp/l/advc-[a-z-]*.counters " "$tmp/l.txt")
+[ "$n" -eq 8 ] || fail "lia: $n runs with --counters, expected the 8 ADVc runs"
+grep -q "plot-lia-switch.sh $tmp/l/lia-advc-switch.csv $tmp/l/lia-advc-switch.png" "$tmp/l.txt" ||
+    fail "lia: no per-switch figure"
+
+# 7. a tiny lia sweep on h2 (ADV+h = adv+2): 36 runs of 1-2 loads, the ADVc counters at 0.5
+rc=0
+"$dfly" repro lia --scale h2 --quick --out "$tmp/lq" >"$tmp/lq.txt" 2>"$tmp/lq.err" || rc=$?
+[ "$rc" -eq "$plots" ] || fail "lia --quick: exit $rc: $(cat "$tmp/lq.err")"
+grep -q '^# 36/36 runs ok' "$tmp/lq.txt" || fail "lia --quick: not 36/36 runs ok"
+for f in un:16 adv+1:16 adv+2:16 advc:8 w-un:6 w-adv+1:6; do
+    csv="$tmp/lq/lia-${f%%:*}.csv"
+    rows=$(($(wc -l <"$csv") - 1))
+    [ "$rows" -eq "${f##*:}" ] || fail "$csv: $rows rows, expected ${f##*:}"
+    grep -q ',FAILED$' "$csv" && fail "$csv: invariants failed"
+    [ "$plots" -eq 1 ] || [ -s "${csv%.csv}.png" ] || fail "no ${csv%.csv}.png"
+done
+want=$(awk -F, 'NR > 1 && $3 == 0.4 { printf "%.6f %.3f", $4, $5 }' "$tmp/lq/adv+1-vlb.csv")
+got=$(awk -F, '$1 == "vlb" && $2 == 0.4 { printf "%.6f %.3f", $4, $5 }' "$tmp/lq/lia-adv+1.csv")
+[ -n "$want" ] && [ "$want" = "$got" ] || fail "lia-adv+1.csv: vlb 0.4 is '$got', run '$want'"
+# per switch: 4 routers of group 0 x 8 mechanisms; the window's packets are sim.inj_window
+rows=$(($(wc -l <"$tmp/lq/lia-advc-switch.csv") - 1))
+[ "$rows" -eq 32 ] || fail "lia-advc-switch.csv: $rows rows, expected 32"
+want=$(awk '/^# run/ { on = / load 0.5000 / } on && /^router 2 / { r = 1; next }
+    on && /^router / { r = 0 } on && r && $1 == "sim.inj_window" { print $2 }' "$tmp/lq/advc-lia.counters")
+got=$(awk -F, '$1 == "lia" && $2 == 2 { print $3 }' "$tmp/lq/lia-advc-switch.csv")
+[ -n "$want" ] && [ "$want" = "$got" ] || fail "lia-advc-switch.csv: lia router 2 '$got', counters '$want'"
+grep -q '^== advc 0.5: load injected per router of group 0' "$tmp/lq/summary.txt" ||
+    fail "lia summary: no per-switch table"
+[ "$plots" -eq 1 ] || [ -s "$tmp/lq/lia-advc-switch.png" ] || fail "no lia-advc-switch.png"
+sed -n '/^== un/,/^# commands/p' "$tmp/lq/summary.txt" >"$tmp/tables1"
+"$dfly" repro lia --scale h2 --quick --out "$tmp/lq" --report-only >/dev/null 2>&1 || true
+sed -n '/^== un/,/^# commands/p' "$tmp/lq/summary.txt" >"$tmp/tables2"
+cmp -s "$tmp/tables1" "$tmp/tables2" || fail "lia --report-only: different tables"
+echo "dfly repro: dry runs, usage errors, steady, threshold and lia on h2 ok (seed 1)"

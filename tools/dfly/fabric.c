@@ -846,12 +846,19 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	return rc;
 }
 
+uint64_t dfly_fabric_inj_window(const struct dfly_fabric *fab, uint32_t r)
+{
+	return r < fab->topo->routers ? fab->inj_in_win[r] : 0;
+}
+
 void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f)
 {
 	for (uint32_t r = 0; r < fab->topo->routers; r++) {
 		dfly_regs_dump(fab->regs[r], f);
 		if (fab->fws[r] != NULL)
 			fw_dump(fab->fws[r], f);
+		if (fab->inj_in_win[r])
+			fprintf(f, "  sim.inj_window %llu\n", (unsigned long long)fab->inj_in_win[r]);
 	}
 }
 

@@ -149,9 +149,15 @@ int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, 
 
 /**
  * Write every router's non-zero counters (register file: ports, VCs, gauges, drops, routing
- * decisions) and its firmware's counters, one "name value" line each, router by router.
+ * decisions), its firmware's counters and sim.inj_window (packets that left its injection
+ * buffers during the measurement window, after a run), one "name value" line each, router by
+ * router.
  */
 void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f);
+
+/** Packets that left router @p r's injection buffers during the measurement window (after a
+ *  run; what the unfairness metrics of spec §8.5 are computed from). */
+uint64_t dfly_fabric_inj_window(const struct dfly_fabric *fab, uint32_t r);
 
 /** Destination node of a packet from @p src under the configured pattern (for tests). */
 uint32_t dfly_fabric_pick_dst(struct dfly_fabric *fab, uint32_t src);

@@ -7,6 +7,7 @@
  *   dfly transient  switch the traffic pattern after the warm-up and record the response
  *   dfly repro transient  the papers' UN -> ADV+1 transients (H13, H15, H16), with figures
  *   dfly repro steady, threshold  the papers' load and threshold sweeps (H8-H11, H17)
+ *   dfly repro lia  the LIA paper's load sweeps and ADVc per switch (H31-H37)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,8 +45,9 @@ static void usage_main(FILE *f)
 		   "  bench   measure emulation speed (dfly bench --help)\n"
 		   "  transient  switch patterns after the warm-up, record the response cycle by\n"
 		   "          cycle (dfly transient --help)\n"
-		   "  repro transient|steady|threshold  rerun the papers' transient, steady-state\n"
-		   "          and threshold experiments and draw their figures (dfly repro --help)\n"
+		   "  repro transient|steady|threshold|lia  rerun the papers' transient,\n"
+		   "          steady-state, threshold and LIA experiments and draw their figures\n"
+		   "          (dfly repro --help)\n"
 		   "  stats   read the routers' counters live from shared memory (dfly stats --help)\n"
 		   "  testbed generate, start and stop a testbed of dfly-switch processes, hosts in\n"
 		   "          namespaces (dfly testbed --help)\n"
@@ -78,7 +80,8 @@ static void usage_sim(FILE *f)
 		"  --csv FILE           write one CSV row per run\n"
 		"  --counters FILE      write every router's counters after each run: ports, VCs,\n"
 		"                       drops by reason, routing decisions by reason, firmware\n"
-		"                       (fw.*), one \"name value\" line each\n"
+		"                       (fw.*), packets injected in the measurement window\n"
+		"                       (sim.inj_window), one \"name value\" line each\n"
 		"  --capture FILE       capture the run to a pcap file (nanosecond timestamps in\n"
 		"                       emulated time; format: include/dfly/trace.h), with the\n"
 		"                       capture.* settings: points (host_rx, host_tx, port_rx,\n"

@@ -1180,6 +1180,9 @@ static void usage_repro_all(FILE *f)
 		   "  steady     latency and throughput against offered load under UN, ADV+1 and\n"
 		   "             ADV+h (H8-H11)\n"
 		   "  threshold  Base's contention threshold swept under UN and ADV+1 (H17)\n"
+		   "  lia        the LIA paper's load sweeps (UN, ADV+1, ADV+h, ADVc) for MIN, VLB,\n"
+		   "             VAL, UGAL-G, PB, PB-ACOR, TPR and LIA, and ADVc per switch\n"
+		   "             (H31-H37)\n"
 		   "\n"
 		   "dfly repro EXPERIMENT --help describes each.\n");
 }
@@ -1196,7 +1199,10 @@ int cmd_repro(int argc, char **argv)
 		return repro_steady(argc - 1, argv + 1);
 	if (strcmp(argv[1], "threshold") == 0)
 		return repro_threshold(argc - 1, argv + 1);
-	fprintf(stderr, "dfly repro: unknown experiment '%s' (known: transient, steady, threshold)\n",
+	if (strcmp(argv[1], "lia") == 0)
+		return repro_lia(argc - 1, argv + 1);
+	fprintf(stderr,
+		"dfly repro: unknown experiment '%s' (known: transient, steady, threshold, lia)\n",
 		argv[1]);
 	return 2;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The batch machinery shared by the `dfly repro` experiments (repro.c: transient; repro_sweep.c:
- * steady and threshold): a job is one `dfly` subcommand (cmd_transient(), cmd_sim()) run in a
+ * steady, threshold and lia): a job is one `dfly` subcommand (cmd_transient(), cmd_sim()) run in a
  * forked child with its stdout in a file, its command line printable as a shell command; the
  * helpers run a list of jobs J at a time, write them to a commands.sh, find the source tree's
  * files and run the plot scripts.
@@ -83,5 +83,8 @@ int repro_steady(int argc, char **argv);
 
 /** dfly repro threshold (repro_sweep.c): Base's threshold sweep (H17). */
 int repro_threshold(int argc, char **argv);
+
+/** dfly repro lia (repro_sweep.c): the LIA paper's load sweeps and ADVc per switch (H31-H37). */
+int repro_lia(int argc, char **argv);
 
 #endif /* DFLY_REPRO_H */

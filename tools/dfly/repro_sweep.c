@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * dfly repro steady and dfly repro threshold: the papers' steady-state figures as sweeps of
- * `dfly sim` (CBAR §V-A, §VI-A; thesis §4.2.2, §4.3.1; H8-H11 and H17 of spec §9.2). Each sweep
- * is a batch of repro jobs (repro.h), one `dfly sim` per mechanism and pattern (steady) or per
- * threshold and pattern (threshold), each writing its CSV; the parent then averages the rows over
- * the seeds into one CSV per figure, draws the figures with scripts/plot-steady.sh and
- * scripts/plot-threshold.sh and prints the tables.
+ * dfly repro steady, threshold and lia: the papers' steady-state figures as sweeps of `dfly sim`
+ * (CBAR §V-A, §VI-A; thesis §4.2.2, §4.3.1; H8-H11 and H17 of spec §9.2; the LIA paper, H31-H37).
+ * Each sweep is a batch of repro jobs (repro.h), one `dfly sim` per mechanism and pattern (steady,
+ * lia) or per threshold and pattern (threshold), each writing its CSV (lia: and its counters
+ * under ADVc); the parent then averages the rows over the seeds into one CSV per figure, draws
+ * the figures with scripts/plot-steady.sh, scripts/plot-threshold.sh and
+ * scripts/plot-lia-switch.sh and prints the tables.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,11 +29,13 @@
 #define SWEEP_TH_UN_TOL	  0.02 /* threshold: UN latency within 2% of MIN's */
 #define SWEEP_TH_ADV_TOL  0.05 /* threshold: ADV+1 latency within 5% of the sweep's best */
 #define SWEEP_LAT_COLS	  10   /* latency columns of the steady tables */
+#define SWEEP_MAX_PAT	  4    /* patterns of one experiment (lia: un, adv+1, adv+h, advc) */
 
 /* A mechanism of the steady-state figures and the --set it needs besides routing.mechanism. */
 struct sweep_mech {
-	const char *name; /**< routing.mechanism */
-	const char *set;  /**< an extra --set PATH=VALUE, or NULL */
+	const char *name;  /**< routing.mechanism */
+	const char *set;   /**< an extra --set PATH=VALUE, or NULL */
+	const char *label; /**< the name in file names, tables and figures; NULL: name */
 };
 
 /* The papers' mechanisms (CBAR Fig. 5, thesis Fig. 4.6); PB as in `dfly repro transient`. */
@@ -52,7 +55,7 @@ struct sweep_opts {
 	bool quick, dry, report;     /**< --quick, --dry-run, --report-only */
 	const char *loads_un;	     /**< steady: --loads of UN */
 	const char *loads_adv;	     /**< steady: --loads of ADV+1 and ADV+h */
-	bool pat[3];		     /**< steady: --patterns, UN, ADV+1, ADV+h selected */
+	bool pat[SWEEP_MAX_PAT];     /**< --patterns: UN, ADV+1, ADV+h (lia: ADVc) selected */
 	const char *patterns;	     /**< steady: --patterns as given, or NULL (all) */
 	const char *load_un;	     /**< threshold: UN load */
 	const char *load_adv;	     /**< threshold: ADV+1 load */
@@ -74,6 +77,7 @@ struct sweep_job {
 	const char *mech;	  /**< routing.mechanism */
 	char pattern[16];	  /**< traffic.pattern */
 	unsigned th;		  /**< threshold: routing.cc.threshold, 0 for a reference */
+	bool off;		  /**< not part of the experiment: no job, no row */
 	unsigned n;		  /**< points read */
 	struct sweep_point pt[SWEEP_MAX_LOADS]; /**< by offered load, in the CSV's order */
 };
@@ -419,6 +423,7 @@ static void sweep_job_init(struct sweep_job *j, const struct sweep_opts *o, cons
 	repro_job_init(r, cmd_sim, "sim");
 	j->mech = mech;
 	j->th = th;
+	j->off = false;
 	j->n = 0;
 	snprintf(j->pattern, sizeof(j->pattern), "%s", pat);
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -675,8 +680,9 @@ static int sweep_summary(const struct sweep_opts *o, const char *title,
 
 /* What the steady tables need besides the jobs. */
 struct steady_ctx {
-	const char *patterns[3]; /**< un, adv+1, adv+h */
-	bool sel[3];		 /**< the patterns run (--patterns) */
+	const char *patterns[SWEEP_MAX_PAT]; /**< steady: un, adv+1, adv+h; lia: and advc */
+	bool sel[SWEEP_MAX_PAT];	     /**< the patterns run (--patterns) */
+	unsigned npat, nmech;		     /**< jobs sj[pattern * nmech + mechanism] */
 };
 
 /* One value of a table cell: the figure, then * past saturation or ! invariants failed. */
@@ -704,15 +710,18 @@ static void steady_report(FILE *f, const struct sweep_job *sj, unsigned n, const
 {
 	const struct steady_ctx *c = arg;
 
-	for (unsigned p = 0; p < 3; p++) {
+	for (unsigned p = 0; p < c->npat; p++) {
 		double cols[SWEEP_LAT_COLS];
-		unsigned ncol = 0, first = p * SWEEP_NMECH;
+		unsigned ncol = 0, first = p * c->nmech;
 		const struct sweep_job *j0 = NULL;
+		bool before = false;
 
 		if (!c->sel[p])
 			continue;
+		for (unsigned q = 0; q < p; q++)
+			before = before || c->sel[q];
 		/* the columns: every load if few, else the multiples of 0.1 and 0.01 */
-		for (unsigned i = first; i < first + SWEEP_NMECH && i < n; i++)
+		for (unsigned i = first; i < first + c->nmech && i < n; i++)
 			if (j0 == NULL || sj[i].n > j0->n)
 				j0 = &sj[i];
 		for (unsigned k = 0; j0 != NULL && k < j0->n && ncol < SWEEP_LAT_COLS; k++) {
@@ -722,15 +731,17 @@ static void steady_report(FILE *f, const struct sweep_job *sj, unsigned n, const
 				cols[ncol++] = x;
 		}
 		fprintf(f, "%s== %s: saturation throughput and latency (cycles) by offered load\n",
-			p && (c->sel[0] || (p == 2 && c->sel[1])) ? "\n" : "", c->patterns[p]);
+			before ? "\n" : "", c->patterns[p]);
 		fprintf(f, "%-9s %6s %5s %6s |", "mech", "sat", "at", "last");
 		for (unsigned k = 0; k < ncol; k++)
 			fprintf(f, " %8.2f", cols[k]);
 		fputc('\n', f);
-		for (unsigned i = first; i < first + SWEEP_NMECH && i < n; i++) {
+		for (unsigned i = first; i < first + c->nmech && i < n; i++) {
 			const struct sweep_job *j = &sj[i];
 			const struct sweep_point *best = NULL;
 
+			if (j->off)
+				continue;
 			if (j->n == 0) {
 				fprintf(f, "%-9s (no CSV, exit %d)\n", j->mech, j->job.status);
 				continue;
@@ -751,10 +762,10 @@ static void steady_report(FILE *f, const struct sweep_job *sj, unsigned n, const
 		for (unsigned k = 0; k < ncol; k++)
 			fprintf(f, " %8.2f", cols[k]);
 		fputc('\n', f);
-		for (unsigned i = first; i < first + SWEEP_NMECH && i < n; i++) {
+		for (unsigned i = first; i < first + c->nmech && i < n; i++) {
 			const struct sweep_job *j = &sj[i];
 
-			if (j->n == 0)
+			if (j->off || j->n == 0)
 				continue;
 			fprintf(f, "%-9s %6s %5s %6s |", j->mech, "", "", "");
 			for (unsigned k = 0; k < ncol; k++) {
@@ -816,10 +827,13 @@ int repro_steady(int argc, char **argv)
 	if (rc)
 		return rc;
 	snprintf(advh, sizeof(advh), "adv+%u", nc.h);
+	memset(&ctx, 0, sizeof(ctx));
 	ctx.patterns[0] = "un";
 	ctx.patterns[1] = "adv+1";
 	ctx.patterns[2] = advh;
-	memcpy(ctx.sel, o.pat, sizeof(ctx.sel));
+	ctx.npat = 3;
+	ctx.nmech = SWEEP_NMECH;
+	memcpy(ctx.sel, o.pat, sizeof(o.pat));
 	/* every pattern's jobs exist (sj[pattern * SWEEP_NMECH + mech]); the selected ones run */
 	for (unsigned p = 0; p < 3; p++) {
 		const char *loads = p == 0 ? o.loads_un : o.loads_adv;
@@ -1134,6 +1148,611 @@ int repro_threshold(int argc, char **argv)
 	printf("\n");
 	threshold_report(stdout, sj, n, &ctx);
 	if (sweep_summary(&o, title, jobs, n, self, wall0, threshold_report, sj, n, &ctx) != 0)
+		status = 1;
+	printf("# %u/%u runs ok in %.0f s; tables in %s/summary.txt\n", n - failed, n,
+	       now_s() - wall0, o.out);
+	return failed ? 1 : status;
+}
+
+/* ---- dfly repro lia ---------------------------------------------------------------------- */
+
+/*
+ * The LIA paper's mechanisms (LIA §5, Table 1; spec §6.9) in the order of its figures, then the
+ * counter models of H37 (LIA with w = 0, injected only, and w = 1), run under UN and ADV+1 only.
+ * The router and PB's F and Z come from the configuration (configs/h4-l.cfg, cfg-l.cfg).
+ */
+static const struct sweep_mech lia_mechs[] = {
+	{"min", NULL, NULL},
+	{"val", "routing.val.path_a=-g-", "vlb"}, /* VLB -G-: Valiant without local hops */
+	{"val", NULL, NULL},			  /* LGL */
+	{"ugal-g", NULL, NULL},
+	{"pb", NULL, NULL},
+	{"pb-acor", NULL, NULL},
+	{"tpr", NULL, NULL},
+	{"lia", NULL, NULL},
+	{"lia", "routing.lia.w=0", "lia-w0"},
+	{"lia", "routing.lia.w=1", "lia-w1"},
+};
+
+#define LIA_NMECH  (sizeof(lia_mechs) / sizeof(lia_mechs[0]))
+#define LIA_NMAIN  8 /* lia_mechs[0..7]: the figures; then the H37 variants */
+#define LIA_NPAT   4 /* un, adv+1, adv+h, advc */
+#define LIA_ADVC   3 /* index of advc */
+#define LIA_MAX_A  64 /* routers per group read from the counters */
+
+/* The options of dfly repro lia besides the sweep's. */
+struct lia_opts {
+	const char *loads[LIA_NPAT]; /**< --loads-un, --loads-adv1, --loads-advh, --loads-advc */
+	const char *cload;	     /**< --counters-load: the ADVc load of the per-switch table */
+};
+
+static void usage_lia(FILE *f)
+{
+	fprintf(f,
+		"usage: dfly repro lia [--scale h4-l|cfg-l|h2] [--seeds N] [--warmup C]\n"
+		"                      [--measure C] [--loads-un L] [--loads-adv1 L]\n"
+		"                      [--loads-advh L] [--loads-advc L] [--counters-load X]\n"
+		"                      [--patterns LIST] [--out DIR] [--quick] [--jobs J]\n"
+		"                      [--dry-run | --report-only]\n"
+		"\n"
+		"Reproduce the steady-state figures of the LIA paper (spec §6.9; H31-H37 of spec\n"
+		"§9): latency and accepted load against offered load under UN, ADV+1, ADV+h (h of\n"
+		"the network: adv+4 on h4-l) and ADVc for MIN, VLB (Valiant -G-: val with\n"
+		"routing.val.path_a=-g-), VAL (LGL), UGAL-G, PB, PB-ACOR, TPR and LIA; LIA with\n"
+		"routing.lia.w=0 and w=1 under UN and ADV+1 (H37, labelled lia-w0 and lia-w1);\n"
+		"and the per-switch injected load in group 0 under ADVc (H35), from `dfly sim\n"
+		"--counters`. One `dfly sim` per pattern and mechanism, over all the loads.\n"
+		"Written to DIR: PATTERN-LABEL.csv (one row per load and seed) and .txt, and\n"
+		"advc-LABEL.counters; lia-PATTERN.csv (averaged over the seeds, the columns of\n"
+		"dfly repro steady) and lia-PATTERN.png (scripts/plot-steady.sh); lia-w-un.csv,\n"
+		"lia-w-adv+1.csv and .png (LIA against its w variants); lia-advc-switch.csv\n"
+		"(mechanism,router,window_pkts,load,rel,run_pkts,l1_paths per router of group 0\n"
+		"at the ADVc load X: packets out of its injection buffers in the measurement\n"
+		"window, as phits/(node*cycle) and / the group's mean; over the whole run; and\n"
+		"the LG- and LGL paths it drew, the L1 paths) and lia-advc-switch.png\n"
+		"(scripts/plot-lia-switch.sh); commands.sh and summary.txt (the tables, also\n"
+		"printed on stdout).\n"
+		"\n"
+		"options:\n"
+		"  --scale S         network configs/S.cfg: h4-l (default; h=4, 264 routers,\n"
+		"                    1,056 nodes, the CFG-L router), cfg-l (h=6, 876 routers,\n"
+		"                    5,256 nodes, the paper's size: VERY slow, about 3.5x the\n"
+		"                    routers; see docs/lia.md for the measured speed) or h2\n"
+		"                    (36 routers: tests)\n"
+		"  --seeds N         seeds per point, 1..N (default 1)\n"
+		"  --warmup C        sim.warmup cycles (default 3000; 1000 with --quick)\n"
+		"  --measure C       sim.measure cycles (default 3000; 1000 with --quick)\n"
+		"  --loads-un L      UN loads, a `dfly sim --loads` value (default 0.3,0.9;\n"
+		"                    0.3,0.6 with --quick)\n"
+		"  --loads-adv1 L    ADV+1 loads (default 0.1,0.3,0.5,0.9: 10%% and 30%% for H32,\n"
+		"                    past saturation for H34; 0.1,0.4 with --quick)\n"
+		"  --loads-advh L    ADV+h loads (default 0.03,0.25,0.5: 1/(2h^2), 1/h and 0.5 of\n"
+		"                    H33 on h4-l; 0.1,0.4 with --quick)\n"
+		"  --loads-advc L    ADVc loads (default 0.5; 0.5 with --quick)\n"
+		"  --counters-load X the ADVc load of the per-switch table (default 0.5; one of\n"
+		"                    the ADVc loads)\n"
+		"  --patterns LIST   run only these of un, adv+1, adv+h, advc (comma-separated)\n"
+		"  --out DIR         output directory (default out/repro-lia; created)\n"
+		"  --quick           short windows and 1-2 loads per pattern: a smoke test\n"
+		"  --jobs J          runs in parallel (default 1)\n"
+		"  --dry-run         print the commands and write DIR/commands.sh, run nothing\n"
+		"  --report-only     run nothing: redo the CSVs, figures and tables from the\n"
+		"                    CSVs and counters already in DIR\n"
+		"  --help            this text\n"
+		"\n"
+		"Tables: as dfly repro steady (sat, last, latency and %% misrouted per load), then\n"
+		"the per-switch table of ADVc: the load injected per router of group 0 in the\n"
+		"window, max/min, and the L1 paths.\n"
+		"\n"
+		"On h4-l with the defaults, about 15 minutes on one core (the points past\n"
+		"saturation, MIN's above all, drain the 5,040-phit injection buffers, which costs\n"
+		"most of it); cfg-l is about 9 times slower per cycle (about 2 hours, estimated\n"
+		"in docs/lia.md); a few seconds on h2 with --quick.\n"
+		"\n"
+		"Exit status: 0 if every run and figure succeeded; 1 if a run failed (deadlock,\n"
+		"no drain, invariant) or a figure could not be drawn; 2 on a usage error.\n");
+}
+
+/* Parse the options of dfly repro lia. @return -1 to go on, else the exit status. */
+static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opts *l)
+{
+	static const struct option opts[] = {
+		{"scale", required_argument, NULL, 'a'},
+		{"seeds", required_argument, NULL, 'k'},
+		{"warmup", required_argument, NULL, 'w'},
+		{"measure", required_argument, NULL, 'm'},
+		{"out", required_argument, NULL, 'o'},
+		{"quick", no_argument, NULL, 'Q'},
+		{"jobs", required_argument, NULL, 'j'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"report-only", no_argument, NULL, 'r'},
+		{"help", no_argument, NULL, 'h'},
+		{"loads-un", required_argument, NULL, '0'},
+		{"loads-adv1", required_argument, NULL, '1'},
+		{"loads-advh", required_argument, NULL, '2'},
+		{"loads-advc", required_argument, NULL, '3'},
+		{"counters-load", required_argument, NULL, 'c'},
+		{"patterns", required_argument, NULL, 'P'},
+		{NULL, 0, NULL, 0},
+	};
+	static const char *const lnames[LIA_NPAT] = {"loads-un", "loads-adv1", "loads-advh",
+						     "loads-advc"};
+	static const char *const pnames[LIA_NPAT] = {"un", "adv+1", "adv+h", "advc"};
+	bool have_warmup = false, have_measure = false;
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	memset(l, 0, sizeof(*l));
+	o->scale = "h4-l";
+	o->out = "out/repro-lia";
+	o->seeds = 1;
+	o->njobs = 1;
+	o->warmup = o->measure = 3000;
+	l->cload = "0.5";
+	for (unsigned p = 0; p < LIA_NPAT; p++)
+		o->pat[p] = true;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		uint64_t *v = NULL, max = 0;
+
+		switch (opt) {
+		case 'a':
+			if (strcmp(optarg, "h4-l") != 0 && strcmp(optarg, "cfg-l") != 0 &&
+			    strcmp(optarg, "h2") != 0) {
+				fprintf(stderr,
+					"dfly repro lia: --scale %s: expected h4-l, cfg-l or h2\n",
+					optarg);
+				return 2;
+			}
+			o->scale = optarg;
+			break;
+		case 'k':
+			v = &o->seeds;
+			max = 10000;
+			break;
+		case 'j':
+			v = &o->njobs;
+			max = SWEEP_MAX_PAR;
+			break;
+		case 'w':
+			v = &o->warmup;
+			max = 100000000;
+			have_warmup = true;
+			break;
+		case 'm':
+			v = &o->measure;
+			max = 100000000;
+			have_measure = true;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'Q':
+			o->quick = true;
+			break;
+		case 'n':
+			o->dry = true;
+			break;
+		case 'r':
+			o->report = true;
+			break;
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+			if (strlen(optarg) >= 64 || !sweep_is_loads(optarg)) {
+				fprintf(stderr,
+					"dfly repro lia: --%s %s: expected LIST or A:B:STEP, loads in "
+					"(0, 1], at most %d\n",
+					lnames[opt - '0'], optarg, SWEEP_MAX_LOADS);
+				return 2;
+			}
+			l->loads[opt - '0'] = optarg;
+			break;
+		case 'c':
+			if (!sweep_is_load(optarg)) {
+				fprintf(stderr,
+					"dfly repro lia: --counters-load %s: expected a load in (0, 1]\n",
+					optarg);
+				return 2;
+			}
+			l->cload = optarg;
+			break;
+		case 'P': {
+			char buf[64], *save = NULL, *tok;
+
+			snprintf(buf, sizeof(buf), "%s", optarg);
+			memset(o->pat, 0, sizeof(o->pat));
+			for (tok = strtok_r(buf, ",", &save); tok != NULL;
+			     tok = strtok_r(NULL, ",", &save)) {
+				unsigned k;
+
+				for (k = 0; k < LIA_NPAT && strcmp(tok, pnames[k]) != 0; k++)
+					;
+				if (k == LIA_NPAT) {
+					fprintf(stderr,
+						"dfly repro lia: --patterns %s: expected a list of un, "
+						"adv+1, adv+h, advc\n",
+						optarg);
+					return 2;
+				}
+				o->pat[k] = true;
+			}
+			if (!o->pat[0] && !o->pat[1] && !o->pat[2] && !o->pat[3]) {
+				fprintf(stderr, "dfly repro lia: --patterns: empty list\n");
+				return 2;
+			}
+			o->patterns = optarg;
+			break;
+		}
+		case 'h':
+			usage_lia(stdout);
+			return 0;
+		default:
+			usage_lia(stderr);
+			return 2;
+		}
+		if (v != NULL && (transient_parse_u64(optarg, v) != 0 || *v == 0 || *v > max)) {
+			fprintf(stderr, "dfly repro lia: --%s %s: expected a number in 1..%llu\n",
+				opt == 'k'   ? "seeds"
+				: opt == 'j' ? "jobs"
+				: opt == 'w' ? "warmup"
+					     : "measure",
+				optarg, (unsigned long long)max);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "dfly repro lia: unexpected argument '%s'\n", argv[optind]);
+		usage_lia(stderr);
+		return 2;
+	}
+	if (o->dry && o->report) {
+		fprintf(stderr, "dfly repro lia: --dry-run and --report-only exclude each other\n");
+		return 2;
+	}
+	if (o->quick && !have_warmup)
+		o->warmup = 1000;
+	if (o->quick && !have_measure)
+		o->measure = 1000;
+	if (l->loads[0] == NULL)
+		l->loads[0] = o->quick ? "0.3,0.6" : "0.3,0.9";
+	if (l->loads[1] == NULL)
+		l->loads[1] = o->quick ? "0.1,0.4" : "0.1,0.3,0.5,0.9";
+	if (l->loads[2] == NULL)
+		l->loads[2] = o->quick ? "0.1,0.4" : "0.03,0.25,0.5";
+	if (l->loads[3] == NULL)
+		l->loads[3] = "0.5";
+	return -1;
+}
+
+/* Per router of group 0 under ADVc at the counters load, for one mechanism. */
+struct lia_switch {
+	uint64_t win[LIA_MAX_A]; /**< sim.inj_window: packets injected in the measurement window */
+	uint64_t inj[LIA_MAX_A]; /**< route.inj_min + inj_val + inj_min_no_intermediate: run */
+	uint64_t l1[LIA_MAX_A];	 /**< route.path_lg + path_lgl: paths that keep the first L hop */
+	bool ok;		 /**< the block of the load was found */
+};
+
+/*
+ * Read the per-router counters of group 0 (routers 0..@p a - 1) from the run at load @p load of
+ * the `dfly sim --counters` file @p path. @return 0, -errno, -ENOENT if no run at that load.
+ */
+static int lia_read_counters(const char *path, const char *load, unsigned a, struct lia_switch *s)
+{
+	FILE *f = fopen(path, "r");
+	char line[256], want[64];
+	bool in = false, found = false;
+	long r = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (f == NULL)
+		return -errno;
+	snprintf(want, sizeof(want), " load %.4f ", strtod(load, NULL));
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char name[128];
+		unsigned long long v;
+
+		if (line[0] == '#') {
+			in = strstr(line, want) != NULL;
+			found = found || in;
+			r = -1;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (sscanf(line, "router %ld", &r) == 1)
+			continue;
+		if (r < 0 || r >= (long)a || sscanf(line, " %127s %llu", name, &v) != 2)
+			continue;
+		if (strcmp(name, "route.inj_min") == 0 || strcmp(name, "route.inj_val") == 0 ||
+		    strcmp(name, "route.inj_min_no_intermediate") == 0)
+			s->inj[r] += v;
+		else if (strcmp(name, "route.path_lg") == 0 || strcmp(name, "route.path_lgl") == 0)
+			s->l1[r] += v;
+		else if (strcmp(name, "sim.inj_window") == 0)
+			s->win[r] = v;
+	}
+	fclose(f);
+	s->ok = found;
+	return found ? 0 : -ENOENT;
+}
+
+/* What the lia tables need besides the jobs. */
+struct lia_ctx {
+	struct steady_ctx steady;	       /**< the load tables */
+	struct lia_switch sw[LIA_NMAIN];       /**< ADVc per-switch counters per mechanism */
+	unsigned a, p, phits;		       /**< routers per group, nodes per router, packet */
+	uint64_t measure;		       /**< sim.measure: the window of win */
+	const char *cload;		       /**< the ADVc load of sw */
+};
+
+/* max/min of @p v over group 0's @p a routers, 0 if one is 0. */
+static double lia_switch_ratio(const uint64_t *v, unsigned a)
+{
+	uint64_t mx = 0, mn = UINT64_MAX;
+
+	for (unsigned r = 0; r < a; r++) {
+		mx = v[r] > mx ? v[r] : mx;
+		mn = v[r] < mn ? v[r] : mn;
+	}
+	return mn ? (double)mx / (double)mn : 0;
+}
+
+/* Packets per window of @p c as phits/(node*cycle). */
+static double lia_switch_load(const struct lia_ctx *c, uint64_t pkts)
+{
+	return (double)pkts * c->phits / ((double)c->measure * c->p);
+}
+
+/* The tables of dfly repro lia: the load sweeps, then ADVc per switch. */
+static void lia_report(FILE *f, const struct sweep_job *sj, unsigned n, const void *arg)
+{
+	const struct lia_ctx *c = arg;
+
+	steady_report(f, sj, n, &c->steady);
+	if (!c->steady.sel[LIA_ADVC])
+		return;
+	fprintf(f, "\n== advc %s: load injected per router of group 0 in the window (H35), L1 "
+		   "paths\n",
+		c->cload);
+	fprintf(f, "%-9s", "mech");
+	for (unsigned r = 0; r < c->a && r < 16; r++)
+		fprintf(f, " %5s%u", "r", r);
+	fprintf(f, " %7s %7s %9s\n", "max/min", "run", "L1 paths");
+	for (unsigned m = 0; m < LIA_NMAIN; m++) {
+		const struct lia_switch *s = &c->sw[m];
+		const struct sweep_job *j = &sj[LIA_ADVC * c->steady.nmech + m];
+		uint64_t l1 = 0;
+
+		if (!s->ok) {
+			fprintf(f, "%-9s (no counters at load %s)\n", j->mech, c->cload);
+			continue;
+		}
+		fprintf(f, "%-9s", j->mech);
+		for (unsigned r = 0; r < c->a; r++) {
+			if (r < 16)
+				fprintf(f, " %6.3f", lia_switch_load(c, s->win[r]));
+			l1 += s->l1[r];
+		}
+		fprintf(f, " %7.3f %7.3f %9llu", lia_switch_ratio(s->win, c->a),
+			lia_switch_ratio(s->inj, c->a), (unsigned long long)l1);
+		if (l1) {
+			fprintf(f, " (r");
+			for (unsigned r = 0, k = 0; r < c->a; r++)
+				if (s->l1[r])
+					fprintf(f, "%s%u", k++ ? ",r" : "", r);
+			fputc(')', f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "\nrN: packets out of router N's injection buffers in the measurement window, in\n"
+		   "phits/(node*cycle) (sim.inj_window); max/min of them; run: max/min of the\n"
+		   "packets injected over the whole run (route.inj_*: warm-up, window, drain); L1\n"
+		   "paths: LG- and LGL paths drawn over the run, and the routers that drew them.\n");
+}
+
+/* Write the averaged points of the jobs sj[first + m] with want[m] to @p path. */
+static int lia_write_csv(const char *path, const struct sweep_job *sj, unsigned first,
+			 const bool *want)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "mechanism,offered,seeds,accepted,lat_avg,lat_p50,lat_p99,misrouted_pct,"
+		   "invariants\n");
+	for (unsigned m = 0; m < LIA_NMECH; m++)
+		for (unsigned k = 0; want[m] && k < sj[first + m].n; k++) {
+			const struct sweep_point *q = &sj[first + m].pt[k];
+
+			fprintf(f, "%s,%.4f,%u,%.6f,%.3f,%.1f,%.1f,%.3f,%s\n", sj[first + m].mech,
+				q->offered, q->seeds, q->accepted, q->lat, q->p50, q->p99, q->mis,
+				q->ok ? "ok" : "FAILED");
+		}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+/* Write lia-advc-switch.csv: mechanism,router,window_pkts,load,rel,run_pkts,l1_paths. */
+static int lia_write_switch(const char *path, const struct lia_ctx *c, const struct sweep_job *sj)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "mechanism,router,window_pkts,load,rel,run_pkts,l1_paths\n");
+	for (unsigned m = 0; m < LIA_NMAIN; m++) {
+		const struct lia_switch *s = &c->sw[m];
+		double mean = 0;
+
+		if (!s->ok)
+			continue;
+		for (unsigned r = 0; r < c->a; r++)
+			mean += (double)s->win[r] / c->a;
+		for (unsigned r = 0; r < c->a; r++)
+			fprintf(f, "%s,%u,%llu,%.4f,%.4f,%llu,%llu\n",
+				sj[LIA_ADVC * c->steady.nmech + m].mech, r,
+				(unsigned long long)s->win[r], lia_switch_load(c, s->win[r]),
+				mean > 0 ? s->win[r] / mean : 0, (unsigned long long)s->inj[r],
+				(unsigned long long)s->l1[r]);
+	}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+int repro_lia(int argc, char **argv)
+{
+	static struct sweep_job sj[LIA_NPAT * LIA_NMECH];
+	static struct lia_ctx ctx;
+	struct repro_job *jobs[LIA_NPAT * LIA_NMECH];
+	struct sweep_opts o;
+	struct lia_opts lo;
+	struct dfly_netcfg nc;
+	char self[512], cfg[512], plot_sh[512], sw_sh[512], advh[16], title[512];
+	char cnt[LIA_NMAIN][512];
+	/* figures: the 4 patterns, the 2 of H37 (w), ADVc per switch */
+	char csv[7][512], png[7][512], ptitle[7][256];
+	const char *plot_argv[7][8];
+	const char *const *plots[7];
+	bool fig[7] = {false};
+	unsigned n = 0, np = 0;
+	int rc, failed = 0, status = 0;
+	double wall0 = now_s();
+
+	rc = lia_parse(argc, argv, &o, &lo);
+	if (rc >= 0)
+		return rc;
+	rc = sweep_paths("lia", &o, "scripts/plot-steady.sh", self, cfg, plot_sh, sizeof(cfg), &nc);
+	if (rc)
+		return rc;
+	repro_src_path("scripts/plot-lia-switch.sh", sw_sh, sizeof(sw_sh));
+	if (nc.a > LIA_MAX_A) {
+		fprintf(stderr, "dfly repro lia: a = %u routers per group, at most %d\n", nc.a,
+			LIA_MAX_A);
+		return 2;
+	}
+	snprintf(advh, sizeof(advh), "adv+%u", nc.h);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.steady.patterns[0] = "un";
+	ctx.steady.patterns[1] = "adv+1";
+	ctx.steady.patterns[2] = advh;
+	ctx.steady.patterns[3] = "advc";
+	ctx.steady.npat = LIA_NPAT;
+	ctx.steady.nmech = LIA_NMECH;
+	memcpy(ctx.steady.sel, o.pat, sizeof(ctx.steady.sel));
+	ctx.a = nc.a;
+	ctx.p = nc.p;
+	ctx.phits = nc.pkt_phits;
+	ctx.measure = o.measure;
+	ctx.cload = lo.cload;
+	for (unsigned p = 0; p < LIA_NPAT; p++) {
+		const char *pat = ctx.steady.patterns[p];
+
+		for (unsigned m = 0; m < LIA_NMECH; m++) {
+			const struct sweep_mech *me = &lia_mechs[m];
+			const char *label = me->label ? me->label : me->name;
+			struct sweep_job *j = &sj[p * LIA_NMECH + m];
+			struct repro_job *r = &j->job;
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s-%s", pat, label);
+			sweep_job_init(j, &o, pat, label, 0, name, lo.loads[p]);
+			/* the mechanism's --set is in me->set: sweep_sim_job adds it */
+			sweep_sim_job(j, &o, cfg, me, NULL, lo.loads[p]);
+			j->off = m >= LIA_NMAIN && p >= 2; /* H37: UN and ADV+1 only */
+			if (p == LIA_ADVC && m < LIA_NMAIN) {
+				snprintf(cnt[m], sizeof(cnt[m]), "%s/%s.counters", o.out, name);
+				repro_arg(r, "--counters");
+				repro_arg(r, cnt[m]);
+			}
+			if (o.pat[p] && !j->off)
+				jobs[n++] = r;
+		}
+	}
+	for (unsigned i = 0; i < 7; i++) {
+		const char *base = i < 4   ? ctx.steady.patterns[i]
+				   : i == 4 ? "w-un"
+				   : i == 5 ? "w-adv+1"
+					    : "advc-switch";
+
+		fig[i] = i < 4 ? o.pat[i] : i < 6 ? o.pat[i - 4] : o.pat[LIA_ADVC];
+		snprintf(csv[i], sizeof(csv[i]), "%s/lia-%s.csv", o.out, base);
+		snprintf(png[i], sizeof(png[i]), "%s/lia-%s.png", o.out, base);
+		if (i < 6)
+			snprintf(ptitle[i], sizeof(ptitle[i]),
+				 "%s: %s%s, warmup %llu + measure %llu cycles, %llu seed(s)", o.scale,
+				 i < 4 ? base : base + 2, i < 4 ? "" : " (LIA, routing.lia.w)",
+				 (unsigned long long)o.warmup, (unsigned long long)o.measure,
+				 (unsigned long long)o.seeds);
+		else
+			snprintf(ptitle[i], sizeof(ptitle[i]),
+				 "%s: ADVc %s, packets injected per router of group 0 / mean",
+				 o.scale, lo.cload);
+		plot_argv[i][0] = i < 6 ? plot_sh : sw_sh;
+		plot_argv[i][1] = csv[i];
+		plot_argv[i][2] = png[i];
+		plot_argv[i][3] = ptitle[i];
+		plot_argv[i][4] = NULL;
+		if (fig[i])
+			plots[np++] = plot_argv[i];
+	}
+	snprintf(title, sizeof(title),
+		 "dfly repro lia --scale %s --seeds %llu --warmup %llu --measure %llu --loads-un %s "
+		 "--loads-adv1 %s --loads-advh %s --loads-advc %s --counters-load %s%s%s",
+		 o.scale, (unsigned long long)o.seeds, (unsigned long long)o.warmup,
+		 (unsigned long long)o.measure, lo.loads[0], lo.loads[1], lo.loads[2], lo.loads[3],
+		 lo.cload, o.patterns ? " --patterns " : "", o.patterns ? o.patterns : "");
+	rc = sweep_run("lia", &o, jobs, n, self, title, plots, np, wall0, &failed);
+	if (rc >= 0)
+		return rc;
+
+	/* averages, counters, figures, tables */
+	for (unsigned i = 0; i < LIA_NPAT * LIA_NMECH; i++) {
+		struct repro_job *r = &sj[i].job;
+
+		if (!o.pat[i / LIA_NMECH] || sj[i].off ||
+		    (r->status != 0 && access(r->csv, R_OK) != 0))
+			continue;
+		rc = sweep_read(&sj[i]);
+		if (rc) {
+			fprintf(stderr, "dfly repro lia: %s: %s\n", r->csv, strerror(-rc));
+			status = 1;
+		}
+	}
+	for (unsigned m = 0; o.pat[LIA_ADVC] && m < LIA_NMAIN; m++) {
+		rc = lia_read_counters(cnt[m], lo.cload, nc.a, &ctx.sw[m]);
+		if (rc) {
+			fprintf(stderr, "dfly repro lia: %s: %s\n", cnt[m],
+				rc == -ENOENT ? "no run at the counters load" : strerror(-rc));
+			status = 1;
+		}
+	}
+	for (unsigned i = 0; i < 7; i++) {
+		bool want[LIA_NMECH] = {false};
+
+		if (!fig[i])
+			continue;
+		for (unsigned m = 0; m < LIA_NMECH; m++)
+			want[m] = i < 4 ? m < LIA_NMAIN : m == LIA_NMAIN - 1 || m >= LIA_NMAIN;
+		if (i < 6)
+			rc = lia_write_csv(csv[i], sj, (i < 4 ? i : i - 4) * LIA_NMECH, want);
+		else
+			rc = lia_write_switch(csv[i], &ctx, sj);
+		if (rc) {
+			fprintf(stderr, "dfly repro lia: %s: %s\n", csv[i], strerror(-rc));
+			status = 1;
+			continue;
+		}
+		printf("plot: ");
+		repro_cmdline(stdout, plot_argv[i][0], plot_argv[i], 1, NULL);
+		if (repro_exec(plot_argv[i]) != 0) {
+			fprintf(stderr, "dfly repro lia: %s: plot failed\n", png[i]);
+			status = 1;
+		}
+	}
+	printf("\n");
+	lia_report(stdout, sj, LIA_NPAT * LIA_NMECH, &ctx);
+	if (sweep_summary(&o, title, jobs, n, self, wall0, lia_report, sj, LIA_NPAT * LIA_NMECH,
+			  &ctx) != 0)
 		status = 1;
 	printf("# %u/%u runs ok in %.0f s; tables in %s/summary.txt\n", n - failed, n,
 	       now_s() - wall0, o.out);
