@@ -6,8 +6,9 @@
  * the ASIC's per-group injected counters add up to the packets that left for another group.
  *  - H31, UN 0.3: LIA's latency equals MIN's within 3%, < 1% nonminimal;
  *  - H32, ADV+1 0.1: LIA's latency is below 0.85 x PB's and TPR's;
- *  - H34/H37, ADV+1: LIA accepts >= 0.45 at 0.5 offered and still >= 0.45 at 0.9, where TPR
- *    accepts less than LIA and less than it did at 0.5;
+ *  - H34/H37, ADV+1: LIA accepts >= 0.45 at 0.5 offered and still >= 0.45 at 0.9 after a
+ *    20,000-cycle warm-up, when TPR, whose carried-traffic counters fall once the injection
+ *    buffers are full, accepts 0.02 less than at 0.5 and 0.05 less than LIA;
  *  - H33, ADV+h: below 1/h LIA's nonminimal packets take -G- paths (>= 80%), at 0.4 they
  *    have abandoned them (>= 80% keep L2);
  *  - H35, ADVc 0.5: every switch of group 0 injects the same load during a 20,000-cycle window
@@ -41,13 +42,14 @@ static uint64_t route_sum(const struct dfly_fabric *fab, enum dfly_route_ctr c)
 	return n;
 }
 
-/* measurement window of the next sim() runs */
+/* warm-up and measurement window of the next sim() runs */
+static const char *warmup_set = "sim.warmup=5000";
 static const char *measure_set = "sim.measure=5000";
 
 static void sim(const char *mech, const char *pat, const char *load, struct lres *o)
 {
 	char m[64], p[64], l[64];
-	const char *sets[MAXSETS] = {m, p, l, "sim.warmup=5000", measure_set};
+	const char *sets[MAXSETS] = {m, p, l, warmup_set, measure_set};
 	static const enum dfly_route_ctr pc[5] = {DFLY_ROUTE_PATH_MIN, DFLY_ROUTE_PATH_G,
 						  DFLY_ROUTE_PATH_GL, DFLY_ROUTE_PATH_LG,
 						  DFLY_ROUTE_PATH_LGL};
@@ -115,15 +117,20 @@ static void test_adv1(void **state)
 	assert_true(lia.path[1] >= 0.9 * (lia.path[1] + lia.path[2] + lia.path[3] + lia.path[4]));
 
 	sim("lia", "adv+1", "0.5", &lia5);
-	sim("lia", "adv+1", "0.9", &lia9);
 	sim("tpr", "adv+1", "0.5", &tpr5);
+	/* past saturation, once the injection buffers (504 packets per node) have filled: a
+	 * 20,000-cycle warm-up; with 5,000 TPR has not fallen yet */
+	warmup_set = "sim.warmup=20000";
+	sim("lia", "adv+1", "0.9", &lia9);
 	sim("tpr", "adv+1", "0.9", &tpr9);
-	printf("# ADV+1 accepted at 0.5 / 0.9: LIA %.4f / %.4f, TPR %.4f / %.4f\n",
+	warmup_set = "sim.warmup=5000";
+	printf("# ADV+1 accepted at 0.5 / 0.9 (after 20,000 cycles): LIA %.4f / %.4f, TPR %.4f / "
+	       "%.4f\n",
 	       lia5.r.accepted, lia9.r.accepted, tpr5.r.accepted, tpr9.r.accepted);
 	assert_true(lia5.r.accepted >= 0.45);
 	assert_true(lia9.r.accepted >= 0.45);
-	assert_true(tpr9.r.accepted < tpr5.r.accepted);
-	assert_true(tpr9.r.accepted < lia9.r.accepted - 0.03);
+	assert_true(tpr9.r.accepted < tpr5.r.accepted - 0.02);
+	assert_true(tpr9.r.accepted < lia9.r.accepted - 0.05);
 }
 
 /* ADV+h: -G- saturates its intermediate local link at about 1/h (spec §6.10: k = 1, m = 0). */
