@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "asic.h"
 #include "dfly/wire.h"
@@ -488,7 +489,7 @@ static inline uint32_t cc_min_port(const struct asic *as, const struct asic_pkt 
 
 static inline uint32_t cc_group(const struct asic *as, uint32_t in_port, const struct asic_pkt *pk)
 {
-	uint32_t kind = as->in[in_port].kind, D = pk->dst_node / as->topo->p / as->topo->a;
+	uint32_t kind = as->in[in_port].kind, D = pk->dst_group;
 
 	return (kind == DFLY_PORT_TERMINAL || kind == DFLY_PORT_GLOBAL) && D != as->group
 		   ? D
@@ -510,7 +511,7 @@ static void cc_head(struct asic *as, uint32_t in_port, const struct asic_pkt *pk
 {
 	uint32_t D = cc_group(as, in_port, pk);
 
-	as->regs->mech.cc[cc_min_port(as, pk)]++;
+	as->regs->mech.cc[pk->min_port]++;
 	if (D != CC_NO_GROUP) {
 		as->regs->mech.ectn_partial[D]++;
 		ectn_combined_update(as, D);
@@ -522,7 +523,7 @@ static void cc_crossing(struct asic *as, uint32_t in_port, const struct asic_pkt
 {
 	struct asic_in *in = &as->in[in_port];
 
-	in->cc_port = (uint8_t)cc_min_port(as, pk);
+	in->cc_port = pk->min_port;
 	in->cc_grp = (uint16_t)cc_group(as, in_port, pk);
 	in->cc_tick = end;
 	as->cc_rel_mask |= 1ull << in_port;
@@ -688,6 +689,13 @@ void asic_pkt_wire(const struct asic_pkt *pk, struct dfly_wire_data *d)
 	d->inj_delay = dly > UINT32_MAX ? UINT32_MAX : (uint32_t)dly;
 }
 
+/* Cycles a packet holds a link or a crossbar port: its length, or 1 with link-rate emulation
+ * off (asic_params.no_link_rate). */
+static inline uint32_t ser_cycles(const struct asic *as, const struct asic_pkt *pk)
+{
+	return as->par.no_link_rate ? 1u : pk->len;
+}
+
 static inline void dec_reset(struct asic_dec *d)
 {
 	d->q_min = d->q_val = -1;
@@ -695,6 +703,15 @@ static inline void dec_reset(struct asic_dec *d)
 	d->cc = d->combined = DFLY_TRACE_NONE;
 	d->level = 0xff;
 	d->flags = 0;
+}
+
+/* What every stage of this router asks of a packet, computed once when it enters a buffer. */
+static inline void pkt_cache(const struct asic *as, struct asic_pkt *pk)
+{
+	uint32_t dst_router = pk->dst_node / as->topo->p;
+
+	pk->dst_group = (uint16_t)(dst_router / as->topo->a);
+	pk->min_port = (uint8_t)dfly_topo_min_port(as->topo, as->router, dst_router, pk->dst_node);
 }
 
 static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk,
@@ -705,6 +722,7 @@ static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt
 
 	if (TRACING(as, DFLY_TRACE_VC_ENQ))
 		trace_pkt(as, DFLY_TRACE_VC_ENQ, port, (uint8_t)v, pk, now, DFLY_TRACE_NONE);
+	pkt_cache(as, pk);
 	if (q->tail == q->head)
 		cc_head(as, port, pk);
 	q->ring[q->tail++ & q->mask] = pk;
@@ -780,7 +798,7 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 
 	/* the node serialises packets on its link at one phit per cycle */
 	start = now > in->node_link_free ? now : in->node_link_free;
-	in->node_link_free = start + len;
+	in->node_link_free = start + ser_cycles(as, pkt);
 	pkt->vc = (uint8_t)v;
 	pkt->ready_tick = (start + as->par.lat_terminal + as->par.pipe_route) * as->par.speedup;
 	pkt->out_port = UINT8_MAX;
@@ -1007,7 +1025,7 @@ static inline bool has_credits(const struct asic *as, uint32_t port, uint32_t vc
  * minimal iff the PB bit of the minimal global channel is clear (PB only) and
  * Q_min·256 ≤ F·Q_val + T·256 (spec §4.5, §4.6), against one freshly drawn Valiant path.
  */
-static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router,
+static void src_decide(struct asic *as, struct asic_pkt *pk,
 		       uint32_t dst_group, bool transit)
 {
 	const struct dfly_topo *t = as->topo;
@@ -1028,7 +1046,7 @@ static void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_router
 		pk->reason = ASIC_REASON_NONE;
 		return;
 	}
-	min_port = dfly_topo_min_port(t, as->router, dst_router, pk->dst_node);
+	min_port = pk->min_port;
 	val_port = dfly_topo_min_port(t, as->router, root, pk->dst_node);
 	min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
 	val_vc = hop_vc(as, pk, val_port, true, dst_group, false);
@@ -1314,11 +1332,10 @@ static uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk, uint64_t ca
 
 /* In-transit route stage (OLM and the contention modes), re-evaluated every allocation round
  * until the head is granted. */
-static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_router,
-		      uint32_t dst_group)
+static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_group)
 {
 	const struct dfly_topo *t = as->topo;
-	uint32_t min_port = dfly_topo_min_port(t, as->router, dst_router, pk->dst_node);
+	uint32_t min_port = pk->min_port;
 	uint32_t min_kind = dfly_topo_port_kind(t, min_port);
 	uint64_t locals = ((1ull << (t->a - 1)) - 1) << t->first_local;
 	uint64_t cand = 0;
@@ -1428,7 +1445,7 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 	pk->trig = ASIC_REASON_NONE;
 	dec_reset(&pk->dec);
 	if (asic_mode_in_transit(k->mode)) {
-		route_olm(as, pk, in_port, dst_router, dst_group);
+		route_olm(as, pk, in_port, dst_group);
 		return;
 	}
 	if (!(pk->flags & ASIC_PKT_ROUTED)) {
@@ -1447,17 +1464,17 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 		} else if (k->mode != DFLY_MODE_MIN) {
 			draw_root(as, pk, dst_group);
 			pk->flags |= ASIC_PKT_DECIDING;
-			src_decide(as, pk, dst_router, dst_group, false);
+			src_decide(as, pk, dst_group, false);
 		}
 	} else if (pk->flags & ASIC_PKT_DECIDING) {
 		/* re-evaluated every allocation round until granted, same S_ROOT */
-		src_decide(as, pk, dst_router, dst_group, in_port >= t->p);
+		src_decide(as, pk, dst_group, in_port >= t->p);
 	} else if (k->mode == DFLY_MODE_PAR && pk->ghops == 0 && in_port >= t->p &&
 		   !(pk->flags & (ASIC_PKT_NONMIN | ASIC_PKT_NOINTER)) && as->group != dst_group) {
 		/* PAR: re-evaluate at every source-group router while minimal (spec §4.7) */
 		draw_root(as, pk, dst_group);
 		pk->flags |= ASIC_PKT_DECIDING;
-		src_decide(as, pk, dst_router, dst_group, true);
+		src_decide(as, pk, dst_group, true);
 	}
 	if (pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1) &&
 	    pk->val_router == as->router) {
@@ -1466,7 +1483,8 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 	}
 	towards_root = pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1);
 	target = towards_root ? pk->val_router : dst_router;
-	port = dfly_topo_min_port(t, as->router, target, pk->dst_node);
+	port = target == dst_router ? pk->min_port
+				    : dfly_topo_min_port(t, as->router, target, pk->dst_node);
 	pk->out_port = (uint8_t)port;
 	pk->out_vc = (uint8_t)hop_vc(as, pk, port, towards_root, dst_group, false);
 	pk->pend_flags = 0;
@@ -1610,7 +1628,7 @@ static uint32_t ctrl_phits(const struct asic *as, uint16_t len)
 	uint32_t bytes = len > DFLY_WIRE_ETH_LEN ? len - DFLY_WIRE_ETH_LEN : 0;
 	uint32_t phits = (bytes + as->par.phit_bytes - 1) / as->par.phit_bytes;
 
-	return phits ? phits : 1;
+	return phits && !as->par.no_link_rate ? phits : 1;
 }
 
 /*
@@ -1706,7 +1724,8 @@ static void out_stage(struct asic *as, uint64_t now)
 					struct asic_ejection *e = &as->ej[as->ej_tail & as->ej_mask];
 
 					e->pkt = pk;
-					e->tail_cycle = now + as->par.lat_terminal + pk->len - 1;
+					e->tail_cycle =
+						now + as->par.lat_terminal + ser_cycles(as, pk) - 1;
 					e->drop = 0;
 					as->ej_tail++;
 					/* stamped with the cycle its tail reaches the node */
@@ -1735,9 +1754,9 @@ static void out_stage(struct asic *as, uint64_t now)
 				}
 				out->head++;
 				as->held--;
-				out->link_free = now + pk->len;
+				out->link_free = now + ser_cycles(as, pk);
 				if (as->par.out_free_at_tail) {
-					out->rel_cycle = now + pk->len;
+					out->rel_cycle = now + ser_cycles(as, pk);
 					out->rel_len = pk->len;
 					out->rel_pending = 1;
 				} else {
@@ -1745,7 +1764,7 @@ static void out_stage(struct asic *as, uint64_t now)
 				}
 				as->regs->port_ctr[o][DFLY_TX_PKTS]++;
 				as->regs->port_ctr[o][DFLY_TX_PHITS] += pk->len;
-				as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES] += pk->len;
+				as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES] += ser_cycles(as, pk);
 			}
 		}
 next:
@@ -1817,12 +1836,13 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 	struct asic_out *out = &as->out[pk->out_port];
 	uint32_t o = pk->out_port, S = as->par.speedup;
 	uint64_t arr = pk->ready_tick / S - as->par.pipe_route;
-	uint64_t end = tick + pk->len;
+	uint32_t ser = ser_cycles(as, pk);
+	uint64_t end = tick + ser;
 	struct dfly_regs *regs = as->regs;
 
 	/* cut-through: the crossbar cannot outrun the phits still arriving on the input link */
-	if ((arr + pk->len) * S > end)
-		end = (arr + pk->len) * S;
+	if ((arr + ser) * S > end)
+		end = (arr + ser) * S;
 	q->head++;
 	cc_crossing(as, i, pk, end);
 	if (q->head == q->tail) {
@@ -2074,6 +2094,7 @@ void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port)
 {
 	acquire_tables(as);
 	as->tick = as->regs->cycle * as->par.speedup;
+	pkt_cache(as, pkt);
 	route(as, pkt, in_port);
 }
 
@@ -2161,4 +2182,77 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 		}
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * dfly bench counters: the counter updates alone
+ */
+
+double asic_bench_counters(const struct dfly_topo *topo, const struct asic_params *par,
+			   enum asic_bench_ctr which, uint64_t npk)
+{
+	enum { NPK = 1024 };
+	struct dfly_regs *regs = calloc(1, sizeof(*regs));
+	struct asic_pkt *pk = calloc(NPK, sizeof(*pk));
+	struct asic *as = regs && pk ? asic_create(topo, 0, par, regs, 1) : NULL;
+	uint32_t in = which == ASIC_BENCH_CC ? topo->first_local : 0;
+	uint32_t remote = topo->nodes - topo->p * topo->a;
+	struct dfly_rng rng;
+	struct timespec t0, t1;
+	double ns = -1;
+
+	if (as == NULL || remote == 0)
+		goto out;
+	acquire_tables(as);
+	dfly_rng_seed(&rng, 1, 2);
+	for (uint32_t i = 0; i < NPK; i++) {
+		/* destinations in remote groups, uniformly */
+		pk[i].dst_node = topo->p * topo->a + dfly_rng_below(&rng, remote);
+		pk[i].len = 8;
+		pkt_cache(as, &pk[i]); /* as ivc_push does */
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (uint64_t n = 0; n < npk; n++) {
+		const struct asic_pkt *p = &pk[n & (NPK - 1)];
+		uint32_t D = p->dst_node / topo->p / topo->a;
+		struct dfly_regs_mech_ctrs *m = &regs->mech;
+
+		switch (which) {
+		case ASIC_BENCH_NONE:
+			m->cc[D & 7] += (uint16_t)(p->dst_node & 1);
+			break;
+		case ASIC_BENCH_CC:
+		case ASIC_BENCH_ALL:
+			if (which == ASIC_BENCH_ALL)
+				m->lia_stored[D]++; /* asic_inject */
+			cc_head(as, in, p);
+			__asm__ volatile("" ::: "memory");
+			cc_crossing(as, in, p, 0);
+			__asm__ volatile("" ::: "memory");
+			cc_release(as, 0);
+			break;
+		case ASIC_BENCH_ECTN:
+			m->ectn_partial[D]++;
+			ectn_combined_update(as, D);
+			__asm__ volatile("" ::: "memory");
+			m->ectn_partial[D]--;
+			ectn_combined_update(as, D);
+			break;
+		case ASIC_BENCH_LIA:
+			m->lia_stored[D]++;
+			__asm__ volatile("" ::: "memory");
+			m->lia_stored[D]--;
+			m->lia_injected[D]++;
+			break;
+		}
+		__asm__ volatile("" ::: "memory");
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) /
+	     (double)npk;
+out:
+	asic_destroy(as);
+	free(pk);
+	free(regs);
+	return ns;
 }

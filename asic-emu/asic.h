@@ -41,6 +41,8 @@
 #define ASIC_PKT_LMIS_DONE 0x40u	/**< OLM: this group's one local misroute is used */
 #define ASIC_PKT_PBVEC 0x80u		/**< carries the in-band PB vector in pb_vec */
 #define ASIC_PKT_DECIDING 0x100u	/**< source-adaptive decision made here, not yet granted */
+#define ASIC_PKT_SYNTH 0x200u	/**< a generator's packet (dfly-switch): sunk at its node, its
+				     payload (if any) opaque; else a host frame */
 #define ASIC_REASON_NONE 0xffu		/**< no decision counter pending */
 
 /** Modes whose route stage decides in transit, at every head, every allocation round. */
@@ -125,6 +127,8 @@ struct asic_pkt {
 	uint8_t trig;	     /**< route stage result: the trigger counter (CC_TRIG_*) to count */
 	uint8_t vc_allow;    /**< FlexVC: VCs (bit mask) the next hop may use; 0 = out_vc only */
 	uint8_t vc_safe;     /**< FlexVC: the VC of the hop's place on the safe path */
+	uint8_t min_port;    /**< minimal output port here to dst_node (set at buffer entry) */
+	uint16_t dst_group;  /**< group of dst_node (set at buffer entry) */
 	uint32_t pb_vec;     /**< in-band PB vector (ASIC_PKT_PBVEC), stripped on arrival */
 	uint32_t cand_root;  /**< Valiant router drawn for the pending source-adaptive decision */
 	uint64_t gen_cycle;  /**< generation cycle (latency is measured from here) */
@@ -195,6 +199,10 @@ struct asic_params {
 				     head starts onto the link) */
 	uint32_t phit_bytes;	/**< bytes a phit carries, ≥ 1: what a control frame costs on
 				     its link with knobs.ctrl_charge */
+	bool no_link_rate;	/**< clock.link_rate = false: a packet (or control frame) holds a
+				     link, node link or crossbar port for one cycle whatever its
+				     length (dfly-switch benchmarks); buffers and credits are
+				     still counted in phits */
 };
 
 /** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */
@@ -216,6 +224,22 @@ struct asic;
  */
 struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 			 const struct asic_params *par, struct dfly_regs *regs, uint64_t seed);
+
+/** Counter updates timed alone by asic_bench_counters(). */
+enum asic_bench_ctr {
+	ASIC_BENCH_NONE, /**< the loop and the packet fetch alone */
+	ASIC_BENCH_CC,	 /**< contention counters: head, crossing, release (local input) */
+	ASIC_BENCH_ECTN, /**< ECtN partial array and combined array, at head and release */
+	ASIC_BENCH_LIA,	 /**< LIA: stored at injection, stored and injected at release */
+	ASIC_BENCH_ALL,	 /**< an injected packet to a remote group: all of the above */
+};
+
+/**
+ * Time @p npk packets through the counter-update functions of the ASIC of router 0 of @p topo
+ * (dfly bench counters), the rest of the data path left out. @return ns per packet, or -1.
+ */
+double asic_bench_counters(const struct dfly_topo *topo, const struct asic_params *par,
+			   enum asic_bench_ctr which, uint64_t npk);
 
 /** Free an ASIC; NULL is accepted. Packets it holds are not freed (the driver owns them). */
 void asic_destroy(struct asic *as);

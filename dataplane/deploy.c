@@ -210,7 +210,8 @@ static int load_ports(struct dp_ctx *c, const struct dfly_topo *t)
 			if (d->ports[j].router == p->router && d->ports[j].port == p->port)
 				return fail(c, e, where, "router %u port %u already has a device "
 					    "(ports[%u])", p->router, p->port, j);
-			if (strcmp(d->ports[j].dev.name, p->dev.name) == 0)
+			if (strcmp(d->ports[j].dev.name, p->dev.name) == 0 &&
+			    strcmp(p->dev.name, DP_DEV_PEER) != 0)
 				return fail(c, e, where, "device %s already used by ports[%u]",
 					    p->dev.name, j);
 		}
@@ -275,6 +276,9 @@ static int load_hosts(struct dp_ctx *c, const struct dfly_topo *t)
 			if ((rc = load_dev(c, e, where, &h->dev)))
 				return rc;
 			h->has_dev = true;
+			if (strcmp(h->dev.name, DP_DEV_PEER) == 0)
+				return fail(c, e, where, "a host cannot be a loopback peer (dev \"%s\" "
+					    "is for fabric ports)", DP_DEV_PEER);
 			if (!d->hosted[h->node / t->p])
 				return fail(c, e, where,
 					    "node %u belongs to router %u, not hosted here: it takes "

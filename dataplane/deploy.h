@@ -48,6 +48,9 @@ struct dp_dev_cfg {
 	int line;		    /**< line in the deployment file */
 };
 
+/** Device name of a fabric port whose far end is an in-process loopback peer (peer.h). */
+#define DP_DEV_PEER "peer"
+
 /** A fabric port realised by a device. */
 struct dp_port_cfg {
 	uint32_t router, port;

@@ -172,7 +172,7 @@ static int encode_data(struct dp_port *p, struct rte_mbuf *m, uint32_t seq)
 	if (h == NULL)
 		return -1;
 	asic_pkt_wire(pk, &d);
-	d.type = plen ? DFLY_WIRE_PKT_HOST : DFLY_WIRE_PKT_SYNTH;
+	d.type = (pk->flags & ASIC_PKT_SYNTH) || plen == 0 ? DFLY_WIRE_PKT_SYNTH : DFLY_WIRE_PKT_HOST;
 	d.seq = seq;
 	d.payload_len = plen;
 	memcpy(eth.dst, p->peer_mac, 6);
@@ -389,6 +389,8 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 	pk->grp_lhops = d.local_hops;
 	pk->lhops = d.path_lhops;
 	pk->flags = asic_flags(d.flags);
+	if (d.type == DFLY_WIRE_PKT_SYNTH)
+		pk->flags |= ASIC_PKT_SYNTH;
 	pk->pb_vec = d.pb_vec;
 	pk->cand_root = UINT32_MAX;
 	pk->reason = ASIC_REASON_NONE;

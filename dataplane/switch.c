@@ -38,6 +38,7 @@
 
 #include "capture.h"
 #include "dp.h"
+#include "peer.h"
 #include "port.h"
 
 #define MAX_SETS 64
@@ -67,6 +68,11 @@ struct app {
 	pthread_t cap_thread;
 	bool cap_running;
 	struct dfly_capture_stats cap_st;
+	struct dp_peer **peers; /* loopback peers (dev "peer"), polled by the main lcore */
+	uint32_t npeers;
+	bool free_run;	   /* --free-run: the clock does not follow the wall */
+	uint32_t gen_frame; /* --gen-frame: bytes of payload frame of a generated packet */
+	uint32_t gen_phits; /* phits of a generated packet */
 };
 
 static volatile int cap_stop;
@@ -134,6 +140,12 @@ static void usage(FILE *f)
 		"                     wall-clock timestamps,\n"
 		"                     the emulated cycle in the metadata. The lcores never wait:\n"
 		"                     a full capture ring loses the record and counts it\n"
+		"  --free-run         step as fast as the lcores can, not to the wall clock\n"
+		"                     (benchmarks: dfly bench dataplane); latencies stay in\n"
+		"                     cycles, each lcore has its own clock\n"
+		"  --gen-frame BYTES  generated packets carry a BYTES-byte frame (payload),\n"
+		"                     sized in phits as a host frame; default: header only,\n"
+		"                     packet.phits long\n"
 		"  --check            load and check the deployment, print a summary, start nothing\n"
 		"  --quiet            no progress lines\n"
 		"  -h, --help         this text\n"
@@ -245,6 +257,15 @@ static int fabric_port_init(struct dp_port *p, uint32_t lat, char *err, size_t e
 	return 0;
 }
 
+/* The name DPDK gave ethdev @p id (rte_eth_from_rings prefixes "net_ring_"). */
+static void eth_name(uint16_t id, char *name, size_t len)
+{
+	char nm[RTE_ETH_NAME_MAX_LEN] = "";
+
+	rte_eth_dev_get_name_by_port(id, nm);
+	snprintf(name, len, "%s", nm);
+}
+
 /* Routers linked in-process but stepped by different lcores talk through a pair of rings
  * presented as ethdevs (net_ring), with the same framing as any device. */
 static int ring_pair(struct dp_router *a, uint32_t pa, struct dp_router *b, uint32_t pb,
@@ -267,10 +288,12 @@ static int ring_pair(struct dp_router *a, uint32_t pa, struct dp_router *b, uint
 	}
 	snprintf(n, sizeof(n), "dfly_ring_%u_%u", a->id, pa);
 	ia = rte_eth_from_rings(n, &ba, 1, &ab, 1, (unsigned)SOCKET_ID_ANY);
-	snprintf(x->name, sizeof(x->name), "%s", n);
+	if (ia >= 0)
+		eth_name((uint16_t)ia, x->name, sizeof(x->name));
 	snprintf(n, sizeof(n), "dfly_ring_%u_%u", b->id, pb);
 	ib = rte_eth_from_rings(n, &ab, 1, &ba, 1, (unsigned)SOCKET_ID_ANY);
-	snprintf(y->name, sizeof(y->name), "%s", n);
+	if (ib >= 0)
+		eth_name((uint16_t)ib, y->name, sizeof(y->name));
 	if (ia < 0 || ib < 0) {
 		snprintf(err, errlen, "cannot create the ring ports of router %u port %u", a->id,
 			 pa);
@@ -305,6 +328,7 @@ static int setup_routers(char *err, size_t errlen)
 	/* host frames can be as short as a minimum Ethernet frame */
 	if (app.dep.nhosts)
 		par.min_pkt_phits = min_u32(dp_host_frame_phits(60, cfg->phit_bytes), cfg->pkt_phits);
+	par.min_pkt_phits = min_u32(par.min_pkt_phits, app.gen_phits);
 	dfly_netcfg_fw_params(cfg, &fp);
 
 	app.rt = calloc(t->routers, sizeof(*app.rt));
@@ -420,6 +444,63 @@ nomem:
 	return -1;
 }
 
+/*
+ * A fabric port whose device is "peer": a ring pair, the router's end a fabric port like any
+ * other, the far end a loopback peer (peer.h) that the main lcore polls.
+ */
+static int peer_pair(struct dp_port *p, const struct dp_port_cfg *pc, char *err, size_t errlen)
+{
+	const struct dfly_netcfg *cfg = &app.dep.net;
+	bool local = dfly_topo_port_kind(app.topo, pc->port) == DFLY_PORT_LOCAL;
+	char n[RTE_RING_NAMESIZE];
+	struct rte_ring *to_peer, *from_peer;
+	struct dp_port far = {0};
+	struct dp_dev_cfg dc = {.line = pc->dev.line};
+	struct dp_peer **np;
+	int id;
+
+	snprintf(n, sizeof(n), "dfly_pr%u_%u", pc->router, pc->port);
+	to_peer = rte_ring_create(n, 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(n, sizeof(n), "dfly_pp%u_%u", pc->router, pc->port);
+	from_peer = rte_ring_create(n, 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(n, sizeof(n), "dfly_peer_r%u_%u", pc->router, pc->port);
+	id = to_peer && from_peer ? rte_eth_from_rings(n, &from_peer, 1, &to_peer, 1,
+						      (unsigned)SOCKET_ID_ANY)
+				  : -1;
+	if (id >= 0)
+		eth_name((uint16_t)id, dc.name, sizeof(dc.name));
+	if (id < 0 || dev_open(&dc, p, err, errlen) < 0) {
+		if (id < 0)
+			snprintf(err, errlen, "%s:%d: router %u port %u: cannot create the rings "
+				 "of its peer", app.dep.path, pc->dev.line, pc->router, pc->port);
+		return -1;
+	}
+	snprintf(n, sizeof(n), "dfly_peer_f%u_%u", pc->router, pc->port);
+	id = rte_eth_from_rings(n, &to_peer, 1, &from_peer, 1, (unsigned)SOCKET_ID_ANY);
+	if (id < 0) {
+		snprintf(err, errlen, "%s:%d: router %u port %u: cannot create its peer's port",
+			 app.dep.path, pc->dev.line, pc->router, pc->port);
+		return -1;
+	}
+	eth_name((uint16_t)id, dc.name, sizeof(dc.name));
+	if (dev_open(&dc, &far, err, errlen) < 0)
+		return -1;
+	np = realloc(app.peers, (app.npeers + 1) * sizeof(*np));
+	if (np == NULL)
+		return -1;
+	app.peers = np;
+	np[app.npeers] = dp_peer_create(&app.env, far.eth, pc->router, pc->port,
+					local ? cfg->vc_local : cfg->vc_global,
+					local ? cfg->buf_local : cfg->buf_global);
+	if (np[app.npeers] == NULL) {
+		snprintf(err, errlen, "router %u port %u: cannot create its peer: %s", pc->router,
+			 pc->port, strerror(errno));
+		return -1;
+	}
+	app.npeers++;
+	return 0;
+}
+
 static int setup_devices(char *err, size_t errlen)
 {
 	const struct dfly_topo *t = app.topo;
@@ -430,12 +511,13 @@ static int setup_devices(char *err, size_t errlen)
 		struct dp_port *p = calloc(1, sizeof(*p));
 		uint32_t lat = dfly_topo_port_kind(t, pc->port) == DFLY_PORT_LOCAL ? cfg->lat_local
 										     : cfg->lat_global;
+		bool peer = strcmp(pc->dev.name, DP_DEV_PEER) == 0;
 
 		if (p == NULL)
 			return -1;
 		p->rt = &app.rt[pc->router];
 		p->port = pc->port;
-		if (dev_open(&pc->dev, p, err, errlen) < 0 ||
+		if ((peer ? peer_pair(p, pc, err, errlen) : dev_open(&pc->dev, p, err, errlen)) < 0 ||
 		    fabric_port_init(p, lat, err, errlen) < 0 || add_port(p) < 0) {
 			free(p);
 			return -1;
@@ -522,8 +604,8 @@ static void collect(struct dp_lcore *lc, struct dp_router *rt)
 				rte_pktmbuf_free(m);
 				continue;
 			}
-			if (rte_pktmbuf_data_len(m) == 0) {
-				/* synthetic: sunk at whatever node it reached */
+			if (pk->flags & ASIC_PKT_SYNTH) {
+				/* a generator's: sunk at whatever node it reached */
 				sink(lc, &ej[k]);
 				rte_pktmbuf_free(m);
 			} else if (rt->term[port] == DP_TERM_HOST && rt->dev[port] != NULL) {
@@ -557,11 +639,18 @@ static void generate(struct dp_lcore *lc, uint64_t c)
 		}
 		pk = dp_mbuf_pkt(m);
 		memset(pk, 0, sizeof(*pk));
+		if (app.gen_frame && rte_pktmbuf_append(m, (uint16_t)app.gen_frame) == NULL) {
+			rt->regs->drop[DFLY_DROP_NO_MBUF]++;
+			lc->sink.gen_drops++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
 		pk->src_node = n;
 		pk->dst_node = dfly_gen_pick_dst(&app.gen, n);
 		pk->val_router = ASIC_NONE;
 		pk->cand_root = UINT32_MAX;
-		pk->len = (uint16_t)app.dep.net.pkt_phits;
+		pk->flags = ASIC_PKT_SYNTH;
+		pk->len = (uint16_t)app.gen_phits;
 		pk->gen_cycle = c;
 		pk->id = (uint32_t)lc->sink.gen_pkts;
 		if (!asic_inject(rt->as, n % t->p, pk, c)) {
@@ -580,7 +669,8 @@ static void lcore_slice(struct dp_lcore *lc)
 	uint32_t max_steps = app.dep.run.max_steps;
 
 	{
-		uint64_t now_ns = mono_ns(), target = clock_cycle(now_ns);
+		uint64_t now_ns = mono_ns();
+		uint64_t target = app.free_run ? lc->cur + max_steps - 1 : clock_cycle(now_ns);
 		unsigned io = 0, steps = 0;
 
 		for (uint32_t i = 0; i < lc->nports; i++) {
@@ -1007,6 +1097,16 @@ static void final_report(FILE *f, double wall)
 		" host_frames %" PRIu64 " held_in_routers %" PRIu64 " on_inprocess_links %" PRIu64
 		"\n",
 		s.gen_pkts, s.all_pkts, s.gen_drops, s.host_frames, held, link_pkts);
+	{
+		uint64_t sw = 0;
+
+		for (uint32_t r = 0; r < app.topo->routers; r++)
+			for (uint32_t o = 0; app.rt[r].regs != NULL && o < app.topo->radix; o++)
+				sw += app.rt[r].regs->port_ctr[o][DFLY_TX_PKTS];
+		/* what the routers' crossbars forwarded: dfly bench dataplane reads this line */
+		fprintf(f, "switched %" PRIu64 " packets in %.3f s: %.3f Mpps\n", sw, wall,
+			wall > 0 ? (double)sw / wall / 1e6 : 0.0);
+	}
 	fprintf(f, "measured %" PRIu64 " packets generated from cycle %" PRIu64
 		   " (sim.warmup after every device port came up)\n",
 		s.pkts, atomic_load(&measure_from));
@@ -1025,7 +1125,17 @@ static void final_report(FILE *f, double wall)
 			"sampling, %" PRIu64 " cut to the snap length\n",
 			app.cap_st.records, app.cap_st.bytes, app.cap_st.files, app.cap_st.ring_full,
 			app.cap_st.errors, app.cap_st.sampled_out, app.cap_st.truncated);
-	for (uint32_t i = 0; i < app.nlc; i++)
+	for (uint32_t i = 0; i < app.npeers; i++) {
+		const struct dp_peer_stats *ps = dp_peer_stats(app.peers[i]);
+
+		fprintf(f,
+			"peer %u: rx_data %" PRIu64 " tx_data %" PRIu64 " held %" PRIu64
+			" rx_ctrl %" PRIu64 " fw_frames %" PRIu64 " info %" PRIu64
+			" errors %" PRIu64 "\n",
+			i, ps->rx_data, ps->tx_data, ps->rx_data - ps->tx_data, ps->rx_ctrl,
+			ps->fw_frames, ps->info, ps->errors);
+	}
+	for (uint32_t i = 0; i < app.nlc && !app.free_run; i++)
 		if (app.lc[i].slices_full)
 			fprintf(f,
 				"lcore %u fell behind the clock in %" PRIu64 " slices (at most %" PRIu64
@@ -1060,6 +1170,9 @@ static void teardown(void)
 		if (p->vdev)
 			rte_vdev_uninit(p->name);
 	}
+	for (uint32_t i = 0; i < app.npeers; i++)
+		dp_peer_destroy(app.peers[i]);
+	free(app.peers);
 	/* packets still inside the ASICs and links point into mbufs freed with the pool */
 	for (uint32_t i = 0; i < app.nlinks; i++)
 		asic_link_destroy(app.links[i]);
@@ -1113,6 +1226,8 @@ int main(int argc, char **argv)
 					     {"check", no_argument, NULL, 'k'},
 					     {"capture", required_argument, NULL, 'P'},
 					     {"quiet", no_argument, NULL, 'q'},
+					     {"free-run", no_argument, NULL, 'F'},
+					     {"gen-frame", required_argument, NULL, 'G'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *sets[MAX_SETS], *counters = NULL, *cap_path = NULL;
@@ -1178,6 +1293,21 @@ int main(int argc, char **argv)
 		case 'q':
 			app.quiet = true;
 			break;
+		case 'F':
+			app.free_run = true;
+			break;
+		case 'G': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || v == 0 || v > 9000) {
+				fprintf(stderr, "dfly-switch: --gen-frame %s: bytes 1..9000\n",
+					optarg);
+				return 2;
+			}
+			app.gen_frame = (uint32_t)v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1264,11 +1394,23 @@ int main(int argc, char **argv)
 						 (size_t)RTE_MBUF_DEFAULT_DATAROOM - 64);
 		app.env.host_max_phits =
 			dp_host_frame_phits(app.env.host_max_frame, app.dep.net.phit_bytes);
+		app.gen_phits = app.gen_frame ? dp_host_frame_phits(app.gen_frame, nc->phit_bytes)
+					      : nc->pkt_phits;
+		if (app.gen_phits > minbuf) {
+			fprintf(stderr,
+				"dfly-switch: --gen-frame %u: a %u-phit packet does not fit the "
+				"smallest buffer of %s (%u phits)\n",
+				app.gen_frame, app.gen_phits, app.dep.network, minbuf);
+			status = 2;
+			goto out;
+		}
 		dfly_wire_limits_init(&app.env.lim, app.topo, vcs,
-				      max_u32(app.env.host_max_phits, nc->pkt_phits));
+				      max_u32(max_u32(app.env.host_max_phits, nc->pkt_phits),
+					      app.gen_phits));
 	}
 	if (dfly_gen_init(&app.gen, app.topo, app.dep.net.pattern, app.dep.net.adv_offset,
-			  app.dep.net.load, app.dep.net.pkt_phits, app.dep.net.seed) < 0) {
+			  app.dep.net.load, app.dep.net.link_rate ? app.gen_phits : 1,
+			  app.dep.net.seed) < 0) {
 		fprintf(stderr, "dfly-switch: traffic: cannot set up the generators\n");
 		status = 1;
 		goto out;
@@ -1394,9 +1536,13 @@ int main(int argc, char **argv)
 				if (all_up)
 					atomic_store(&measure_from, min_cycle() + app.dep.net.warmup);
 			}
-			if (mine != NULL) {
+			if (mine != NULL)
 				lcore_slice(mine);
-			} else {
+			if (app.npeers) {
+				now = mono_ns();
+				for (uint32_t i = 0; i < app.npeers; i++)
+					dp_peer_poll(app.peers[i], now);
+			} else if (mine == NULL) {
 				struct timespec ts = {0, 1000000};
 
 				nanosleep(&ts, NULL);

@@ -296,6 +296,55 @@ static void test_backpressure_grant(void **state)
 }
 
 /*
+ * Link-rate emulation off (asic_params.no_link_rate, clock.link_rate = false): a packet holds
+ * a link or crossbar port for one cycle, whatever its length. Four 8-phit packets from node 0
+ * to node 1 (p=1, a=2, h=1; the local VC holds all 32 phits) follow each other one cycle apart:
+ * heads at router 0 at 1..4 (node link: one cycle each), granted 3..6, out 6..9, at router 1
+ * 16..19, granted 18..21, out 21..24; each tail reaches the node with its head, one cycle
+ * later (terminal link): 22..25, where the link rate makes the first 29 (single_packet_timing)
+ * and spaces the others 8 cycles apart. Buffers and credits still count phits: 8 per packet.
+ */
+static void test_no_link_rate(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk[4];
+	struct asic_ejection ej[8];
+	uint64_t tails[4] = {0};
+	uint32_t out0 = 1;
+
+	(void)state;
+	par.no_link_rate = true;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	for (int i = 0; i < 4; i++) {
+		pkt_init(&pk[i], 0, 1, 0);
+		pk[i].id = (uint32_t)i;
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	for (uint64_t c = 0; c < 80; c++) {
+		unsigned got = net_cycle(&n, c, ej, 8);
+
+		for (unsigned k = 0; k < got; k++)
+			tails[ej[k].pkt->id] = ej[k].tail_cycle;
+		if (c == 10) {
+			/* all four granted at router 0: 4 × 8 phits of the 32 credits reserved */
+			asic_sync_gauges(n.as[0]);
+			assert_int_equal(n.regs[0].vc_gauge[out0][1][DFLY_VC_CREDITS], 0);
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pk[i].inj_cycle, 3 + i);
+		assert_int_equal(tails[i], 22 + i);
+	}
+	assert_int_equal(n.regs[0].port_ctr[out0][DFLY_LINK_BUSY_CYCLES], 4);
+	assert_int_equal(n.regs[0].port_ctr[out0][DFLY_TX_PHITS], 32);
+	assert_int_equal(n.regs[0].port_ctr[out0][DFLY_CREDITS_RX], 32);
+	assert_int_equal(n.regs[1].route[DFLY_ROUTE_EJECT], 4);
+	assert_drained(&n);
+	net_free(&n);
+}
+
+/*
  * A-5.6, knobs.ctrl_charge: a CPU-port control frame on router 0's local link (p=1, a=2, h=1),
  * next to two packets to router 1 (generated at 0; out of router 0 at 6 and 14 uncharged, the
  * first one on the link 6..13). The frame is a CREDIT of 3 entries: 38 bytes, 24 after the
@@ -1126,6 +1175,7 @@ int main(void)
 		cmocka_unit_test(test_single_packet_timing_grant),
 		cmocka_unit_test(test_backpressure_tail),
 		cmocka_unit_test(test_backpressure_grant),
+		cmocka_unit_test(test_no_link_rate),
 		cmocka_unit_test(test_ctrl_charge),
 		cmocka_unit_test(test_val_roles),
 	    cmocka_unit_test(test_flexvc_allowed),

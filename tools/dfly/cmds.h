@@ -36,6 +36,9 @@ void dfly_sh_word(FILE *f, const char *s);
 /** dfly repro (repro.c): the papers' experiments as batches of other subcommands. */
 int cmd_repro(int argc, char **argv);
 
+/** dfly bench (bench.c): emulation speed; returns the exit status. */
+int cmd_bench(int argc, char **argv);
+
 /** dfly stats (stats.c): the routers' register files read live from shared memory. */
 int cmd_stats(int argc, char **argv);
 

@@ -341,6 +341,16 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 
 	if (fab == NULL)
 		goto out_nomem;
+	if (!cfg->link_rate) {
+		/* its loads and latencies are in phits per cycle: a link must carry one */
+		snprintf(err, errlen,
+			 "%s: clock.link_rate = false is for dfly-switch benchmarks; dfly sim "
+			 "emulates the link rate",
+			 cfg->path);
+		free(fab);
+		errno = EINVAL;
+		return NULL;
+	}
 	fab->cfg = *cfg;
 	fab->seed = seed;
 	fab->topo = dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);

@@ -127,17 +127,6 @@ static void usage_topo(FILE *f)
 		   "each mechanism needs against what the file provides.\n");
 }
 
-static void usage_bench(FILE *f)
-{
-	fprintf(f, "usage: dfly bench sim [--cycles N] [--load L] [--configs LIST] [--pattern P]\n"
-		   "\n"
-		   "Measure the speed of dfly sim: for each config (default: h2, h4 and cfg-l, the\n"
-		   "h=6 network, from %s/configs)\n"
-		   "run MIN under the pattern (default un) at load L (default 0.3) for N cycles\n"
-		   "(default 20000) and print simulated cycles per second, delivered packets per\n"
-		   "second and peak memory.\n",
-		DFLY_SOURCE_DIR);
-}
 
 /* Split a comma-separated list in place. */
 static int split_list(char *s, char **out, int max)
@@ -665,96 +654,6 @@ uint32_t dfly_cc_rule(FILE *f, const struct dfly_netcfg *cfg, const struct dfly_
 	return lo;
 }
 
-static int cmd_bench(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"cycles", required_argument, NULL, 'n'}, {"load", required_argument, NULL, 'l'},
-		{"configs", required_argument, NULL, 'c'}, {"pattern", required_argument, NULL, 'p'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
-	};
-	char cfgs_buf[1024] = "h2,h4,cfg-l", *cfgs[MAX_LIST];
-	const char *pattern = "un";
-	unsigned long long cycles = 20000;
-	double load = 0.3;
-	int opt, n;
-
-	if (argc < 2 || strcmp(argv[1], "sim") != 0) {
-		if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-			usage_bench(stdout);
-			return 0;
-		}
-		usage_bench(stderr);
-		return 2;
-	}
-	argc--;
-	argv++;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			cycles = strtoull(optarg, NULL, 10);
-			break;
-		case 'l':
-			load = strtod(optarg, NULL);
-			break;
-		case 'c':
-			snprintf(cfgs_buf, sizeof(cfgs_buf), "%s", optarg);
-			break;
-		case 'p':
-			pattern = optarg;
-			break;
-		case 'h':
-			usage_bench(stdout);
-			return 0;
-		default:
-			usage_bench(stderr);
-			return 2;
-		}
-	}
-	n = split_list(cfgs_buf, cfgs, MAX_LIST);
-	printf("%-8s %8s %8s %10s %12s %14s %16s %10s\n", "config", "routers", "nodes", "cycles",
-	       "wall_s", "cycles/s", "delivered_pkt/s", "peak_MiB");
-	for (int i = 0; i < n; i++) {
-		char path[1024], err[DFLY_NETCFG_ERRLEN], s_load[64], s_pat[64], s_w[64], s_m[64];
-		const char *sets[4] = {s_load, s_pat, s_w, s_m};
-		struct dfly_netcfg cfg;
-		struct dfly_fabric *fab;
-		uint64_t gen, dlv, drop;
-		struct rusage ru;
-		double t0, wall;
-
-		if (strchr(cfgs[i], '/') || strchr(cfgs[i], '.'))
-			snprintf(path, sizeof(path), "%s", cfgs[i]);
-		else
-			snprintf(path, sizeof(path), "%s/configs/%s.cfg", DFLY_SOURCE_DIR, cfgs[i]);
-		snprintf(s_load, sizeof(s_load), "traffic.load=%g", load);
-		snprintf(s_pat, sizeof(s_pat), "traffic.pattern=%s", pattern);
-		snprintf(s_w, sizeof(s_w), "sim.warmup=0");
-		snprintf(s_m, sizeof(s_m), "sim.measure=%llu", cycles);
-		if (dfly_netcfg_load(&cfg, path, sets, 4, err, sizeof(err)) != 0) {
-			fprintf(stderr, "dfly bench: %s\n", err);
-			return 2;
-		}
-		cfg.mode = DFLY_MODE_MIN;
-		fab = dfly_fabric_create(&cfg, cfg.seed, err, sizeof(err));
-		if (fab == NULL) {
-			fprintf(stderr, "dfly bench: %s\n", err);
-			return 2;
-		}
-		t0 = now_s();
-		if (dfly_fabric_step(fab, cycles) != 0)
-			fprintf(stderr, "dfly bench: %s: watchdog fired\n", cfgs[i]);
-		wall = now_s() - t0;
-		dfly_fabric_totals(fab, &gen, &dlv, &drop);
-		getrusage(RUSAGE_SELF, &ru);
-		printf("%-8s %8u %8u %10llu %12.2f %14.0f %16.0f %10.1f\n", cfgs[i],
-		       dfly_fabric_topo(fab)->routers, dfly_fabric_topo(fab)->nodes, cycles, wall,
-		       cycles / wall, dlv / wall, ru.ru_maxrss / 1024.0);
-		fflush(stdout);
-		dfly_fabric_destroy(fab);
-	}
-	return 0;
-}
 
 static void usage_transient(FILE *f)
 {

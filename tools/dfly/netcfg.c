@@ -173,6 +173,8 @@ static const struct nc_setting nc_settings[] = {
 
 	NC_G("clock"),
 	NC_D("clock.cycle_ns", cycle_ns, 1.0, 0.001, 1e6, "ns per cycle"),
+	NC_B("clock.link_rate", link_rate, true,
+	     "a link carries one phit per cycle (false: one packet per cycle; dfly-switch only)"),
 
 	NC_G("routing"),
 	NC_S("routing.mechanism", true, NULL, mechanism, "min | val | ugal | pb | par | olm"),
@@ -1854,6 +1856,7 @@ void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *
 	par->out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
 	par->min_pkt_phits = cfg->pkt_phits;
 	par->phit_bytes = cfg->phit_bytes;
+	par->no_link_rate = !cfg->link_rate;
 }
 
 uint32_t dfly_netcfg_min_buf(const struct dfly_netcfg *cfg)

@@ -107,6 +107,7 @@ struct dfly_netcfg {
 	/* packet.* and clock.* */
 	uint32_t pkt_phits;  /**< packet.phits: packet length L, default 8 */
 	uint32_t phit_bytes; /**< packet.phit_bytes: default 10 */
+	bool link_rate;	     /**< clock.link_rate: one phit per cycle per link (true) */
 	double cycle_ns;     /**< clock.cycle_ns: ns per cycle (pcap timestamps, real time), 1.0 */
 
 	/* routing.* */

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Loopback peer of a fabric port (peer.h): the neighbour's side of the link protocol of
+ * port.c, returning every data packet to its source node.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "dfly/wire.h"
+#include "peer.h"
+#include "port.h"
+
+#define PEER_BACKLOG 4096u /* frames held for credits (a power of two) */
+
+struct dp_peer {
+	const struct dp_env *env;
+	uint16_t eth;
+	uint32_t router, port;	   /* the router's side */
+	uint32_t me, my_port;	   /* the neighbour we stand for */
+	uint8_t mac[6], peer_mac[6];
+	uint32_t nvc;
+	bool up;		   /* the router's HELLO has arrived */
+	uint64_t hello_next_ns;
+	/* what we receive: sequence, our input buffer's credits returned (running totals) */
+	uint32_t expect;
+	uint32_t unacked;
+	uint64_t ack_first_ns, ack_last_ns;
+	uint16_t cr_total[DFLY_MAX_VCS];
+	bool cr_dirty;
+	uint64_t cr_last_ns;
+	/* what we send: sequence, the router's credits for its input buffer */
+	uint32_t next_seq;
+	int32_t credits[DFLY_MAX_VCS];
+	uint16_t cr_seen[DFLY_MAX_VCS];
+	/* packets waiting for credits or for room on the device, in arrival order */
+	struct rte_mbuf *q[PEER_BACKLOG];
+	uint32_t q_head, q_tail;
+	struct rte_mbuf *txq[DP_BURST * 4];
+	uint16_t ntx;
+	struct dp_peer_stats st;
+};
+
+struct dp_peer *dp_peer_create(const struct dp_env *env, uint16_t eth, uint32_t router,
+			       uint32_t port, uint32_t nvc, uint32_t buf_phits)
+{
+	struct dp_peer *p;
+
+	if (nvc == 0 || nvc > DFLY_MAX_VCS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = rte_zmalloc("dfly_peer", sizeof(*p), RTE_CACHE_LINE_SIZE);
+	if (p == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	p->env = env;
+	p->eth = eth;
+	p->router = router;
+	p->port = port;
+	if (dfly_topo_port_peer(env->topo, router, port, &p->me, &p->my_port) != 0) {
+		rte_free(p);
+		errno = EINVAL;
+		return NULL;
+	}
+	dp_fabric_mac(p->me, p->my_port, p->mac);
+	dp_fabric_mac(router, port, p->peer_mac);
+	p->nvc = nvc;
+	/* the router's input buffer on this port has the same size as ours */
+	for (uint32_t v = 0; v < nvc; v++)
+		p->credits[v] = (int32_t)buf_phits;
+	return p;
+}
+
+void dp_peer_destroy(struct dp_peer *p)
+{
+	if (p == NULL)
+		return;
+	while (p->q_head != p->q_tail)
+		rte_pktmbuf_free(p->q[p->q_head++ & (PEER_BACKLOG - 1)]);
+	if (p->ntx)
+		rte_pktmbuf_free_bulk(p->txq, p->ntx);
+	rte_free(p);
+}
+
+const struct dp_peer_stats *dp_peer_stats(const struct dp_peer *p)
+{
+	return &p->st;
+}
+
+static void flush(struct dp_peer *p)
+{
+	uint16_t sent = 0;
+
+	while (sent < p->ntx) {
+		uint16_t n = rte_eth_tx_burst(p->eth, 0, p->txq + sent, (uint16_t)(p->ntx - sent));
+
+		if (n == 0)
+			break;
+		sent += n;
+	}
+	/* the ring is full: keep the rest in order for the next poll (nothing is lost) */
+	memmove(p->txq, p->txq + sent, (size_t)(p->ntx - sent) * sizeof(p->txq[0]));
+	p->ntx = (uint16_t)(p->ntx - sent);
+}
+
+static void send_ctrl(struct dp_peer *p, const struct dfly_wire_ctrl *c)
+{
+	struct rte_mbuf *m;
+	struct dfly_wire_eth eth;
+	char *b;
+	int len;
+
+	if (p->ntx == RTE_DIM(p->txq)) {
+		flush(p);
+		if (p->ntx == RTE_DIM(p->txq)) {
+			p->st.errors++;
+			return;
+		}
+	}
+	m = rte_pktmbuf_alloc(p->env->mp);
+	if (m == NULL) {
+		p->st.errors++;
+		return;
+	}
+	b = rte_pktmbuf_mtod(m, char *);
+	memcpy(eth.dst, p->peer_mac, 6);
+	memcpy(eth.src, p->mac, 6);
+	len = dfly_wire_ctrl_encode(b, rte_pktmbuf_tailroom(m), &eth, c);
+	if (len < 0 || rte_pktmbuf_append(m, (uint16_t)len) == NULL) {
+		rte_pktmbuf_free(m);
+		p->st.errors++;
+		return;
+	}
+	p->txq[p->ntx++] = m;
+}
+
+static void rx_ctrl(struct dp_peer *p, const uint8_t *b, uint32_t len)
+{
+	struct dfly_wire_ctrl c;
+
+	if (dfly_wire_ctrl_decode(b, len, &p->env->lim, &c) < 0 || c.src_router != p->router) {
+		p->st.errors++;
+		return;
+	}
+	p->st.rx_ctrl++;
+	switch (c.type) {
+	case DFLY_WIRE_CTRL_HELLO:
+		if (dfly_wire_hello_check(&c, p->env->topo, p->me, p->my_port, 0) != 0) {
+			p->st.errors++;
+			return;
+		}
+		if (!p->up)
+			p->hello_next_ns = 0; /* answer at once */
+		p->up = true;
+		break;
+	case DFLY_WIRE_CTRL_CREDIT:
+		for (unsigned i = 0; i < c.credit.n; i++) {
+			const struct dfly_wire_credit *e = &c.credit.e[i];
+			uint16_t delta = e->phits;
+
+			if (e->vc >= p->nvc) {
+				p->st.errors++;
+				continue;
+			}
+			if (e->flags & DFLY_WIRE_CREDIT_F_ABS) {
+				delta = (uint16_t)(e->phits - p->cr_seen[e->vc]);
+				if (delta == 0 || delta >= 0x8000u)
+					continue;
+				p->cr_seen[e->vc] = e->phits;
+			}
+			p->credits[e->vc] += delta;
+		}
+		break;
+	case DFLY_WIRE_CTRL_ACK:
+		/* nothing to replay: the ring loses nothing; a NAK would mean it did */
+		if (c.ack.flags & DFLY_WIRE_ACK_F_NAK)
+			p->st.errors++;
+		break;
+	default:
+		p->st.fw_frames++;
+		break;
+	}
+}
+
+/* A data frame from the router: accept it in sequence and queue it to go back. */
+static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uint32_t len,
+		    uint64_t now_ns)
+{
+	struct dfly_wire_data d;
+
+	if (dfly_wire_data_decode(b, len, &p->env->lim, &d) < 0 || !p->up) {
+		p->st.errors++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (d.seq != p->expect) {
+		/* a resend of what we have (the router's retry timer), or a gap: never on a ring */
+		if (dfly_wire_seq_before(p->expect, d.seq))
+			p->st.errors++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	p->expect++;
+	if (p->unacked++ == 0)
+		p->ack_first_ns = now_ns;
+	if (d.type == DFLY_WIRE_PKT_INFO) {
+		p->st.info++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (p->q_tail - p->q_head == PEER_BACKLOG || d.vc >= p->nvc) {
+		p->st.errors++; /* the router sent beyond the credits we gave it */
+		rte_pktmbuf_free(m);
+		return;
+	}
+	p->st.rx_data++;
+	p->q[p->q_tail++ & (PEER_BACKLOG - 1)] = m;
+}
+
+/* Send the queued packets back while the router has credits for them; return ours. */
+static void tx_data(struct dp_peer *p)
+{
+	while (p->q_head != p->q_tail && p->ntx < RTE_DIM(p->txq)) {
+		struct rte_mbuf *m = p->q[p->q_head & (PEER_BACKLOG - 1)];
+		uint8_t *b = rte_pktmbuf_mtod(m, uint8_t *);
+		struct dfly_wire_data d;
+		struct dfly_wire_eth eth;
+		uint32_t node;
+
+		/* decoded once already: cannot fail */
+		dfly_wire_data_decode(b, rte_pktmbuf_data_len(m), &p->env->lim, &d);
+		if (p->credits[d.vc] < (int32_t)d.size_phits)
+			break; /* in order: the head waits for the router's credits */
+		p->q_head++;
+		p->credits[d.vc] -= d.size_phits;
+		p->cr_total[d.vc] = (uint16_t)(p->cr_total[d.vc] + d.size_phits);
+		p->cr_dirty = true;
+		node = d.src_node;
+		d.src_node = d.dst_node;
+		d.dst_node = node;
+		d.via_router = DFLY_WIRE_NO_ROUTER;
+		d.flags = 0;
+		d.pb_vec = 0;
+		d.seq = p->next_seq++;
+		memcpy(eth.dst, p->peer_mac, 6);
+		memcpy(eth.src, p->mac, 6);
+		/* the frame may carry a VLAN tag we looked through: rewrite from its payload on */
+		rte_pktmbuf_adj(m, (uint16_t)(d.payload_off - DFLY_WIRE_ETH_LEN -
+					      DFLY_WIRE_DATA_HDR_LEN));
+		dfly_wire_data_encode(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &eth,
+				      &d, NULL);
+		p->txq[p->ntx++] = m;
+		p->st.tx_data++;
+	}
+}
+
+unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
+{
+	const struct dp_link_cfg *lk = p->env->link;
+	struct rte_mbuf *pk[DP_BURST];
+	uint16_t n = rte_eth_rx_burst(p->eth, 0, pk, DP_BURST);
+
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = pk[i];
+		const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint32_t len = rte_pktmbuf_data_len(m);
+
+		switch (m->nb_segs == 1 ? dfly_wire_classify(b, len) : DFLY_WIRE_CLASS_OTHER) {
+		case DFLY_WIRE_CLASS_DATA:
+			rx_data(p, m, b, len, now_ns);
+			break;
+		case DFLY_WIRE_CLASS_CTRL:
+			rx_ctrl(p, b, len);
+			rte_pktmbuf_free(m);
+			break;
+		default:
+			p->st.errors++;
+			rte_pktmbuf_free(m);
+			break;
+		}
+	}
+	if (now_ns >= p->hello_next_ns) {
+		struct dfly_wire_ctrl h;
+
+		dfly_wire_hello_fill(&h, p->env->topo, p->me, p->my_port, 0);
+		send_ctrl(p, &h);
+		p->hello_next_ns = now_ns + (p->up ? lk->hello_us : 10000u) * 1000ull;
+	}
+	if (p->up) {
+		tx_data(p);
+		/* acknowledge every ack_every frames, after ack_delay_us, and as a keepalive */
+		if ((p->unacked && (p->unacked >= lk->ack_every ||
+				    now_ns - p->ack_first_ns >= lk->ack_delay_us * 1000ull)) ||
+		    now_ns - p->ack_last_ns >= lk->keepalive_us * 1000ull) {
+			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK, .src_router = p->me};
+
+			c.ack.ack = p->expect;
+			send_ctrl(p, &c);
+			p->unacked = 0;
+			p->ack_last_ns = now_ns;
+		}
+		/* our input buffer's credits: at once, as running totals */
+		if (p->cr_dirty || now_ns - p->cr_last_ns >= lk->credit_refresh_us * 1000ull) {
+			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->me};
+
+			c.credit.n = (uint8_t)p->nvc;
+			for (uint32_t v = 0; v < p->nvc; v++) {
+				c.credit.e[v].vc = (uint8_t)v;
+				c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
+				c.credit.e[v].phits = p->cr_total[v];
+			}
+			send_ctrl(p, &c);
+			p->cr_dirty = false;
+			p->cr_last_ns = now_ns;
+		}
+	}
+	flush(p);
+	return n;
+}

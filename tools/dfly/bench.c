@@ -1,0 +1,964 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dfly bench: how fast the emulation runs (docs/PERFORMANCE.md).
+ *
+ *   sim        dfly sim's speed per network, pattern and load: simulated cycles per second,
+ *              delivered packets per second, peak memory (each point in a child process, so
+ *              the peak is that point's own).
+ *   dataplane  one router of dfly-switch alone on one lcore, every fabric port on a net_ring
+ *              pair to a loopback peer (dataplane/peer.h) on the other lcore, its nodes'
+ *              generators at full load, link-rate emulation off, the clock free-running:
+ *              switched packets per second per mechanism and frame size, several runs
+ *              (min/median/max); then dpdk-testpmd's macswap on two net_ring ports in the same
+ *              run, and the ratio.
+ *   counters   the per-packet cost of the counter updates alone (contention counters, ECtN
+ *              partial array, LIA counters), on one ASIC, in ns per packet.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "asic.h"
+#include "cmds.h"
+#include "fabric.h"
+#include "netcfg.h"
+
+#define BENCH_MAX 32
+
+static int split(char *s, char **out, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, ","); tok != NULL && n < max; tok = strtok(NULL, ","))
+		out[n++] = tok;
+	return n;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * bench sim
+ */
+
+static void usage_sim(FILE *f)
+{
+	fprintf(f,
+		"usage: dfly bench sim [options]\n"
+		"\n"
+		"Speed of dfly sim. For every network x pattern x load: a warm-up, then the measured\n"
+		"cycles; prints simulated cycles per second, delivered packets per second (both over\n"
+		"the measured cycles) and the peak resident memory of that point (each point runs in\n"
+		"a child process).\n"
+		"\n"
+		"options:\n"
+		"  --configs LIST     networks (default h2,h4,h6): h2, h4 (configs/h2.cfg, h4.cfg),\n"
+		"                     h6 (configs/cfg-l.cfg: 876 routers, 5,256 nodes), h8\n"
+		"                     (configs/h4.cfg with p=8, a=16, h=8: 2,064 routers), or a file\n"
+		"  --patterns LIST    traffic patterns (default un,adv+1)\n"
+		"  --loads LIST       offered loads (default 0.3,0.8)\n"
+		"  --mechanism M      routing.mechanism (default min)\n"
+		"  --cycles N         measured cycles per point (default 2000)\n"
+		"  --warmup N         cycles before the measurement (default N/2)\n"
+		"  --set PATH=VALUE   network setting for every point (repeatable)\n"
+		"  -h, --help         this text\n");
+}
+
+/* Resolve a network name to a file and extra settings. */
+static int sim_network(const char *name, char *path, size_t len, const char **extra, int *nextra)
+{
+	static const char *h8[] = {"topology.p=8", "topology.a=16", "topology.h=8"};
+
+	*nextra = 0;
+	if (strchr(name, '/') || strchr(name, '.')) {
+		snprintf(path, len, "%s", name);
+	} else if (strcmp(name, "h6") == 0) {
+		snprintf(path, len, "%s/configs/cfg-l.cfg", DFLY_SOURCE_DIR);
+	} else if (strcmp(name, "h8") == 0) {
+		snprintf(path, len, "%s/configs/h4.cfg", DFLY_SOURCE_DIR);
+		for (int i = 0; i < 3; i++)
+			extra[(*nextra)++] = h8[i];
+	} else {
+		snprintf(path, len, "%s/configs/%s.cfg", DFLY_SOURCE_DIR, name);
+	}
+	return 0;
+}
+
+struct sim_point {
+	uint32_t routers, nodes;
+	double wall, cycles_s, dlv_s, accepted;
+	int status; /* 0 ok, 1 watchdog, 2 set-up error */
+	char err[256];
+};
+
+static void sim_child(int fd, const char *path, const char **sets, int nsets, uint64_t warmup,
+		      uint64_t cycles)
+{
+	struct sim_point pt = {0};
+	char err[DFLY_NETCFG_ERRLEN];
+	struct dfly_netcfg cfg;
+	struct dfly_fabric *fab;
+	uint64_t g0, d0, x0, g1, d1, x1;
+	double t0;
+
+	if (dfly_netcfg_load(&cfg, path, sets, (unsigned)nsets, err, sizeof(err)) != 0 ||
+	    (fab = dfly_fabric_create(&cfg, cfg.seed, err, sizeof(err))) == NULL) {
+		pt.status = 2;
+		snprintf(pt.err, sizeof(pt.err), "%.250s", err);
+		goto out;
+	}
+	pt.routers = dfly_fabric_topo(fab)->routers;
+	pt.nodes = dfly_fabric_topo(fab)->nodes;
+	if (warmup && dfly_fabric_step(fab, warmup) != 0)
+		pt.status = 1;
+	dfly_fabric_totals(fab, &g0, &d0, &x0);
+	t0 = now_s();
+	if (pt.status == 0 && dfly_fabric_step(fab, cycles) != 0)
+		pt.status = 1;
+	pt.wall = now_s() - t0;
+	dfly_fabric_totals(fab, &g1, &d1, &x1);
+	pt.cycles_s = pt.wall > 0 ? (double)cycles / pt.wall : 0;
+	pt.dlv_s = pt.wall > 0 ? (double)(d1 - d0) / pt.wall : 0;
+	pt.accepted = (double)(d1 - d0) * cfg.pkt_phits / ((double)pt.nodes * (double)cycles);
+	dfly_fabric_destroy(fab);
+out:
+	if (write(fd, &pt, sizeof(pt)) != (ssize_t)sizeof(pt))
+		_exit(3);
+	_exit(0);
+}
+
+static int bench_sim(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"configs", required_argument, NULL, 'c'},  {"patterns", required_argument, NULL, 'p'},
+		{"loads", required_argument, NULL, 'l'},    {"mechanism", required_argument, NULL, 'm'},
+		{"cycles", required_argument, NULL, 'n'},   {"warmup", required_argument, NULL, 'w'},
+		{"set", required_argument, NULL, 's'},	    {"help", no_argument, NULL, 'h'},
+		{"load", required_argument, NULL, 'l'},	    {"pattern", required_argument, NULL, 'p'},
+		{NULL, 0, NULL, 0},
+	};
+	char cfg_buf[512] = "h2,h4,h6", pat_buf[256] = "un,adv+1", load_buf[256] = "0.3,0.8";
+	char *cfgs[BENCH_MAX], *pats[BENCH_MAX], *loads[BENCH_MAX];
+	const char *mech = "min", *user_sets[BENCH_MAX];
+	uint64_t cycles = 2000, warmup = UINT64_MAX;
+	int opt, nc, np, nl, nuser = 0, rc = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			snprintf(cfg_buf, sizeof(cfg_buf), "%s", optarg);
+			break;
+		case 'p':
+			snprintf(pat_buf, sizeof(pat_buf), "%s", optarg);
+			break;
+		case 'l':
+			snprintf(load_buf, sizeof(load_buf), "%s", optarg);
+			break;
+		case 'm':
+			mech = optarg;
+			break;
+		case 'n':
+			if (transient_parse_u64(optarg, &cycles) < 0 || cycles == 0) {
+				fprintf(stderr, "dfly bench sim: --cycles %s: a positive integer\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'w':
+			if (transient_parse_u64(optarg, &warmup) < 0) {
+				fprintf(stderr, "dfly bench sim: --warmup %s: an integer\n", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (nuser == BENCH_MAX - 8) {
+				fprintf(stderr, "dfly bench sim: too many --set\n");
+				return 2;
+			}
+			user_sets[nuser++] = optarg;
+			break;
+		case 'h':
+			usage_sim(stdout);
+			return 0;
+		default:
+			usage_sim(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage_sim(stderr);
+		return 2;
+	}
+	if (warmup == UINT64_MAX)
+		warmup = cycles / 2;
+	nc = split(cfg_buf, cfgs, BENCH_MAX);
+	np = split(pat_buf, pats, BENCH_MAX);
+	nl = split(load_buf, loads, BENCH_MAX);
+	printf("# dfly bench sim: mechanism %s, %" PRIu64 " warm-up + %" PRIu64
+	       " measured cycles per point\n",
+	       mech, warmup, cycles);
+	printf("%-8s %7s %7s %-7s %5s %9s %10s %12s %15s %9s\n", "network", "routers", "nodes",
+	       "pattern", "load", "accepted", "wall_s", "cycles/s", "delivered_pkt/s", "peak_MiB");
+	fflush(stdout);
+	for (int i = 0; i < nc; i++)
+		for (int j = 0; j < np; j++)
+			for (int k = 0; k < nl; k++) {
+				char path[1024], s_load[64], s_pat[64], s_mech[64], s_w[32], s_m[32];
+				const char *sets[BENCH_MAX];
+				int nsets = 0, fds[2], st;
+				struct sim_point pt = {0};
+				struct rusage ru;
+				pid_t pid;
+
+				sim_network(cfgs[i], path, sizeof(path), sets, &nsets);
+				snprintf(s_load, sizeof(s_load), "traffic.load=%s", loads[k]);
+				snprintf(s_pat, sizeof(s_pat), "traffic.pattern=%s", pats[j]);
+				snprintf(s_mech, sizeof(s_mech), "routing.mechanism=%s", mech);
+				snprintf(s_w, sizeof(s_w), "sim.warmup=0");
+				snprintf(s_m, sizeof(s_m), "sim.measure=%" PRIu64, warmup + cycles);
+				sets[nsets++] = s_load;
+				sets[nsets++] = s_pat;
+				sets[nsets++] = s_mech;
+				sets[nsets++] = s_w;
+				sets[nsets++] = s_m;
+				for (int u = 0; u < nuser; u++)
+					sets[nsets++] = user_sets[u];
+				fprintf(stderr, "dfly bench sim: %s %s %s ...\n", cfgs[i], pats[j],
+					loads[k]);
+				if (pipe(fds) < 0) {
+					perror("dfly bench sim: pipe");
+					return 1;
+				}
+				fflush(NULL);
+				pid = fork();
+				if (pid < 0) {
+					perror("dfly bench sim: fork");
+					return 1;
+				}
+				if (pid == 0) {
+					close(fds[0]);
+					sim_child(fds[1], path, sets, nsets, warmup, cycles);
+				}
+				close(fds[1]);
+				if (read(fds[0], &pt, sizeof(pt)) != (ssize_t)sizeof(pt))
+					pt.status = 3;
+				close(fds[0]);
+				memset(&ru, 0, sizeof(ru));
+				wait4(pid, &st, 0, &ru);
+				if (pt.status == 2 || pt.status == 3) {
+					fprintf(stderr, "dfly bench sim: %s: %s\n", cfgs[i],
+						pt.status == 2 ? pt.err : "the child process failed");
+					rc = 1;
+					continue;
+				}
+				printf("%-8s %7u %7u %-7s %5s %9.3f %10.2f %12.0f %15.0f %9.1f%s\n",
+				       cfgs[i], pt.routers, pt.nodes, pats[j], loads[k], pt.accepted,
+				       pt.wall, pt.cycles_s, pt.dlv_s, ru.ru_maxrss / 1024.0,
+				       pt.status == 1 ? "  (watchdog fired)" : "");
+				fflush(stdout);
+				if (pt.status == 1)
+					rc = 1;
+			}
+	return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * bench dataplane
+ */
+
+static void usage_dataplane(FILE *f)
+{
+	fprintf(f,
+		"usage: dfly bench dataplane [options]\n"
+		"\n"
+		"One emulated router of dfly-switch alone on lcore 1: every fabric port is a net_ring\n"
+		"pair to a loopback peer (dataplane/peer.h) that the main lcore (0) runs and that\n"
+		"returns each packet to its source node; the router's nodes generate at full load\n"
+		"(traffic.load = 1, uniform), link-rate emulation off (clock.link_rate = false: a\n"
+		"packet holds a link for one cycle), clock free-running (--free-run), the firmware\n"
+		"thread on, every counter of the mechanism on. Each packet crosses the router twice\n"
+		"(node -> fabric port, fabric port -> node): the figure is switched packets (crossbar\n"
+		"grants to every output) per second of the router's lcore. Then dpdk-testpmd\n"
+		"--forward-mode=macswap on two net_ring ports (loopback, --tx-first) on the same\n"
+		"lcores, and the ratio. Conservation is checked in every run: the generators stop\n"
+		"0.3 s before the end and generated must equal delivered.\n"
+		"\n"
+		"options:\n"
+		"  --modes LIST       mechanisms (default min,ugal,pb,base,ectn,lia)\n"
+		"  --frames LIST      frame bytes carried by each packet (default 64,1500)\n"
+		"  --runs N           runs per point (default 3): min/median/max\n"
+		"  --seconds S        length of a run (default 3)\n"
+		"  --config FILE      network file (default configs/h2.cfg); router 0 is measured\n"
+		"  --buffers PHITS    buffers.injection/local/global per VC (default 2048: the\n"
+		"                     peers' round trip is microseconds of wall time, thousands of\n"
+		"                     free-running cycles)\n"
+		"  --max-steps N      cycles per slice between device polls (default 32)\n"
+		"  --set PATH=VALUE   more network settings (repeatable)\n"
+		"  --no-testpmd       skip the testpmd comparison\n"
+		"  --dir DIR          where the deployment and the counters go (default a new\n"
+		"                     directory under /tmp, removed at the end unless --keep)\n"
+		"  --keep             keep DIR\n"
+		"  -h, --help         this text\n");
+}
+
+static const char *self_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash == NULL)
+		return NULL;
+	*slash = '\0';
+	return buf;
+}
+
+/* Run argv with stdout and stderr to @p out; kill it (SIGINT, then SIGKILL) after
+ * @p limit_s seconds if it is still running then. @return its exit status, or -1. */
+static int run_cmd(char *const argv[], const char *out, double limit_s, double int_after_s)
+{
+	pid_t pid;
+	int st = 0;
+	double t0 = now_s();
+	bool sent_int = false;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		FILE *o = freopen(out, "w", stdout);
+
+		if (o == NULL || dup2(fileno(stdout), 2) < 0)
+			_exit(127);
+		setpgid(0, 0);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		double t = now_s() - t0;
+		struct timespec ts = {0, 20000000};
+
+		if (w == pid)
+			break;
+		if (w < 0)
+			return -1;
+		if (int_after_s > 0 && t >= int_after_s && !sent_int) {
+			kill(pid, SIGINT);
+			sent_int = true;
+		}
+		if (t >= limit_s) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The first line of @p path that starts with @p key, or NULL; @p line holds it. */
+static const char *find_line(const char *path, const char *key, char *line, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	const char *r = NULL;
+
+	if (f == NULL)
+		return NULL;
+	while (fgets(line, (int)len, f) != NULL) {
+		const char *p = line;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, key, strlen(key)) == 0) {
+			r = p;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+struct dp_run {
+	double mpps, gen_mpps;
+	uint64_t generated, delivered, switched, peer_errors, drops_other;
+	bool ok;
+	char why[256];
+};
+
+/* Sum "NAME N" over the peer lines and read the counters dfly-switch printed. */
+static void parse_switch(const char *path, struct dp_run *r)
+{
+	char line[4096];
+	const char *l;
+	FILE *f;
+	double wall = 0;
+
+	r->ok = false;
+	if ((l = find_line(path, "switched ", line, sizeof(line))) == NULL ||
+	    sscanf(l, "switched %" SCNu64 " packets in %lf s", &r->switched, &wall) != 2 ||
+	    wall <= 0) {
+		snprintf(r->why, sizeof(r->why), "no 'switched' line in %.200s", path);
+		return;
+	}
+	r->mpps = (double)r->switched / wall / 1e6;
+	if ((l = find_line(path, "generated ", line, sizeof(line))) == NULL ||
+	    sscanf(l, "generated %" SCNu64 " delivered %" SCNu64, &r->generated, &r->delivered) !=
+		    2) {
+		snprintf(r->why, sizeof(r->why), "no 'generated' line in %.200s", path);
+		return;
+	}
+	r->gen_mpps = (double)r->generated / wall / 1e6;
+	r->peer_errors = 0;
+	f = fopen(path, "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		const char *e = strstr(line, " errors ");
+
+		if (strncmp(line, "peer ", 5) == 0 && e != NULL)
+			r->peer_errors += strtoull(e + 8, NULL, 10);
+	}
+	if (f != NULL)
+		fclose(f);
+	if (r->generated != r->delivered) {
+		snprintf(r->why, sizeof(r->why),
+			 "conservation: generated %" PRIu64 " delivered %" PRIu64, r->generated,
+			 r->delivered);
+		return;
+	}
+	if (r->peer_errors) {
+		snprintf(r->why, sizeof(r->why), "%" PRIu64 " peer errors", r->peer_errors);
+		return;
+	}
+	r->ok = true;
+}
+
+static int write_deployment(const char *path, const char *network, const struct dfly_topo *t,
+			    uint32_t max_steps)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -1;
+	fprintf(f,
+		"# dfly bench dataplane: router 0 alone on lcore 1, every fabric port to a "
+		"loopback peer\n"
+		"network = \"%s\";\n"
+		"instance = \"\";\n"
+		"firmware = \"thread\";\n"
+		"routers = [0];\n"
+		"lcores = ( { lcore = 1; routers = [0]; } );\n"
+		"ports = (\n",
+		network);
+	for (uint32_t p = t->first_local; p < t->radix; p++)
+		fprintf(f, "  { router = 0; port = %u; dev = \"peer\"; }%s\n", p,
+			p + 1 < t->radix ? "," : "");
+	fprintf(f,
+		");\n"
+		"generators = \"all\";\n"
+		"link = { credit_delay_us = 0; };\n"
+		"run = { max_steps = %u; stats_interval_s = 0.0; };\n",
+		max_steps);
+	return fclose(f);
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int testpmd_run(const char *dir, unsigned frame, double seconds, double *mpps,
+		       char *why, size_t wlen)
+{
+	char out[1100], txpkts[32], line[4096], prefix[64];
+	const char *l;
+	uint64_t rx = 0;
+	double t0, wall;
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/testpmd-%u.out", dir, frame);
+	snprintf(txpkts, sizeof(txpkts), "--txpkts=%u", frame);
+	snprintf(prefix, sizeof(prefix), "dflybench%d", (int)getpid());
+	{
+		char *argv[] = {"dpdk-testpmd",
+				"--no-huge",
+				"-m",
+				"1024",
+				"--no-pci",
+				"--file-prefix",
+				prefix,
+				"-l",
+				"0-1",
+				"--log-level=3",
+				"--vdev=net_ring0",
+				"--vdev=net_ring1",
+				"--",
+				"--forward-mode=macswap",
+				"--tx-first",
+				"--nb-cores=1",
+				"--burst=32",
+				"--total-num-mbufs=16384",
+				"--stats-period=1",
+				txpkts,
+				NULL};
+
+		t0 = now_s();
+		rc = run_cmd(argv, out, seconds + 30, seconds + 1);
+		wall = now_s() - t0;
+	}
+	(void)wall;
+	if (rc != 0) {
+		snprintf(why, wlen, "dpdk-testpmd failed (exit %d): see %.200s", rc, out);
+		return -1;
+	}
+	/* the accumulated RX over the run, divided by the forwarding time testpmd ran: the
+	 * per-second Rx-pps lines give it directly; take their median over the run */
+	{
+		FILE *f = fopen(out, "r");
+		double v[256];
+		int n = 0, port = 0;
+		double sum = 0;
+
+		while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+			const char *p = strstr(line, "Rx-pps:");
+
+			if (p != NULL && n < 256) {
+				sum += strtod(p + 7, NULL);
+				if (++port == 2) {
+					v[n++] = sum;
+					sum = 0;
+					port = 0;
+				}
+			}
+		}
+		if (f != NULL)
+			fclose(f);
+		/* the first sample covers the start: drop it when there are others */
+		if (n > 2) {
+			memmove(v, v + 1, (size_t)(n - 1) * sizeof(v[0]));
+			n--;
+		}
+		if (n == 0) {
+			snprintf(why, wlen, "no Rx-pps line in %.200s", out);
+			return -1;
+		}
+		*mpps = median_of(v, n) / 1e6;
+	}
+	l = find_line(out, "RX-packets:", line, sizeof(line));
+	if (l != NULL)
+		rx = strtoull(l + 11, NULL, 10);
+	(void)rx;
+	return 0;
+}
+
+static int bench_dataplane(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"modes", required_argument, NULL, 'm'},    {"frames", required_argument, NULL, 'f'},
+		{"runs", required_argument, NULL, 'r'},     {"seconds", required_argument, NULL, 's'},
+		{"config", required_argument, NULL, 'c'},   {"buffers", required_argument, NULL, 'b'},
+		{"max-steps", required_argument, NULL, 'x'}, {"set", required_argument, NULL, 'S'},
+		{"no-testpmd", no_argument, NULL, 'T'},     {"dir", required_argument, NULL, 'd'},
+		{"keep", no_argument, NULL, 'k'},	    {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char mode_buf[256] = "min,ugal,pb,base,ectn,lia", frame_buf[128] = "64,1500";
+	char *modes[BENCH_MAX], *frames[BENCH_MAX], dir[1024] = "", exe[1024], sw[1100];
+	char network[1024], deploy[1100];
+	const char *user_sets[BENCH_MAX];
+	int nuser = 0, runs = 3, nm, nf, opt, rc = 0;
+	double seconds = 3;
+	unsigned buffers = 2048, max_steps = 32;
+	bool testpmd = true, keep = false, own_dir = false;
+	struct dfly_netcfg cfg;
+	struct dfly_topo *t;
+	char err[DFLY_NETCFG_ERRLEN];
+
+	snprintf(network, sizeof(network), "%s/configs/h2.cfg", DFLY_SOURCE_DIR);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			snprintf(mode_buf, sizeof(mode_buf), "%s", optarg);
+			break;
+		case 'f':
+			snprintf(frame_buf, sizeof(frame_buf), "%s", optarg);
+			break;
+		case 'r':
+			runs = atoi(optarg);
+			break;
+		case 's':
+			seconds = atof(optarg);
+			break;
+		case 'c':
+			if (realpath(optarg, network) == NULL) {
+				fprintf(stderr, "dfly bench dataplane: %s: %s\n", optarg,
+					strerror(errno));
+				return 2;
+			}
+			break;
+		case 'b':
+			buffers = (unsigned)atoi(optarg);
+			break;
+		case 'x':
+			max_steps = (unsigned)atoi(optarg);
+			break;
+		case 'S':
+			if (nuser == BENCH_MAX) {
+				fprintf(stderr, "dfly bench dataplane: too many --set\n");
+				return 2;
+			}
+			user_sets[nuser++] = optarg;
+			break;
+		case 'T':
+			testpmd = false;
+			break;
+		case 'd':
+			snprintf(dir, sizeof(dir), "%s", optarg);
+			break;
+		case 'k':
+			keep = true;
+			break;
+		case 'h':
+			usage_dataplane(stdout);
+			return 0;
+		default:
+			usage_dataplane(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || runs < 1 || runs > 64 || seconds < 0.5 || buffers < 16 ||
+	    max_steps < 1) {
+		fprintf(stderr, "dfly bench dataplane: --runs 1..64, --seconds >= 0.5, "
+				"--buffers >= 16, --max-steps >= 1\n");
+		usage_dataplane(stderr);
+		return 2;
+	}
+	if (dfly_netcfg_load(&cfg, network, user_sets, (unsigned)nuser, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dfly bench dataplane: %s\n", err);
+		return 2;
+	}
+	t = dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t, cfg.arr, cfg.sigma);
+	if (t == NULL || self_dir(exe, sizeof(exe)) == NULL) {
+		fprintf(stderr, "dfly bench dataplane: %s: bad topology\n", network);
+		dfly_topo_destroy(t);
+		return 2;
+	}
+	snprintf(sw, sizeof(sw), "%s/dfly-switch", exe);
+	if (access(sw, X_OK) != 0) {
+		fprintf(stderr, "dfly bench dataplane: %s: %s\n", sw, strerror(errno));
+		dfly_topo_destroy(t);
+		return 2;
+	}
+	if (dir[0] == '\0') {
+		snprintf(dir, sizeof(dir), "/tmp/dfly-bench-XXXXXX");
+		if (mkdtemp(dir) == NULL) {
+			perror("dfly bench dataplane: mkdtemp");
+			dfly_topo_destroy(t);
+			return 1;
+		}
+		own_dir = true;
+	} else if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "dfly bench dataplane: %s: %s\n", dir, strerror(errno));
+		dfly_topo_destroy(t);
+		return 1;
+	}
+	snprintf(deploy, sizeof(deploy), "%s/bench.cfg", dir);
+	if (write_deployment(deploy, network, t, max_steps) != 0) {
+		fprintf(stderr, "dfly bench dataplane: %s: %s\n", deploy, strerror(errno));
+		dfly_topo_destroy(t);
+		return 1;
+	}
+	nm = split(mode_buf, modes, BENCH_MAX);
+	nf = split(frame_buf, frames, BENCH_MAX);
+	printf("# dfly bench dataplane: %s router 0 (radix %u: %u nodes, %u local, %u global "
+	       "ports), buffers %u phits/VC, %u-byte phits, max_steps %u, %d run(s) of %.1f s\n",
+	       network, t->radix, t->p, t->a - 1, t->h, buffers, cfg.phit_bytes, max_steps, runs,
+	       seconds);
+	printf("# Mpps: switched packets (each generated packet is switched twice) per second of "
+	       "the router's one lcore\n");
+	printf("%-6s %6s %6s %8s %8s %8s %8s %10s %s\n", "frame", "mode", "phits", "Mpps_min",
+	       "Mpps_med", "Mpps_max", "ns/pkt", "gen_Mpps", "conservation");
+	fflush(stdout);
+	for (int fi = 0; fi < nf; fi++) {
+		unsigned frame = (unsigned)atoi(frames[fi]);
+		double best_med = 0, tp = 0;
+		char why[512];
+
+		for (int mi = 0; mi < nm; mi++) {
+			double v[64], g[64];
+			int ok = 0;
+			bool cons = true;
+			char fail[300] = "";
+
+			for (int r = 0; r < runs; r++) {
+				char out[1200], frame_s[16], dur[32], gens[32], s_mech[64], s_b[3][64],
+					prefix[64], steps_s[32];
+				char *av[64];
+				int n = 0, st;
+				struct dp_run res = {0};
+
+				snprintf(out, sizeof(out), "%s/%s-%u-%d.out", dir, modes[mi], frame, r);
+				snprintf(frame_s, sizeof(frame_s), "%u", frame);
+				snprintf(dur, sizeof(dur), "%g", seconds);
+				snprintf(gens, sizeof(gens), "%g", seconds - 0.3);
+				snprintf(s_mech, sizeof(s_mech), "routing.mechanism=%s", modes[mi]);
+				snprintf(s_b[0], sizeof(s_b[0]), "buffers.injection=%u", buffers);
+				snprintf(s_b[1], sizeof(s_b[1]), "buffers.local=%u", buffers);
+				snprintf(s_b[2], sizeof(s_b[2]), "buffers.global=%u", buffers);
+				snprintf(prefix, sizeof(prefix), "dflybench%d", (int)getpid());
+				snprintf(steps_s, sizeof(steps_s), "%u", max_steps);
+				av[n++] = sw;
+				av[n++] = "--no-huge";
+				av[n++] = "-m";
+				av[n++] = "1024";
+				av[n++] = "--no-pci";
+				av[n++] = "--file-prefix";
+				av[n++] = prefix;
+				av[n++] = "-l";
+				av[n++] = "0-1";
+				av[n++] = "--log-level=3";
+				av[n++] = "--";
+				av[n++] = deploy;
+				av[n++] = "--free-run";
+				av[n++] = "--quiet";
+				av[n++] = "--gen-frame";
+				av[n++] = frame_s;
+				av[n++] = "--duration";
+				av[n++] = dur;
+				av[n++] = "--gen-seconds";
+				av[n++] = gens;
+				av[n++] = "--set";
+				av[n++] = "clock.link_rate=false";
+				av[n++] = "--set";
+				av[n++] = "traffic.load=1";
+				av[n++] = "--set";
+				av[n++] = "traffic.pattern=un";
+				av[n++] = "--set";
+				av[n++] = s_mech;
+				for (int k = 0; k < 3; k++) {
+					av[n++] = "--set";
+					av[n++] = s_b[k];
+				}
+				for (int u = 0; u < nuser; u++) {
+					av[n++] = "--set";
+					av[n++] = (char *)user_sets[u];
+				}
+				av[n] = NULL;
+				st = run_cmd(av, out, seconds + 60, 0);
+				if (st != 0) {
+					snprintf(fail, sizeof(fail), "dfly-switch exit %d, see %.200s", st,
+						 out);
+					cons = false;
+					continue;
+				}
+				parse_switch(out, &res);
+				if (!res.ok) {
+					snprintf(fail, sizeof(fail), "%s", res.why);
+					cons = false;
+					if (res.mpps <= 0)
+						continue;
+				}
+				g[ok] = res.gen_mpps;
+				v[ok++] = res.mpps;
+			}
+			if (ok == 0) {
+				printf("%-6u %6s  failed: %s\n", frame, modes[mi], fail);
+				rc = 1;
+				continue;
+			}
+			{
+				double med = median_of(v, ok), gmed = median_of(g, ok);
+
+				if (med > best_med)
+					best_med = med;
+				printf("%-6u %6s %6u %8.3f %8.3f %8.3f %8.1f %10.3f %s\n", frame,
+				       modes[mi], frame ? (frame + 48 + cfg.phit_bytes - 1) /
+							     cfg.phit_bytes
+						      : cfg.pkt_phits,
+				       v[0], med, v[ok - 1], 1e3 / med, gmed,
+				       cons ? "ok" : fail);
+			}
+			if (!cons)
+				rc = 1;
+			fflush(stdout);
+		}
+		if (testpmd) {
+			if (testpmd_run(dir, frame, seconds, &tp, why, sizeof(why)) == 0)
+				printf("%-6u testpmd macswap (2 net_ring ports, 1 forwarding core): "
+				       "%.3f Mpps; best dfly median / testpmd = %.4f\n",
+				       frame, tp, best_med / tp);
+			else
+				printf("%-6u testpmd: %s\n", frame, why);
+			fflush(stdout);
+		}
+	}
+	dfly_topo_destroy(t);
+	if (own_dir && !keep) {
+		char cmd[1200];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "dfly bench dataplane: could not remove %s\n", dir);
+	} else {
+		printf("# files in %s\n", dir);
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * bench counters
+ */
+
+static void usage_counters(FILE *f)
+{
+	fprintf(f,
+		"usage: dfly bench counters [--packets N] [--config FILE]\n"
+		"\n"
+		"The per-packet cost of the counter updates alone, on one ASIC (router 0 of the\n"
+		"network, default configs/h4.cfg): N packets (default 2,000,000) cross its\n"
+		"counter-update functions with the data path around them taken out (asic.h\n"
+		"asic_bench_counters): the contention counters (head enters, crossing, release),\n"
+		"the ECtN partial array (the same plus the combined-array update), the LIA\n"
+		"counters (injected, stored). Prints ns per packet, the median of 5 repetitions.\n");
+}
+
+static int bench_counters(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"packets", required_argument, NULL, 'n'},
+		{"config", required_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char path[1024], err[DFLY_NETCFG_ERRLEN];
+	uint64_t npk = 2000000;
+	int opt;
+	struct dfly_netcfg cfg;
+	struct asic_params par = {0};
+	struct dfly_topo *t;
+	static const struct {
+		const char *name;
+		enum asic_bench_ctr which;
+	} kinds[] = {
+		{"contention counter (local input)", ASIC_BENCH_CC},
+		{"ECtN partial + combined array", ASIC_BENCH_ECTN},
+		{"LIA injected + stored", ASIC_BENCH_LIA},
+		{"all three (injection, remote group)", ASIC_BENCH_ALL},
+		{"none (the loop alone)", ASIC_BENCH_NONE},
+	};
+
+	snprintf(path, sizeof(path), "%s/configs/h4.cfg", DFLY_SOURCE_DIR);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			if (transient_parse_u64(optarg, &npk) < 0 || npk == 0) {
+				fprintf(stderr, "dfly bench counters: --packets: a positive integer\n");
+				return 2;
+			}
+			break;
+		case 'c':
+			snprintf(path, sizeof(path), "%s", optarg);
+			break;
+		case 'h':
+			usage_counters(stdout);
+			return 0;
+		default:
+			usage_counters(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage_counters(stderr);
+		return 2;
+	}
+	{
+		const char *sets[] = {"routing.mechanism=ectn"};
+
+		if (dfly_netcfg_load(&cfg, path, sets, 1, err, sizeof(err)) != 0) {
+			fprintf(stderr, "dfly bench counters: %s\n", err);
+			return 2;
+		}
+	}
+	t = dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t, cfg.arr, cfg.sigma);
+	if (t == NULL) {
+		fprintf(stderr, "dfly bench counters: %s: bad topology\n", path);
+		return 2;
+	}
+	dfly_netcfg_asic_params(&cfg, &par);
+	printf("# dfly bench counters: %s, router 0, %" PRIu64 " packets, median of 5\n", path,
+	       npk);
+	printf("%-36s %10s\n", "counters", "ns/packet");
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		double v[5];
+
+		for (int r = 0; r < 5; r++) {
+			double ns = asic_bench_counters(t, &par, kinds[k].which, npk);
+
+			if (ns < 0) {
+				fprintf(stderr, "dfly bench counters: cannot set up the ASIC\n");
+				dfly_topo_destroy(t);
+				return 1;
+			}
+			v[r] = ns;
+		}
+		printf("%-36s %10.2f\n", kinds[k].name, median_of(v, 5));
+	}
+	dfly_topo_destroy(t);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ */
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: dfly bench sim|dataplane|counters [options]  (--help on each)\n"
+		   "\n"
+		   "  sim        dfly sim's speed: cycles/s, delivered packets/s, peak memory\n"
+		   "  dataplane  one router of dfly-switch at full load: Mpps per core per mechanism,\n"
+		   "             against dpdk-testpmd macswap on the same kind of ports\n"
+		   "  counters   ns per packet of the counter updates alone\n"
+		   "See docs/PERFORMANCE.md for the figures of this machine.\n");
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "sim") == 0)
+		return bench_sim(argc - 1, argv + 1);
+	if (strcmp(argv[1], "dataplane") == 0)
+		return bench_dataplane(argc - 1, argv + 1);
+	if (strcmp(argv[1], "counters") == 0)
+		return bench_counters(argc - 1, argv + 1);
+	fprintf(stderr, "dfly bench: unknown benchmark '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
