@@ -28,6 +28,7 @@ struct dp_peer {
 	uint64_t hello_next_ns;
 	/* what we receive: sequence, our input buffer's credits returned (running totals) */
 	uint32_t expect;
+	bool nak_sent; /* for the gap at expect */
 	uint32_t unacked;
 	uint64_t ack_first_ns, ack_last_ns;
 	uint16_t cr_total[DFLY_MAX_VCS];
@@ -93,6 +94,13 @@ const struct dp_peer_stats *dp_peer_stats(const struct dp_peer *p)
 	return &p->st;
 }
 
+static inline void count(struct dp_peer *p, uint64_t *what)
+{
+	(*what)++;
+	if (what != &p->st.gap && what != &p->st.no_room)
+		p->st.errors++;
+}
+
 static void flush(struct dp_peer *p)
 {
 	uint16_t sent = 0;
@@ -119,13 +127,13 @@ static void send_ctrl(struct dp_peer *p, const struct dfly_wire_ctrl *c)
 	if (p->ntx == RTE_DIM(p->txq)) {
 		flush(p);
 		if (p->ntx == RTE_DIM(p->txq)) {
-			p->st.errors++;
+			count(p, &p->st.no_room);
 			return;
 		}
 	}
 	m = rte_pktmbuf_alloc(p->env->mp);
 	if (m == NULL) {
-		p->st.errors++;
+		count(p, &p->st.no_room);
 		return;
 	}
 	b = rte_pktmbuf_mtod(m, char *);
@@ -134,7 +142,7 @@ static void send_ctrl(struct dp_peer *p, const struct dfly_wire_ctrl *c)
 	len = dfly_wire_ctrl_encode(b, rte_pktmbuf_tailroom(m), &eth, c);
 	if (len < 0 || rte_pktmbuf_append(m, (uint16_t)len) == NULL) {
 		rte_pktmbuf_free(m);
-		p->st.errors++;
+		count(p, &p->st.no_room);
 		return;
 	}
 	p->txq[p->ntx++] = m;
@@ -145,14 +153,14 @@ static void rx_ctrl(struct dp_peer *p, const uint8_t *b, uint32_t len)
 	struct dfly_wire_ctrl c;
 
 	if (dfly_wire_ctrl_decode(b, len, &p->env->lim, &c) < 0 || c.src_router != p->router) {
-		p->st.errors++;
+		count(p, &p->st.bad_frame);
 		return;
 	}
 	p->st.rx_ctrl++;
 	switch (c.type) {
 	case DFLY_WIRE_CTRL_HELLO:
 		if (dfly_wire_hello_check(&c, p->env->topo, p->me, p->my_port, 0) != 0) {
-			p->st.errors++;
+			count(p, &p->st.bad_frame);
 			return;
 		}
 		if (!p->up)
@@ -165,7 +173,7 @@ static void rx_ctrl(struct dp_peer *p, const uint8_t *b, uint32_t len)
 			uint16_t delta = e->phits;
 
 			if (e->vc >= p->nvc) {
-				p->st.errors++;
+				count(p, &p->st.bad_frame);
 				continue;
 			}
 			if (e->flags & DFLY_WIRE_CREDIT_F_ABS) {
@@ -180,7 +188,7 @@ static void rx_ctrl(struct dp_peer *p, const uint8_t *b, uint32_t len)
 	case DFLY_WIRE_CTRL_ACK:
 		/* nothing to replay: the ring loses nothing; a NAK would mean it did */
 		if (c.ack.flags & DFLY_WIRE_ACK_F_NAK)
-			p->st.errors++;
+			count(p, &p->st.nak);
 		break;
 	default:
 		p->st.fw_frames++;
@@ -195,18 +203,30 @@ static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uin
 	struct dfly_wire_data d;
 
 	if (dfly_wire_data_decode(b, len, &p->env->lim, &d) < 0 || !p->up) {
-		p->st.errors++;
+		count(p, &p->st.bad_frame);
 		rte_pktmbuf_free(m);
 		return;
 	}
 	if (d.seq != p->expect) {
-		/* a resend of what we have (the router's retry timer), or a gap: never on a ring */
-		if (dfly_wire_seq_before(p->expect, d.seq))
-			p->st.errors++;
+		/* a resend of what we have (the router's retry timer), or a gap: the router's
+		 * device refused a copy; go-back-N: NAK once, its replay sends it again */
+		if (dfly_wire_seq_before(p->expect, d.seq)) {
+			count(p, &p->st.gap);
+			if (!p->nak_sent) {
+				struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK,
+							   .src_router = p->me};
+
+				c.ack.ack = p->expect;
+				c.ack.flags = DFLY_WIRE_ACK_F_NAK;
+				send_ctrl(p, &c);
+				p->nak_sent = true;
+			}
+		}
 		rte_pktmbuf_free(m);
 		return;
 	}
 	p->expect++;
+	p->nak_sent = false;
 	if (p->unacked++ == 0)
 		p->ack_first_ns = now_ns;
 	if (d.type == DFLY_WIRE_PKT_INFO) {
@@ -215,7 +235,7 @@ static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uin
 		return;
 	}
 	if (p->q_tail - p->q_head == PEER_BACKLOG || d.vc >= p->nvc) {
-		p->st.errors++; /* the router sent beyond the credits we gave it */
+		count(p, &p->st.overflow); /* beyond the credits we gave it */
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -266,6 +286,8 @@ unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
 	struct rte_mbuf *pk[DP_BURST];
 	uint16_t n = rte_eth_rx_burst(p->eth, 0, pk, DP_BURST);
 
+	for (uint16_t i = 0; i < n; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pk[i], void *));
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pk[i];
 		const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -280,7 +302,7 @@ unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
 			rte_pktmbuf_free(m);
 			break;
 		default:
-			p->st.errors++;
+			count(p, &p->st.bad_frame);
 			rte_pktmbuf_free(m);
 			break;
 		}

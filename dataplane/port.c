@@ -489,6 +489,9 @@ unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur,
 	uint16_t n = rte_eth_rx_burst(p->eth, 0, pk, DP_BURST);
 
 	ctr(p, DFLY_WIRE_RX_FRAMES, n);
+	/* the frames were written by another core or a device: fetch them all at once */
+	for (uint16_t i = 0; i < n; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pk[i], void *));
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pk[i];
 		const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);

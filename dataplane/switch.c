@@ -1131,9 +1131,11 @@ static void final_report(FILE *f, double wall)
 		fprintf(f,
 			"peer %u: rx_data %" PRIu64 " tx_data %" PRIu64 " held %" PRIu64
 			" rx_ctrl %" PRIu64 " fw_frames %" PRIu64 " info %" PRIu64
-			" errors %" PRIu64 "\n",
+			" gap %" PRIu64 " no_room %" PRIu64 " (bad_frame %" PRIu64 " nak %" PRIu64
+			" overflow %" PRIu64 ") errors %" PRIu64 "\n",
 			i, ps->rx_data, ps->tx_data, ps->rx_data - ps->tx_data, ps->rx_ctrl,
-			ps->fw_frames, ps->info, ps->errors);
+			ps->fw_frames, ps->info, ps->gap, ps->no_room, ps->bad_frame, ps->nak,
+			ps->overflow, ps->errors);
 	}
 	for (uint32_t i = 0; i < app.nlc && !app.free_run; i++)
 		if (app.lc[i].slices_full)

@@ -25,6 +25,7 @@ cleanup() {
     for p in $pids; do kill -9 "$p" 2>/dev/null; done
     ip link del "${tag}a" 2>/dev/null
     rm -f /dev/shm/dfly."$tag".r* 2>/dev/null
+    rm -rf "/var/run/dpdk/${tag}a" "/var/run/dpdk/${tag}b" 2>/dev/null
     [ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM

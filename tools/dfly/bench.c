@@ -288,8 +288,8 @@ static void usage_dataplane(FILE *f)
 		"\n"
 		"One emulated router of dfly-switch alone on lcore 1: every fabric port is a net_ring\n"
 		"pair to a loopback peer (dataplane/peer.h) that the main lcore (0) runs and that\n"
-		"returns each packet to its source node; the router's nodes generate at full load\n"
-		"(traffic.load = 1, uniform), link-rate emulation off (clock.link_rate = false: a\n"
+		"returns each packet to its source node; the router's nodes generate at --load\n"
+		"(uniform destinations), link-rate emulation off (clock.link_rate = false: a\n"
 		"packet holds a link for one cycle), clock free-running (--free-run), the firmware\n"
 		"thread on, every counter of the mechanism on. Each packet crosses the router twice\n"
 		"(node -> fabric port, fabric port -> node): the figure is switched packets (crossbar\n"
@@ -302,9 +302,14 @@ static void usage_dataplane(FILE *f)
 		"  --modes LIST       mechanisms (default min,ugal,pb,base,ectn,lia)\n"
 		"  --frames LIST      frame bytes carried by each packet (default 64,1500)\n"
 		"  --runs N           runs per point (default 3): min/median/max\n"
+		"  --load L           packets per node and cycle (default 0.95). Every packet comes\n"
+		"                     back to its node, so the ejection links carry L: at 1 they are\n"
+		"                     saturated, every buffer fills and the descriptors no longer fit\n"
+		"                     in cache (docs/PERFORMANCE.md gives both)\n"
 		"  --seconds S        length of a run (default 3)\n"
 		"  --config FILE      network file (default configs/h2.cfg); router 0 is measured\n"
-		"  --buffers PHITS    buffers.injection/local/global per VC (default 2048: the\n"
+		"  --buffers PHITS    buffers.injection/local/global per VC and buffers.output\n"
+		"                     (default 2048: the\n"
 		"                     peers' round trip is microseconds of wall time, thousands of\n"
 		"                     free-running cycles)\n"
 		"  --max-steps N      cycles per slice between device polls (default 32)\n"
@@ -480,6 +485,21 @@ static int write_deployment(const char *path, const char *network, const struct 
 	return fclose(f);
 }
 
+/* The runtime directory EAL leaves behind for --file-prefix @p prefix (root or not). */
+static void rm_runtime(const char *prefix)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char cmd[1200];
+
+	if (geteuid() == 0 || xdg == NULL)
+		snprintf(cmd, sizeof(cmd), "rm -rf '/var/run/dpdk/%s'", prefix);
+	else
+		snprintf(cmd, sizeof(cmd), "rm -rf '%.900s/dpdk/%s'", xdg, prefix);
+	if (system(cmd) != 0)
+		fprintf(stderr, "dfly bench: could not remove the EAL runtime directory of %s\n",
+			prefix);
+}
+
 static double median_of(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
@@ -524,6 +544,7 @@ static int testpmd_run(const char *dir, unsigned frame, double seconds, double *
 		t0 = now_s();
 		rc = run_cmd(argv, out, seconds + 30, seconds + 1);
 		wall = now_s() - t0;
+		rm_runtime(prefix);
 	}
 	(void)wall;
 	if (rc != 0) {
@@ -579,6 +600,7 @@ static int bench_dataplane(int argc, char **argv)
 		{"max-steps", required_argument, NULL, 'x'}, {"set", required_argument, NULL, 'S'},
 		{"no-testpmd", no_argument, NULL, 'T'},     {"dir", required_argument, NULL, 'd'},
 		{"keep", no_argument, NULL, 'k'},	    {"help", no_argument, NULL, 'h'},
+		{"load", required_argument, NULL, 'L'},
 		{NULL, 0, NULL, 0},
 	};
 	char mode_buf[256] = "min,ugal,pb,base,ectn,lia", frame_buf[128] = "64,1500";
@@ -586,7 +608,7 @@ static int bench_dataplane(int argc, char **argv)
 	char network[1024], deploy[1100];
 	const char *user_sets[BENCH_MAX];
 	int nuser = 0, runs = 3, nm, nf, opt, rc = 0;
-	double seconds = 3;
+	double seconds = 3, load = 0.95;
 	unsigned buffers = 2048, max_steps = 32;
 	bool testpmd = true, keep = false, own_dir = false;
 	struct dfly_netcfg cfg;
@@ -638,6 +660,9 @@ static int bench_dataplane(int argc, char **argv)
 		case 'k':
 			keep = true;
 			break;
+		case 'L':
+			load = atof(optarg);
+			break;
 		case 'h':
 			usage_dataplane(stdout);
 			return 0;
@@ -647,9 +672,9 @@ static int bench_dataplane(int argc, char **argv)
 		}
 	}
 	if (optind != argc || runs < 1 || runs > 64 || seconds < 0.5 || buffers < 16 ||
-	    max_steps < 1) {
+	    max_steps < 1 || !(load > 0 && load <= 1)) {
 		fprintf(stderr, "dfly bench dataplane: --runs 1..64, --seconds >= 0.5, "
-				"--buffers >= 16, --max-steps >= 1\n");
+				"--buffers >= 16, --max-steps >= 1, 0 < --load <= 1\n");
 		usage_dataplane(stderr);
 		return 2;
 	}
@@ -691,9 +716,10 @@ static int bench_dataplane(int argc, char **argv)
 	nm = split(mode_buf, modes, BENCH_MAX);
 	nf = split(frame_buf, frames, BENCH_MAX);
 	printf("# dfly bench dataplane: %s router 0 (radix %u: %u nodes, %u local, %u global "
-	       "ports), buffers %u phits/VC, %u-byte phits, max_steps %u, %d run(s) of %.1f s\n",
-	       network, t->radix, t->p, t->a - 1, t->h, buffers, cfg.phit_bytes, max_steps, runs,
-	       seconds);
+	       "ports), load %g, buffers %u phits/VC, %u-byte phits, max_steps %u, %d run(s) of "
+	       "%.1f s\n",
+	       network, t->radix, t->p, t->a - 1, t->h, load, buffers, cfg.phit_bytes, max_steps,
+	       runs, seconds);
 	printf("# Mpps: switched packets (each generated packet is switched twice) per second of "
 	       "the router's one lcore\n");
 	printf("%-6s %6s %6s %8s %8s %8s %8s %10s %s\n", "frame", "mode", "phits", "Mpps_min",
@@ -711,7 +737,7 @@ static int bench_dataplane(int argc, char **argv)
 			char fail[300] = "";
 
 			for (int r = 0; r < runs; r++) {
-				char out[1200], frame_s[16], dur[32], gens[32], s_mech[64], s_b[3][64],
+				char out[1200], frame_s[16], dur[32], gens[32], s_mech[64], s_b[4][64], s_load[64],
 					prefix[64], steps_s[32];
 				char *av[64];
 				int n = 0, st;
@@ -722,9 +748,11 @@ static int bench_dataplane(int argc, char **argv)
 				snprintf(dur, sizeof(dur), "%g", seconds);
 				snprintf(gens, sizeof(gens), "%g", seconds - 0.3);
 				snprintf(s_mech, sizeof(s_mech), "routing.mechanism=%s", modes[mi]);
+				snprintf(s_load, sizeof(s_load), "traffic.load=%g", load);
 				snprintf(s_b[0], sizeof(s_b[0]), "buffers.injection=%u", buffers);
 				snprintf(s_b[1], sizeof(s_b[1]), "buffers.local=%u", buffers);
 				snprintf(s_b[2], sizeof(s_b[2]), "buffers.global=%u", buffers);
+				snprintf(s_b[3], sizeof(s_b[3]), "buffers.output=%u", buffers);
 				snprintf(prefix, sizeof(prefix), "dflybench%d", (int)getpid());
 				snprintf(steps_s, sizeof(steps_s), "%u", max_steps);
 				av[n++] = sw;
@@ -750,12 +778,12 @@ static int bench_dataplane(int argc, char **argv)
 				av[n++] = "--set";
 				av[n++] = "clock.link_rate=false";
 				av[n++] = "--set";
-				av[n++] = "traffic.load=1";
+				av[n++] = s_load;
 				av[n++] = "--set";
 				av[n++] = "traffic.pattern=un";
 				av[n++] = "--set";
 				av[n++] = s_mech;
-				for (int k = 0; k < 3; k++) {
+				for (int k = 0; k < 4; k++) {
 					av[n++] = "--set";
 					av[n++] = s_b[k];
 				}
@@ -765,6 +793,7 @@ static int bench_dataplane(int argc, char **argv)
 				}
 				av[n] = NULL;
 				st = run_cmd(av, out, seconds + 60, 0);
+				rm_runtime(prefix);
 				if (st != 0) {
 					snprintf(fail, sizeof(fail), "dfly-switch exit %d, see %.200s", st,
 						 out);
