@@ -8,6 +8,7 @@ PKGS=(
     libdpdk-dev dpdk-dev                           # DPDK 22.11 (dataplane)
     libpcap-dev libconfig-dev                      # capture, configuration
     libcmocka-dev                                  # unit tests
+    clang libclang-rt-14-dev                       # libFuzzer harnesses (tests/fuzz)
     gnuplot-nox tshark                             # plots, trace dissection
     iproute2 iperf3 iputils-ping                   # namespaces, TCP and ping for integration tests
 )

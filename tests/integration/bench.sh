@@ -8,6 +8,7 @@
 #  2. dfly-switch with peers directly: its final report shows the peers' counters, equal
 #     rx and tx, no errors, the switched line, nothing left in the router; link-rate
 #     emulation off is refused by dfly sim;
+#     routers of one process on two lcores, joined by ring pairs, conserve packets;
 #  3. counters: a row per counter kind, positive ns/packet;
 #  4. sim: one point, its row; usage errors exit 2, --help exits 0.
 # Everything it creates is removed, also on failure (the bench removes its own directory).
@@ -63,6 +64,22 @@ awk '/^peer / { if ($4 != $6 || $4 == 0 || $NF != 0) bad = 1 } END { exit bad }'
     "$tmp/one.out" || { grep '^peer' "$tmp/one.out"; fail "peer counters"; }
 # drained: nothing left in the router once the generators stopped
 grep -q "held_in_routers 0 " "$tmp/one.out" || fail "packets left in the router"
+# 2b. routers of one process on two lcores: the links between them are ring pairs presented
+# as net_ring ports (their names carry DPDK's net_ring_ prefix); lossless, drained
+cat >"$tmp/two.cfg" <<CFG
+network = "$src/configs/h1.cfg";
+instance = "";
+firmware = "thread";
+routers = [0, 1, 2, 3, 4, 5];
+lcores = ( { lcore = 0; routers = [0, 1, 2]; }, { lcore = 1; routers = [3, 4, 5]; } );
+generators = "all";
+CFG
+"$switch" --no-huge -m 512 --no-pci --file-prefix "dflybt$$" -l 0-1 --log-level=3 -- \
+    "$tmp/two.cfg" --quiet --duration 2 --gen-seconds 1.5 --set clock.cycle_ns=10000 \
+    --set traffic.load=0.3 >"$tmp/two.out" 2>&1 || { cat "$tmp/two.out"; fail "two lcores"; }
+awk '/^generated / { if ($2 != $4 || $2 == 0) bad = 1; seen = 1 }
+     END { exit bad || !seen }' "$tmp/two.out" || { head -5 "$tmp/two.out"; fail "two lcores: generated != delivered"; }
+grep -q "held_in_routers 0 " "$tmp/two.out" || fail "two lcores: packets left in the routers"
 if "$dfly" sim "$src/configs/h2.cfg" --set clock.link_rate=false >"$tmp/sim.out" 2>&1; then
     fail "dfly sim accepted clock.link_rate=false"
 fi
