@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dfly/regs.h"
+#include "dfly/wire.h"
 
 #define DFLY__NAME(E, n, d) #n,
 #define DFLY__DESC(E, n, d) d,
@@ -17,6 +18,27 @@ const char *const dfly_vc_gauge_names[DFLY_VC_GAUGE_COUNT] = {DFLY_FOREACH_VC_GA
 const char *const dfly_drop_names[DFLY_DROP_COUNT] = {DFLY_FOREACH_DROP(DFLY__NAME)};
 const char *const dfly_route_ctr_names[DFLY_ROUTE_CTR_COUNT] = {DFLY_FOREACH_ROUTE_CTR(DFLY__NAME)};
 const char *const dfly_drop_descs[DFLY_DROP_COUNT] = {DFLY_FOREACH_DROP(DFLY__DESC)};
+
+enum dfly_drop dfly_drop_of_wire_err(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case DFLY_WIRE_E_TRUNCATED:
+		return DFLY_DROP_DECODE_TRUNCATED;
+	case DFLY_WIRE_E_BAD_VERSION:
+		return DFLY_DROP_DECODE_VERSION;
+	case DFLY_WIRE_E_BAD_TYPE:
+		return DFLY_DROP_DECODE_TYPE;
+	case DFLY_WIRE_E_BAD_NODE:
+	case DFLY_WIRE_E_BAD_ROUTER:
+	case DFLY_WIRE_E_BAD_VC:
+	case DFLY_WIRE_E_BAD_HOPS:
+	case DFLY_WIRE_E_BAD_PORT:
+	case DFLY_WIRE_E_BAD_INDEX:
+		return DFLY_DROP_DECODE_RANGE;
+	default:
+		return DFLY_DROP_DECODE;
+	}
+}
 const char *const dfly_route_ctr_descs[DFLY_ROUTE_CTR_COUNT] = {DFLY_FOREACH_ROUTE_CTR(DFLY__DESC)};
 #undef DFLY__NAME
 #undef DFLY__DESC

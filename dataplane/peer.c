@@ -44,7 +44,16 @@ struct dp_peer {
 	struct rte_mbuf *txq[DP_BURST * 4];
 	uint16_t ntx;
 	struct dp_peer_stats st;
+	/* bad frames on purpose (dp_peer_faults) */
+	uint32_t fault_left;
+	uint64_t fault_next_ns;
+	uint32_t naks_expected; /* our own gaps: the router NAKs them */
 };
+
+#define DP_PEER_FAULT_DESC_(E, d) d,
+const char *const dp_peer_fault_descs[DP_PEER_FAULT_COUNT] = {
+	DP_FOREACH_PEER_FAULT(DP_PEER_FAULT_DESC_)};
+#undef DP_PEER_FAULT_DESC_
 
 struct dp_peer *dp_peer_create(const struct dp_env *env, uint16_t eth, uint32_t router,
 			       uint32_t port, uint32_t nvc, uint32_t buf_phits)
@@ -187,8 +196,12 @@ static void rx_ctrl(struct dp_peer *p, const uint8_t *b, uint32_t len)
 		break;
 	case DFLY_WIRE_CTRL_ACK:
 		/* nothing to replay: the ring loses nothing; a NAK would mean it did */
-		if (c.ack.flags & DFLY_WIRE_ACK_F_NAK)
-			count(p, &p->st.nak);
+		if (c.ack.flags & DFLY_WIRE_ACK_F_NAK) {
+			if (p->naks_expected)
+				p->naks_expected--; /* the answer to a gap we made */
+			else
+				count(p, &p->st.nak);
+		}
 		break;
 	default:
 		p->st.fw_frames++;
@@ -280,6 +293,91 @@ static void tx_data(struct dp_peer *p)
 	}
 }
 
+void dp_peer_faults(struct dp_peer *p, uint32_t each)
+{
+	p->fault_left = each;
+}
+
+/* One bad frame of kind @p k: built from a valid frame, then broken. */
+static void send_fault(struct dp_peer *p, enum dp_peer_fault k)
+{
+	const struct dfly_wire_limits *lim = &p->env->lim;
+	struct dfly_wire_data d = {.type = DFLY_WIRE_PKT_SYNTH,
+				   .size_phits = 1,
+				   .src_node = 0,
+				   .dst_node = p->router * lim->p,
+				   .via_router = DFLY_WIRE_NO_ROUTER};
+	struct dfly_wire_eth eth;
+	struct rte_mbuf *m;
+	uint8_t *b;
+	int len;
+
+	if (k == DP_PEER_FAULT_CTRL_TYPE || k == DP_PEER_FAULT_NOT_PEER) {
+		struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK, .src_router = p->me};
+		uint16_t before = p->ntx;
+
+		c.ack.ack = p->expect;
+		if (k == DP_PEER_FAULT_NOT_PEER)
+			c.src_router = (p->me + 1) % lim->routers == p->router
+					       ? (p->me + 2) % lim->routers
+					       : (p->me + 1) % lim->routers;
+		send_ctrl(p, &c);
+		if (p->ntx == before)
+			return;
+		if (k == DP_PEER_FAULT_CTRL_TYPE)
+			rte_pktmbuf_mtod(p->txq[p->ntx - 1], uint8_t *)[DFLY_WIRE_ETH_LEN + 1] = 200;
+		p->st.faults[k]++;
+		return;
+	}
+	if (p->ntx == RTE_DIM(p->txq) || (m = rte_pktmbuf_alloc(p->env->mp)) == NULL) {
+		count(p, &p->st.no_room);
+		return;
+	}
+	memset(rte_pktmbuf_mtod(m, void *), 0, 64);
+	b = (uint8_t *)rte_pktmbuf_append(m, DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN);
+	memcpy(eth.dst, p->peer_mac, 6);
+	memcpy(eth.src, p->mac, 6);
+	/* sequence numbers: the next one, unconsumed (the frame is rejected before the retry
+	 * layer), except for the two faults of the retry layer itself */
+	d.seq = p->next_seq;
+	if (k == DP_PEER_FAULT_REPLAY)
+		d.seq = p->next_seq - 1;
+	else if (k == DP_PEER_FAULT_GAP)
+		d.seq = p->next_seq + 1000;
+	len = dfly_wire_data_encode(b, DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN, &eth, &d, NULL);
+	if (len < 0) {
+		rte_pktmbuf_free(m);
+		count(p, &p->st.bad_frame);
+		return;
+	}
+	switch (k) {
+	case DP_PEER_FAULT_TRUNCATED:
+		rte_pktmbuf_trim(m, (uint16_t)(len - 40));
+		break;
+	case DP_PEER_FAULT_VERSION:
+		b[DFLY_WIRE_ETH_LEN] = 99;
+		break;
+	case DP_PEER_FAULT_NODE:
+		/* dst node, big-endian at header offset 12 */
+		b[DFLY_WIRE_ETH_LEN + 12] = 0x7f;
+		break;
+	case DP_PEER_FAULT_VC:
+		b[DFLY_WIRE_ETH_LEN + 5] = (uint8_t)lim->vcs;
+		break;
+	case DP_PEER_FAULT_ETHERTYPE:
+		b[12] = 0x08;
+		b[13] = 0x00;
+		break;
+	case DP_PEER_FAULT_GAP:
+		p->naks_expected++;
+		break;
+	default:
+		break;
+	}
+	p->txq[p->ntx++] = m;
+	p->st.faults[k]++;
+}
+
 unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
 {
 	const struct dp_link_cfg *lk = p->env->link;
@@ -313,6 +411,14 @@ unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
 		dfly_wire_hello_fill(&h, p->env->topo, p->me, p->my_port, 0);
 		send_ctrl(p, &h);
 		p->hello_next_ns = now_ns + (p->up ? lk->hello_us : 10000u) * 1000ull;
+	}
+	if (p->up && p->fault_left && now_ns >= p->fault_next_ns) {
+		/* among the good frames, after those already queued */
+		tx_data(p);
+		for (int k = 0; k < DP_PEER_FAULT_COUNT; k++)
+			send_fault(p, (enum dp_peer_fault)k);
+		p->fault_left--;
+		p->fault_next_ns = now_ns + 1000000;
 	}
 	if (p->up) {
 		tx_data(p);

@@ -27,6 +27,22 @@
 
 #include "port.h"
 
+/** Bad frames a peer sends on purpose (dp_peer_faults), one of each kind per millisecond once
+ *  the link is up, with what the router must count for each. */
+#define DP_FOREACH_PEER_FAULT(X)                                                                   \
+	X(TRUNCATED, "data frame cut to 40 bytes: drop.decode_truncated")                          \
+	X(VERSION, "data frame of header version 99: drop.decode_version")                         \
+	X(CTRL_TYPE, "control frame of type 200: drop.decode_type")                                \
+	X(NODE, "data frame to a node beyond the network: drop.decode_range")                      \
+	X(VC, "data frame on a VC beyond any port's: drop.decode_range")                           \
+	X(ETHERTYPE, "IPv4 frame on the fabric port: drop.fabric_other")                           \
+	X(NOT_PEER, "ACK from a router that is not the neighbour: drop.not_peer")                  \
+	X(REPLAY, "data frame with the last sequence number again: port llr_dup_rx")               \
+	X(GAP, "data frame 1000 sequence numbers ahead: port llr_gap_rx (and a NAK back)")
+#define DP_PEER_FAULT_ENUM_(E, d) DP_PEER_FAULT_##E,
+enum dp_peer_fault { DP_FOREACH_PEER_FAULT(DP_PEER_FAULT_ENUM_) DP_PEER_FAULT_COUNT };
+#undef DP_PEER_FAULT_ENUM_
+
 /** Counters of one peer. */
 struct dp_peer_stats {
 	uint64_t rx_data;   /**< data frames accepted from the router */
@@ -43,9 +59,16 @@ struct dp_peer_stats {
 				 refused a copy; we NAK, its replay sends it again */
 	uint64_t no_room;   /**< control frame not sent (no mbuf, device full): the next
 				 ACK or CREDIT (running totals) carries it */
+	uint64_t faults[DP_PEER_FAULT_COUNT]; /**< bad frames sent on purpose, per kind */
 };
 
+/** What each fault is and what the router counts for it. */
+extern const char *const dp_peer_fault_descs[DP_PEER_FAULT_COUNT];
+
 struct dp_peer;
+
+/** Send @p each bad frames of every kind of DP_FOREACH_PEER_FAULT among the good traffic. */
+void dp_peer_faults(struct dp_peer *p, uint32_t each);
 
 /**
  * A peer on ethdev @p eth (the other end of the ring pair of router @p router, port @p port),

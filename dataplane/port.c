@@ -359,7 +359,7 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 	int rc = dfly_wire_data_decode(b, len, &env->lim, &d);
 
 	if (rc < 0) {
-		drop(p, DFLY_DROP_DECODE);
+		drop(p, dfly_drop_of_wire_err(rc));
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -415,7 +415,7 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 	int rc = dfly_wire_ctrl_decode(b, len, &env->lim, &c);
 
 	if (rc < 0) {
-		drop(p, DFLY_DROP_DECODE);
+		drop(p, dfly_drop_of_wire_err(rc));
 		return;
 	}
 	if (c.type == DFLY_WIRE_CTRL_HELLO) {

@@ -497,6 +497,21 @@ static int peer_pair(struct dp_port *p, const struct dp_port_cfg *pc, char *err,
 			 pc->port, strerror(errno));
 		return -1;
 	}
+	if (pc->dev.args[0] != '\0') {
+		/* "faults=N": N bad frames of every kind among the good traffic (peer.h) */
+		unsigned long each;
+		char *end;
+
+		if (strncmp(pc->dev.args, "faults=", 7) != 0 ||
+		    (each = strtoul(pc->dev.args + 7, &end, 10)) > 1000000 || *end != '\0') {
+			snprintf(err, errlen,
+				 "%s:%d: router %u port %u: peer args \"%s\": expected \"faults=N\" "
+				 "(N bad frames of every kind, 0..1000000)",
+				 app.dep.path, pc->dev.line, pc->router, pc->port, pc->dev.args);
+			return -1;
+		}
+		dp_peer_faults(np[app.npeers], (uint32_t)each);
+	}
 	app.npeers++;
 	return 0;
 }
@@ -1136,6 +1151,10 @@ static void final_report(FILE *f, double wall)
 			i, ps->rx_data, ps->tx_data, ps->rx_data - ps->tx_data, ps->rx_ctrl,
 			ps->fw_frames, ps->info, ps->gap, ps->no_room, ps->bad_frame, ps->nak,
 			ps->overflow, ps->errors);
+		for (int k = 0; k < DP_PEER_FAULT_COUNT; k++)
+			if (ps->faults[k])
+				fprintf(f, "peer %u: sent %" PRIu64 " bad frames: %s\n", i,
+					ps->faults[k], dp_peer_fault_descs[k]);
 	}
 	for (uint32_t i = 0; i < app.nlc && !app.free_run; i++)
 		if (app.lc[i].slices_full)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v6: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v7: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 6u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 7u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -109,7 +109,9 @@ extern "C" {
 	X(BAD_VC, bad_vc, "VC out of range for the port")                                          \
 	X(BAD_PORT, bad_port, "packet arrived on a port that cannot carry it")                     \
 	X(NO_ROOM, no_room, "packet arrived with no credit reserved (flow-control violation)")    \
-	X(DECODE, decode, "frame rejected by the wire decoder")                                    \
+	X(DECODE, decode,                                                                          \
+	  "frame rejected by the wire decoder for its size, counts, reserved bits or format "      \
+	  "(truncation, version, type and ranges are decode_* below)")                                                      \
 	X(CTRL_HOST, ctrl_host, "control frame offered on a terminal (host) port")                 \
 	X(CPU_RX_FULL, cpu_rx_full, "control frame received while the CPU rx ring was full")       \
 	X(CPU_TX_BAD, cpu_tx_bad, "CPU tx frame for a port that is not a fabric port, or too long") \
@@ -129,7 +131,12 @@ extern "C" {
 	X(NOT_PEER, not_peer,                                                                      \
 	  "CREDIT/ACK/PB/ECtN frame whose sender is not the router this port is wired to")         \
 	X(NO_MBUF, no_mbuf, "no packet buffer to build a frame (a data frame stays in the replay "  \
-	  "buffer and is sent again)")
+	  "buffer and is sent again)")                                                             \
+	X(DECODE_TRUNCATED, decode_truncated, "frame shorter than its headers and contents")      \
+	X(DECODE_VERSION, decode_version, "header version is not DFLY_WIRE_VERSION")              \
+	X(DECODE_TYPE, decode_type, "unknown packet or control message type")                     \
+	X(DECODE_RANGE, decode_range,                                                              \
+	  "node, router, VC, hop count, port or list index out of range of the network")
 
 /**
  * Routing decisions (per router). Decision counters count once per packet at its decision point,
@@ -194,6 +201,10 @@ enum dfly_vc_gauge { DFLY_FOREACH_VC_GAUGE(DFLY__ENUM) DFLY_VC_GAUGE_COUNT };
 #undef DFLY__ENUM
 #define DFLY__ENUM(E, n, d) DFLY_DROP_##E,
 enum dfly_drop { DFLY_FOREACH_DROP(DFLY__ENUM) DFLY_DROP_COUNT };
+
+/** The drop reason of a frame a wire decoder rejected with @p err (-DFLY_WIRE_E_x or its
+ *  negation): decode_truncated, decode_version, decode_type, decode_range, or decode. */
+enum dfly_drop dfly_drop_of_wire_err(int err);
 #undef DFLY__ENUM
 #define DFLY__ENUM(E, n, d) DFLY_ROUTE_##E,
 enum dfly_route_ctr { DFLY_FOREACH_ROUTE_CTR(DFLY__ENUM) DFLY_ROUTE_CTR_COUNT };

@@ -372,7 +372,7 @@ int tb_plan_write(const struct tb_plan *p, char *err, size_t errlen)
 	char path[TB_PATH_MAX + 32];
 	FILE *f;
 
-	if (mkdir(p->dir, 0755) != 0 && errno != EEXIST)
+	if (mkdir(p->dir, 0700) != 0 && errno != EEXIST)
 		return perr(err, errlen, -errno, "%s: %s", p->dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/network.cfg", p->dir);
 	f = fopen(path, "w");

@@ -147,6 +147,10 @@ local drop_names = {
     [17] = "ctrl_unsupported",
     [18] = "not_peer",
     [19] = "no_mbuf",
+    [20] = "decode_truncated",
+    [21] = "decode_version",
+    [22] = "decode_type",
+    [23] = "decode_range",
 }
 local route_ctr_names = {
     [0] = "inj_min",
