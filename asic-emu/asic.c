@@ -75,6 +75,7 @@ struct asic {
 	const struct dfly_tbl_ectn *tbl_ectn;
 	const struct dfly_tbl_ugal *tbl_ugal;
 	const struct dfly_tbl_lia *tbl_lia;
+	bool fw_dead; /* safe mode: the firmware is silent (knobs.fw_ttl), tables ignored */
 	const struct asic *const *group_view; /* UGAL-G oracle: the group's ASICs by rho */
 	asic_trace_fn *trace_fn;	      /* capture callback, or NULL */
 	void *trace_ctx;
@@ -1061,7 +1062,8 @@ static void src_decide(struct asic *as, struct asic_pkt *pk,
 					      DFLY_ROUTE_LIA_LEVEL_ADV};
 		uint8_t l = as->tbl_lia->level[dst_group];
 
-		T = as->tbl_ugal->t[dst_group];
+		if (!as->fw_dead) /* safe mode: the configured T */
+			T = as->tbl_ugal->t[dst_group];
 		pk->trig = lvl[l < 3 ? l : 2];
 	}
 	ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + T * 256;
@@ -2042,18 +2044,35 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 
 /* At a step boundary: switch every table to its last published bank and acknowledge it (a
  * table no mode reads yet is acknowledged too, so its writer is never blocked). */
-static void acquire_tables(struct asic *as)
+static void acquire_tables(struct asic *as, uint64_t now)
 {
+	static const struct dfly_regs_tables none; /* safe mode: nothing from the firmware */
 	const struct dfly_tbl_ectn *e = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_ECTN);
+	const struct dfly_tbl_pb *pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
+	const struct dfly_tbl_ugal *ug = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
+	const struct dfly_tbl_lia *lia = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
+	uint32_t ttl = as->regs->knobs.fw_ttl;
 
-	as->tbl_pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
+	/* a firmware silent for fw_ttl cycles (heartbeat = 1 + its last tick) is taken for
+	 * stopped: its tables age out, routing falls back to local information */
+	as->fw_dead = ttl != 0 && now >= ttl &&
+		      atomic_load_explicit(&as->regs->fw.heartbeat, memory_order_acquire) + ttl <=
+			      now + 1;
+	if (as->fw_dead) {
+		e = &none.ectn;
+		pb = &none.pb;
+		ug = &none.ugal;
+		lia = &none.lia;
+		as->regs->route[DFLY_ROUTE_FW_EXPIRED]++;
+	}
+	as->tbl_pb = pb;
 	if (e != as->tbl_ectn) {
 		as->tbl_ectn = e;
 		for (uint32_t D = 0; D < as->topo->g; D++)
 			ectn_combined_update(as, D);
 	}
-	as->tbl_ugal = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
-	as->tbl_lia = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
+	as->tbl_ugal = ug;
+	as->tbl_lia = lia;
 }
 
 void asic_set_group_view(struct asic *as, const struct asic *const *view)
@@ -2065,7 +2084,7 @@ void asic_step(struct asic *as, uint64_t now)
 {
 	uint32_t S = as->par.speedup;
 
-	acquire_tables(as);
+	acquire_tables(as, now);
 	rx_credits(as, now);
 	rx_data(as, now);
 	rx_ctrl(as, now);
@@ -2096,7 +2115,7 @@ void asic_step(struct asic *as, uint64_t now)
 
 void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port)
 {
-	acquire_tables(as);
+	acquire_tables(as, as->regs->cycle);
 	as->tick = as->regs->cycle * as->par.speedup;
 	pkt_cache(as, pkt);
 	route(as, pkt, in_port);
@@ -2207,7 +2226,7 @@ double asic_bench_counters(const struct dfly_topo *topo, const struct asic_param
 
 	if (as == NULL || remote == 0)
 		goto out;
-	acquire_tables(as);
+	acquire_tables(as, 0);
 	dfly_rng_seed(&rng, 1, 2);
 	for (uint32_t i = 0; i < NPK; i++) {
 		/* destinations in remote groups, uniformly */

@@ -77,6 +77,7 @@ struct fw_ectn {
 	uint8_t rx[DFLY_MAX_A][DFLY_MAX_GROUPS]; /* latest array per sender ρ, by group */
 	uint8_t rx_epoch[DFLY_MAX_A];            /* epoch of the last array applied from ρ */
 	uint8_t rx_state[DFLY_MAX_A];            /* enum fw_ectn_rx_state of rx[ρ] */
+	uint64_t rx_cycle[DFLY_MAX_A];           /* cycle the last array from ρ was applied */
 	uint8_t own[DFLY_MAX_GROUPS];            /* own snapshot of the last broadcast (4-bit) */
 	bool ever_sent;                          /* own[] was broadcast (deltas, async compare) */
 	uint64_t last_tx;                        /* cycle of the last broadcast */
@@ -129,6 +130,7 @@ void fw_params_init(struct fw_params *par)
 	par->ectn_refresh = 10;
 	par->ectn_async_delta = 4;
 	par->ectn_async_min_gap = 10;
+	par->ectn_age = 25;
 	lia_params_init(&par->lia);
 }
 
@@ -669,6 +671,7 @@ static void ectn_rx(struct fw *fw, const struct dfly_wire_ctrl *m)
 	}
 	e->rx_epoch[rho] = m->ectn.epoch;
 	e->rx_state[rho] = FW_ECTN_RX_SYNCED;
+	e->rx_cycle[rho] = fw->now;
 	e->dirty = true;
 	stat_add(fw, FW_STAT_ECTN_RX, 1);
 }
@@ -744,6 +747,19 @@ static void ectn_timer(struct fw *fw, uint64_t now, void *arg)
 	enum dfly_wire_ectn_fmt fmt = DFLY_WIRE_ECTN_FULL;
 
 	(void)arg;
+	/* copies nobody refreshed for ectn_age periods: that neighbour stopped */
+	if (fw->par.ectn_age) {
+		uint64_t age = (uint64_t)fw->par.ectn_age * fw->par.ectn_period;
+
+		for (uint32_t rho = 0; rho < fw->topo->a; rho++)
+			if (fw->ectn.rx_state[rho] != FW_ECTN_RX_NONE &&
+			    now - fw->ectn.rx_cycle[rho] >= age) {
+				memset(fw->ectn.rx[rho], 0, sizeof(fw->ectn.rx[rho]));
+				fw->ectn.rx_state[rho] = FW_ECTN_RX_NONE;
+				fw->ectn.dirty = true;
+				stat_add(fw, FW_STAT_ECTN_AGED, 1);
+			}
+	}
 	switch (fw->par.ectn_mode) {
 	case FW_ECTN_SPARSE:
 		fmt = DFLY_WIRE_ECTN_SPARSE;

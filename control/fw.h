@@ -107,6 +107,9 @@ struct fw_params {
 	uint32_t ectn_refresh;       /**< INCREMENTAL: FULL every this many periods, ≥ 1 (10) */
 	uint32_t ectn_async_delta;   /**< ASYNC: change that sends at once, 1..15 (default 4) */
 	uint32_t ectn_async_min_gap; /**< ASYNC: cycles from the last send, ≥ 1 (default 10) */
+	/** periods without an array from a neighbour after which its copy counts 0 (the copy of a
+	 *  router whose firmware stopped ages out); 0 = never (default 25) */
+	uint32_t ectn_age;
 	/** LIA / TPR (spec §6, §4.11) and ACOR (§4.12) machines (lia.h); off by default */
 	struct lia_params lia;
 };
@@ -178,6 +181,9 @@ struct fw_params {
 	  "ECtN async: immediate broadcasts (a FULL frame per local port) on a change >= delta")   \
 	X(ECTN_ASYNC_HELD, ectn_async_held,                                                        \
 	  "ECtN async: cycles an immediate broadcast was due but held back by async_min_gap")      \
+	X(ECTN_AGED, ectn_aged,                                                                    \
+	  "ECtN: neighbours' copies dropped (zeroed) because no array came from them for "         \
+	  "ectn_age periods (a neighbour's firmware stopped, or its link is down)")                \
 	X(LIA_RECOMPUTE, lia_recompute, "LIA/TPR: recomputations of counters and decisions")       \
 	X(LIA_PUBLISH, lia_publish, "LIA/TPR/ACOR: LIA and UGAL table generations published")      \
 	X(LIA_BUSY, lia_busy, "LIA/TPR/ACOR: publications deferred (previous not acknowledged)")   \

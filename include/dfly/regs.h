@@ -190,7 +190,10 @@ extern "C" {
 	X(VAL_REACHED, val_reached, "packets that reached their intermediate router here")         \
 	X(HOP_LOCAL, hop_local, "packets granted to a local output")                               \
 	X(HOP_GLOBAL, hop_global, "packets granted to a global output")                            \
-	X(EJECT, eject, "packets granted to a terminal output")
+	X(EJECT, eject, "packets granted to a terminal output")                                    \
+	X(FW_EXPIRED, fw_expired,                                                                  \
+	  "cycles stepped in safe mode: the firmware's heartbeat older than knobs.fw_ttl, its "    \
+	  "tables (PB bits, ECtN copies, LIA levels, UGAL T) ignored")
 
 #define DFLY__ENUM(E, n, d) DFLY_##E,
 enum dfly_port_ctr { DFLY_FOREACH_PORT_CTR(DFLY__ENUM) DFLY_PORT_CTR_COUNT };
@@ -325,6 +328,9 @@ struct dfly_regs_knobs {
 	 *  link_busy_cycles; it arrives at start + those cycles + link latency. 0 (default, the
 	 *  papers): out of band, free, arriving after the link latency. */
 	uint32_t ctrl_charge;
+	/** router.firmware_ttl: cycles without a firmware tick after which the ASIC ignores the
+	 *  firmware's tables (safe mode: routing on local information only); 0 = never */
+	uint32_t fw_ttl;
 };
 
 /** Double-buffered tables, each with its own generation (enum dfly_tbl indexes them). */

@@ -1165,6 +1165,51 @@ static void test_ectn_partial_inputs(void **state)
 	dfly_topo_destroy(t);
 }
 
+/*
+ * Safe mode (knobs.fw_ttl): a firmware whose heartbeat is fw_ttl cycles old is taken for
+ * stopped and its tables are ignored. Router 0 of h=1 (3 groups) with the firmware's ECtN
+ * table saying 5 for group 2: used while the heartbeat is fresh, ignored (combined = the own
+ * live partial, 0) once it is 100 cycles old, used again when the firmware ticks; every cycle
+ * in safe mode counts route.fw_expired.
+ */
+static void test_fw_ttl_safe_mode(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct dfly_tbl_ectn *e;
+
+	(void)state;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_ECTN, map_min);
+	n.regs[0].knobs.ectn_own_live = 1;
+	n.regs[0].knobs.fw_ttl = 100;
+	e = dfly_regs_tbl_begin(&n.regs[0], DFLY_TBL_ECTN);
+	assert_non_null(e);
+	e->combined[2] = 5;
+	dfly_regs_tbl_publish(&n.regs[0], DFLY_TBL_ECTN);
+	/* before cycle fw_ttl nobody is late */
+	asic_step(n.as[0], 50);
+	assert_int_equal(n.regs[0].mech.ectn_combined[2], 5);
+	/* a tick at cycle 100 (heartbeat 101): alive at 199, stopped at 200 */
+	atomic_store(&n.regs[0].fw.heartbeat, 101);
+	asic_step(n.as[0], 199);
+	assert_int_equal(n.regs[0].mech.ectn_combined[2], 5);
+	assert_int_equal(n.regs[0].route[DFLY_ROUTE_FW_EXPIRED], 0);
+	asic_step(n.as[0], 200);
+	assert_int_equal(n.regs[0].mech.ectn_combined[2], 0);
+	asic_step(n.as[0], 201);
+	assert_int_equal(n.regs[0].route[DFLY_ROUTE_FW_EXPIRED], 2);
+	/* the firmware is back */
+	atomic_store(&n.regs[0].fw.heartbeat, 202);
+	asic_step(n.as[0], 202);
+	assert_int_equal(n.regs[0].mech.ectn_combined[2], 5);
+	assert_int_equal(n.regs[0].route[DFLY_ROUTE_FW_EXPIRED], 2);
+	/* fw_ttl 0: never */
+	n.regs[0].knobs.fw_ttl = 0;
+	asic_step(n.as[0], 100000);
+	assert_int_equal(n.regs[0].mech.ectn_combined[2], 5);
+	net_free(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1176,6 +1221,7 @@ int main(void)
 		cmocka_unit_test(test_backpressure_tail),
 		cmocka_unit_test(test_backpressure_grant),
 		cmocka_unit_test(test_no_link_rate),
+		cmocka_unit_test(test_fw_ttl_safe_mode),
 		cmocka_unit_test(test_ctrl_charge),
 		cmocka_unit_test(test_val_roles),
 	    cmocka_unit_test(test_flexvc_allowed),

@@ -1022,6 +1022,47 @@ static void test_ectn_rx_combined(void **state)
 }
 
 /*
+ * A neighbour that stops sending (its firmware stopped, its link is down) ages out: with
+ * ectn_age = 3 periods of 100 cycles, router 6's copy (last applied at cycle 1) counts until
+ * the timer of cycle 300 (299 cycles old) and is dropped at the timer of cycle 400; router 4,
+ * which keeps sending, keeps its copy. A new array from router 6 counts again at once.
+ */
+static void test_ectn_age(void **state)
+{
+	struct fw_params par = ectn_params(100, true);
+	struct bench b;
+	const uint8_t a6[8] = {1, 2, 3, 4, 5, 6, 7, 15}, a4[8] = {10, 0, 1, 0, 2, 0, 3, 15};
+	uint32_t both[8], only4[8];
+
+	(void)state;
+	par.ectn_age = 3;
+	bench_init(&b, 2, 4, 2, 5, &par);
+	for (int k = 0; k < 8; k++) {
+		both[k] = (uint32_t)a6[k] + a4[k];
+		only4[k] = a4[k];
+	}
+	for (uint64_t c = 0; c <= 520; c++) {
+		if (c == 1)
+			rx_ectn(&b, 2, 6, a6, 0, c);
+		if (c == 1 || c == 250 || c == 450)
+			rx_ectn(&b, 4, 4, a4, (uint8_t)(c / 100), c);
+		if (c == 510)
+			rx_ectn(&b, 2, 6, a6, 5, c);
+		ectn_cycle(&b, c);
+		while (dfly_cpu_ring_peek(&b.regs->cpu_tx) != NULL)
+			dfly_cpu_ring_pop(&b.regs->cpu_tx);
+		if (c >= 1 && c < 400)
+			assert_ectn_tbl(&b, both);
+		else if (c >= 400 && c < 510)
+			assert_ectn_tbl(&b, only4);
+		else if (c >= 510)
+			assert_ectn_tbl(&b, both);
+	}
+	assert_int_equal(stat(&b, FW_STAT_ECTN_AGED), 1);
+	bench_fini(&b);
+}
+
+/*
  * The broadcast: at cycle 0 mod period, one ECTN_PARTIAL per local port carrying the own
  * partial (regs->mech.ectn_partial) at that moment, 4-bit saturated; nothing in between.
  * With ectn_own_live off, the published table also holds the own snapshot.
@@ -1563,6 +1604,7 @@ int main(void)
 		cmocka_unit_test(test_pb_inband),
 		cmocka_unit_test(test_timers),
 		cmocka_unit_test(test_ectn_rx_combined),
+		cmocka_unit_test(test_ectn_age),
 		cmocka_unit_test(test_ectn_broadcast),
 		cmocka_unit_test(test_ectn_sparse),
 		cmocka_unit_test(test_ectn_incremental),

@@ -194,7 +194,7 @@ static void test_unknown_setting(void **state)
 	expect_error(BASE "router = {\n\tspeedup = 2;\n\tspeedupp = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:11: router.speedupp: unknown setting (expected one of: speedup, "
 		     "route_cycles, xbar_cycles, alloc_iters, input_arbiter, output_arbiter, "
-		     "in_transit_priority, credit_release, output_release, ctrl_charge)");
+		     "in_transit_priority, credit_release, output_release, ctrl_charge, firmware_ttl)");
 	expect_error(BASE "rooter = {\n\tspeedup = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:9: rooter: unknown setting (expected one of: topology, router, buffers, "
 		     "vcs, links, packet, clock, routing, traffic, capture, sim)");
@@ -430,7 +430,7 @@ static void test_set_errors(void **state)
 		     "--set router.speedupp=3: router.speedupp: unknown setting (expected one of: "
 		     "speedup, route_cycles, xbar_cycles, alloc_iters, input_arbiter, "
 		     "output_arbiter, in_transit_priority, credit_release, output_release, "
-		     "ctrl_charge)");
+		     "ctrl_charge, firmware_ttl)");
 	expect_error(BASE, (const char *const[]){"foo.bar=1"}, 1, -EINVAL,
 		     "--set foo.bar=1: foo: unknown setting (expected one of: topology, router, "
 		     "buffers, vcs, links, packet, clock, routing, traffic, capture, sim)");
@@ -523,6 +523,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.credit_release, DFLY_REL_EARLY);
 	assert_int_equal(cfg.output_release, DFLY_REL_EARLY);
 	assert_false(cfg.ctrl_charge);
+	assert_int_equal(cfg.fw_ttl, 1000000);
 	assert_int_equal(cfg.ectn_mode, FW_ECTN_FULL);
 	assert_int_equal(cfg.ectn_refresh, 10);
 	assert_int_equal(cfg.ectn_async_delta, 4);

@@ -147,6 +147,8 @@ static const struct nc_setting nc_settings[] = {
 	     "output FIFO slot freed at: start | tail"),
 	NC_B("router.ctrl_charge", ctrl_charge, false,
 	     "control frames occupy their output link (A-5.6; false: out of band, free)"),
+	NC_I("router.firmware_ttl", NC_U32, fw_ttl, 1000000, 0, UINT32_MAX,
+	     "cycles without a firmware tick before the ASIC ignores its tables (0: never)"),
 
 	NC_G("buffers"),
 	NC_I("buffers.injection", NC_U32, buf_inj, 256, 1, NC_BUF_MAX, "phits per injection VC"),
@@ -234,6 +236,8 @@ static const struct nc_setting nc_settings[] = {
 	     "async: send at once when an own counter moved by >= this"),
 	NC_I("routing.ectn.async_min_gap", NC_U32, ectn_async_min_gap, 10, 1, 1000000,
 	     "async: cycles from any send to an immediate one, at least"),
+	NC_I("routing.ectn.age", NC_U32, ectn_age, 25, 0, 1000000,
+	     "periods without an array from a neighbour before its copy counts 0 (0: never)"),
 	NC_G("routing.lia"),
 	NC_I("routing.lia.window", NC_U32, lia_window, 200, 1, 1000000,
 	     "HW: cycles of injected traffic counted (LIA, TPR)"),
@@ -1790,6 +1794,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->ectn_thc = cfg->ectn_thc;
 	k->ectn_own_live = cfg->ectn_own == 0;
 	k->ctrl_charge = cfg->ctrl_charge;
+	k->fw_ttl = cfg->fw_ttl;
 	dfly_netcfg_vc_needs(cfg, &l, &g, k->vc_map);
 }
 
@@ -1812,6 +1817,7 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->ectn_refresh = cfg->ectn_refresh;
 	fp->ectn_async_delta = cfg->ectn_async_delta;
 	fp->ectn_async_min_gap = cfg->ectn_async_min_gap;
+	fp->ectn_age = cfg->ectn_age;
 	fp->lia.enabled = cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_TPR;
 	fp->lia.tpr = cfg->mode == DFLY_MODE_TPR;
 	fp->lia.window = cfg->lia_window;

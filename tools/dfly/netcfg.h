@@ -84,6 +84,7 @@ struct dfly_netcfg {
 	bool in_transit_priority; /**< router.in_transit_priority: default false */
 	enum dfly_release credit_release; /**< router.credit_release: "grant" (default) | "tail" */
 	enum dfly_release output_release; /**< router.output_release: "start" (default) | "tail" */
+	uint32_t fw_ttl;   /**< router.firmware_ttl: safe mode after this many silent cycles */
 	bool ctrl_charge; /**< router.ctrl_charge: control frames occupy their link, default false
 			       (A-5.6: the papers did not charge them) */
 
@@ -169,6 +170,7 @@ struct dfly_netcfg {
 	uint32_t ectn_refresh;       /**< routing.ectn.refresh: incremental, default 10 periods */
 	uint32_t ectn_async_delta;   /**< routing.ectn.async_delta: async, default 4 */
 	uint32_t ectn_async_min_gap; /**< routing.ectn.async_min_gap: async, default 10 cycles */
+	uint32_t ectn_age; /**< routing.ectn.age: periods before a silent neighbour's copy is 0 */
 
 	/* traffic.* */
 	enum dfly_pattern pattern;	 /**< traffic.pattern: "un" (default) | "adv+N" | ... */

@@ -184,6 +184,7 @@ local route_ctr_names = {
     [28] = "hop_local",
     [29] = "hop_global",
     [30] = "eject",
+    [31] = "fw_expired",
 }
 -- END GENERATED
 
