@@ -35,6 +35,7 @@ struct dfly_fabric {
 	struct dfly_topo *topo;
 	struct asic **asics;
 	struct fw **fws; /* one firmware instance per router */
+	bool *fw_stopped; /* [router]: its firmware does not tick (dfly_fabric_fw_set_stopped) */
 	struct dfly_regs **regs;     /* per router: in regs_mem, or a shared-memory mapping */
 	struct dfly_regs *regs_mem;
 	struct dfly_regs_shm *shm;   /* external firmware: the mappings (NULL otherwise) */
@@ -480,6 +481,7 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 		for (uint32_t r = 0; r < fab->topo->routers; r++)
 			fw_destroy(fab->fws[r]); /* NULL with an external firmware */
 	free(fab->fws);
+	free(fab->fw_stopped);
 	for (uint32_t c = 0; c < fab->nchunks; c++)
 		free(fab->chunks[c]);
 	free(fab->chunks);
@@ -583,7 +585,8 @@ static void one_cycle(struct dfly_fabric *fab)
 	 * publishes are used from the next step */
 	if (fab->shm == NULL) {
 		for (uint32_t r = 0; r < fab->topo->routers; r++)
-			fw_tick(fab->fws[r], fab->now);
+			if (fab->fw_stopped == NULL || !fab->fw_stopped[r])
+				fw_tick(fab->fws[r], fab->now);
 	} else {
 		wait_external_fw(fab);
 	}
@@ -898,4 +901,17 @@ void dfly_fabric_totals(const struct dfly_fabric *fab, uint64_t *gen, uint64_t *
 	*gen = fab->gen_total;
 	*dlv = fab->dlv_total;
 	*drop_inj = fab->drop_inj;
+}
+
+int dfly_fabric_fw_set_stopped(struct dfly_fabric *fab, uint32_t r, bool stopped)
+{
+	if (r >= fab->topo->routers || fab->shm != NULL)
+		return -EINVAL;
+	if (fab->fw_stopped == NULL) {
+		fab->fw_stopped = calloc(fab->topo->routers, sizeof(*fab->fw_stopped));
+		if (fab->fw_stopped == NULL)
+			return -ENOMEM;
+	}
+	fab->fw_stopped[r] = stopped;
+	return 0;
 }

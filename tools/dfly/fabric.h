@@ -93,6 +93,14 @@ int dfly_fabric_step(struct dfly_fabric *fab, uint64_t cycles);
 void dfly_fabric_set_load(struct dfly_fabric *fab, double load);
 /** Packets in the network: injection queues, routers, links. */
 uint64_t dfly_fabric_in_flight(const struct dfly_fabric *fab);
+/**
+ * Fault: stop (or restart) the firmware of router @p r: its fw_tick is skipped from the next
+ * cycle on, so its heartbeat, broadcasts and tables stand still; a restarted firmware resumes
+ * at the current cycle (its missed timers are counted). In-process firmware only.
+ * @return 0, -EINVAL (no such router, or external firmware) or -ENOMEM.
+ */
+int dfly_fabric_fw_set_stopped(struct dfly_fabric *fab, uint32_t r, bool stopped);
+
 /** Check conservation, credits and drained queues. @return 0 or -EBUSY with @p why. */
 int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, char *why,
 				 size_t len);
