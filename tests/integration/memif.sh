@@ -36,6 +36,10 @@ net="$src/configs/h1.cfg"
 eal="--no-huge -m 256 --no-pci --no-shconf --log-level=error"
 # a 10 us cycle: 100k cycles/s, which one core keeps up with for three routers
 clk="--set clock.cycle_ns=10000"
+# latency against dfly sim within 5%; a sanitizer build (DFLY_SANITIZED=1, scripts/test.sh)
+# runs slower than the clock at times, which delays packets: there the bound is 30%
+lat_tol=0.05
+[ -n "${DFLY_SANITIZED:-}" ] && lat_tol=0.30
 
 # deploy FILE ROUTERS PORTS GEN [INSTANCE FIRMWARE]
 deploy() {
@@ -106,7 +110,7 @@ d=$(sum_field "$tmp/un.a" "$tmp/un.b" delivered)
 pass "memif UN 0.1 MIN: $g generated, $d delivered"
 lat=$(wavg "$tmp/un.a" "$tmp/un.b" avg)
 slat=$(sim_field "--set routing.mechanism=min --set traffic.load=0.1" 5)
-rel "$lat" "$slat" 0.05 || fail "UN latency $lat vs dfly sim $slat"
+rel "$lat" "$slat" "$lat_tol" || fail "UN latency $lat vs dfly sim $slat"
 pass "memif UN latency $lat cycles, dfly sim $slat"
 
 run adv "--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set traffic.load=0.3"
@@ -120,7 +124,7 @@ within "$mis" "$smis" 3 || fail "ADV+1 misrouted $mis% vs dfly sim $smis%"
 pass "memif ADV+1 0.3 UGAL: misrouted $mis%, dfly sim $smis%"
 lat=$(wavg "$tmp/adv.a" "$tmp/adv.b" avg)
 slat=$(sim_field "$sets" 5)
-rel "$lat" "$slat" 0.05 || fail "ADV+1 latency $lat vs dfly sim $slat"
+rel "$lat" "$slat" "$lat_tol" || fail "ADV+1 latency $lat vs dfly sim $slat"
 pass "memif ADV+1 latency $lat cycles, dfly sim $slat"
 
 # ---- 3: the global link over a lossy veth
