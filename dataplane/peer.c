@@ -40,6 +40,7 @@ struct dp_peer {
 	uint16_t cr_seen[DFLY_MAX_VCS];
 	/* packets waiting for credits or for room on the device, in arrival order */
 	struct rte_mbuf *q[PEER_BACKLOG];
+	struct dfly_wire_data qd[PEER_BACKLOG]; /* their headers, decoded on arrival */
 	uint32_t q_head, q_tail;
 	struct rte_mbuf *txq[DP_BURST * 4];
 	uint16_t ntx;
@@ -253,6 +254,7 @@ static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uin
 		return;
 	}
 	p->st.rx_data++;
+	p->qd[p->q_tail & (PEER_BACKLOG - 1)] = d;
 	p->q[p->q_tail++ & (PEER_BACKLOG - 1)] = m;
 }
 
@@ -261,13 +263,10 @@ static void tx_data(struct dp_peer *p)
 {
 	while (p->q_head != p->q_tail && p->ntx < RTE_DIM(p->txq)) {
 		struct rte_mbuf *m = p->q[p->q_head & (PEER_BACKLOG - 1)];
-		uint8_t *b = rte_pktmbuf_mtod(m, uint8_t *);
-		struct dfly_wire_data d;
+		struct dfly_wire_data d = p->qd[p->q_head & (PEER_BACKLOG - 1)];
 		struct dfly_wire_eth eth;
 		uint32_t node;
 
-		/* decoded once already: cannot fail */
-		dfly_wire_data_decode(b, rte_pktmbuf_data_len(m), &p->env->lim, &d);
 		if (p->credits[d.vc] < (int32_t)d.size_phits)
 			break; /* in order: the head waits for the router's credits */
 		p->q_head++;
