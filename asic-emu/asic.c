@@ -76,6 +76,13 @@ struct asic {
 	const struct dfly_tbl_ugal *tbl_ugal;
 	const struct dfly_tbl_lia *tbl_lia;
 	bool fw_dead; /* safe mode: the firmware is silent (knobs.fw_ttl), tables ignored */
+	bool fail_any;	    /* failover on and a global link of the group is down */
+	uint64_t down_mask; /* ports whose link is down (regs.ports_down) */
+	uint64_t dead_mask; /* down ports down for knobs.link_dead cycles or more */
+	uint64_t down_since[DFLY_MAX_PORTS]; /* cycle a down port was first seen down */
+	uint16_t gdown[DFLY_MAX_A]; /* failover: the group's down global ports by rho (own entry
+				       from down_mask, the others from DFLY_TBL_FAIL) */
+	const struct dfly_tbl_fail *tbl_fail; /* failover: the network's down group pairs */
 	const struct asic *const *group_view; /* UGAL-G oracle: the group's ASICs by rho */
 	asic_trace_fn *trace_fn;	      /* capture callback, or NULL */
 	void *trace_ctx;
@@ -186,6 +193,7 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 		goto out_free;
 	as->tbl_pb = &regs->tables[0].pb;
 	as->tbl_ectn = &regs->tables[0].ectn;
+	as->tbl_fail = &regs->tables[0].fail;
 	return as;
 
 out_free:
@@ -656,6 +664,26 @@ uint32_t asic_router_id(const struct asic *as)
 	return as->router;
 }
 
+int asic_port_set_down(struct asic *as, uint32_t port, bool down)
+{
+	uint64_t bit;
+
+	if (port >= as->radix || as->out[port].kind == DFLY_PORT_TERMINAL)
+		return -EINVAL;
+	bit = 1ull << port;
+	if (down)
+		atomic_fetch_or_explicit(&as->regs->ports_down, bit, memory_order_relaxed);
+	else
+		atomic_fetch_and_explicit(&as->regs->ports_down, ~bit, memory_order_relaxed);
+	return 0; /* the next step sees it (acquire_tables), and notes when it went down */
+}
+
+bool asic_port_is_down(const struct asic *as, uint32_t port)
+{
+	return port < DFLY_MAX_PORTS &&
+	       ((atomic_load_explicit(&as->regs->ports_down, memory_order_relaxed) >> port) & 1u);
+}
+
 void asic_pkt_wire(const struct asic_pkt *pk, struct dfly_wire_data *d)
 {
 	uint64_t dly = pk->inj_cycle >= pk->gen_cycle ? pk->inj_cycle - pk->gen_cycle : 0;
@@ -840,11 +868,16 @@ static enum dfly_role hop_role(const struct asic *as, const struct asic_pkt *pk,
 static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, uint32_t port,
 			      bool towards_root, uint32_t dst_group, bool misroute)
 {
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t kind = dfly_topo_port_kind(as->topo, port);
+	enum dfly_role r;
 
 	if (kind == DFLY_PORT_TERMINAL)
 		return 0;
-	return as->regs->knobs.vc_map[hop_role(as, pk, kind, towards_root, dst_group, misroute)];
+	r = hop_role(as, pk, kind, towards_root, dst_group, misroute);
+	if (r == DFLY_ROLE_D2 && pk->ghops > 1 && k->vc_d2_long != 0)
+		return k->vc_d2_long;
+	return k->vc_map[r];
 }
 
 /*
@@ -1154,7 +1187,210 @@ static inline bool port_feasible(const struct asic *as, uint32_t port, uint32_t 
 
 	if (out->busy_until > tick || out->occ + len > out->cap || out->tail - out->head > out->mask)
 		return false;
+	if ((as->down_mask >> port) & 1u)
+		return (as->dead_mask >> port) & 1u; /* a down link takes nothing until it is dead:
+							 then its output discards (no credits) */
 	return has_credits(as, port, vc, len);
+}
+
+/* ---- failover (routing.failover, PROPOSAL: the spec has no link faults) ----
+ *
+ * A router knows which global links of its own group are down: its own ports from the
+ * hardware bit (asic_port_set_down), the others from the firmware's LINK_STATE exchange
+ * (DFLY_TBL_FAIL). It does not know the links of other groups. So:
+ *   - at injection, a packet whose first global link (minimal, or towards its Valiant router)
+ *     is down goes on a Valiant path whose first global link is up (fail_nonmin, fail_redraw);
+ *   - in transit in the source group, a packet about to take a down global port of this
+ *     router takes another global port of this router to a third group instead (-G-, role G1,
+ *     fail_reroute) -- no extra VC is needed, the packet has not used G1 yet;
+ *   - a packet past its first global hop whose next global link is down has no way around it
+ *     with two global VCs: it waits for the link (fail_wait), held by flow control, not lost.
+ */
+#define FAIL_DRAWS 12u
+
+static inline bool gport_down(const struct asic *as, uint32_t rho, uint32_t q)
+{
+	return (as->gdown[rho] >> q) & 1u;
+}
+
+/* Is the global link a minimal path from this router towards group @p G uses down? */
+static bool leg_down(const struct asic *as, uint32_t G, uint32_t dst_node)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t rho, q;
+
+	dfly_topo_link_to_group(t, as->group, G, dfly_topo_trunk_select(t, as->router, G, dst_node),
+				&rho, &q);
+	return gport_down(as, rho, q);
+}
+
+/* Are the global link(s) between groups @p a and @p b down, as the network told us? */
+static bool pair_down(const struct asic *as, uint32_t a, uint32_t b)
+{
+	const struct dfly_tbl_fail *f = as->tbl_fail;
+	uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+
+	for (uint32_t i = 0; i < f->npairs && i < DFLY_FAIL_MAX_PAIRS; i++)
+		if (f->pair[i][0] == lo && f->pair[i][1] == hi)
+			return true;
+	return false;
+}
+
+/* Can a packet for @p dst_group use an intermediate group @p I: is its second leg up? */
+static inline bool inter_ok(const struct asic *as, uint32_t I, uint32_t dst_group)
+{
+	return I == dst_group || !pair_down(as, I, dst_group);
+}
+
+/* Of the global ports in @p cand, those whose far group can still reach @p dst_group. */
+static uint64_t fail_filter_globals(const struct asic *as, uint64_t cand, uint32_t dst_group)
+{
+	const struct dfly_topo *t = as->topo;
+
+	for (uint32_t q = 0; q < t->h; q++) {
+		uint32_t G = dfly_topo_global_peer(t, as->router, q).router / t->a;
+
+		if (!inter_ok(as, G, dst_group))
+			cand &= ~(1ull << (t->first_global + q));
+	}
+	return cand;
+}
+
+/* Global ports of this router that are up and lead to a group other than @p dst_group whose
+ * link to @p dst_group is not known to be down. */
+static uint64_t fail_own_cands(const struct asic *as, uint32_t dst_group)
+{
+	const struct dfly_topo *t = as->topo;
+	uint64_t c = 0;
+
+	for (uint32_t q = 0; q < t->h; q++) {
+		uint32_t G = dfly_topo_global_peer(t, as->router, q).router / t->a;
+
+		if (G != dst_group && !gport_down(as, as->router % t->a, q) &&
+		    !pair_down(as, G, dst_group))
+			c |= 1ull << (t->first_global + q);
+	}
+	return c;
+}
+
+/* Uniform among the candidates that can take the packet now, else among all of them. */
+static uint32_t fail_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand, uint32_t vc)
+{
+	uint32_t ok[DFLY_MAX_PORTS], all[DFLY_MAX_PORTS], n = 0, na = 0;
+
+	while (cand) {
+		uint32_t c = ctz64(cand);
+
+		cand &= cand - 1;
+		all[na++] = c;
+		if (port_feasible(as, c, vc, pk->len, as->tick))
+			ok[n++] = c;
+	}
+	if (n)
+		return ok[dfly_rng_below(&as->rng, n)];
+	return na ? all[dfly_rng_below(&as->rng, na)] : UINT32_MAX;
+}
+
+/* Failover in the source group for the modes that decide at the source (route()): @p target is
+ * the router the packet heads for (S_ROOT or its destination router). */
+static void failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+			 uint32_t dst_group, uint32_t target)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	bool val = pk->val_router != ASIC_NONE;
+	uint32_t c;
+
+	if (!leg_down(as, target / t->a, pk->dst_node) &&
+	    !(val && !(pk->flags & ASIC_PKT_PHASE1) && !inter_ok(as, target / t->a, dst_group)))
+		return;
+	if (in_port < t->p) {
+		/* still in the injection queue: any Valiant path whose first global link is up
+		 * (the mode's Path-A variant first, then LGL, which reaches every group) */
+		for (uint32_t n = 0; n < FAIL_DRAWS; n++) {
+			enum dfly_val_variant v = n < 4 ? (enum dfly_val_variant)k->val_variant
+							: DFLY_VAL_LGL;
+			uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
+			uint32_t root = dfly_topo_val_root_ex(
+				t, v, (enum dfly_val_exclude)k->val_exclude, as->router, dst_group, r1, r2);
+
+			if (root == UINT32_MAX)
+				break;
+			if (!leg_down(as, root / t->a, pk->dst_node) &&
+			    inter_ok(as, root / t->a, dst_group)) {
+				pk->val_router = root;
+				pk->flags = (uint16_t)((pk->flags | ASIC_PKT_NONMIN) & ~ASIC_PKT_NOINTER);
+				pk->reason = val ? DFLY_ROUTE_FAIL_REDRAW : DFLY_ROUTE_FAIL_NONMIN;
+				return;
+			}
+		}
+		pk->reason = DFLY_ROUTE_FAIL_WAIT;
+		return;
+	}
+	/* in transit: only the router whose own global port is down moves the packet */
+	if (dfly_topo_port_kind(t, dfly_topo_min_port(t, as->router, target, pk->dst_node)) !=
+	    DFLY_PORT_GLOBAL)
+		return;
+	c = fail_pick(as, pk, fail_own_cands(as, dst_group), k->vc_map[DFLY_ROLE_G1]);
+	if (c == UINT32_MAX) {
+		/* nowhere else to go from here: wait for a down link, or go on towards a group
+		 * whose own link onwards is down (it waits there) */
+		if (leg_down(as, target / t->a, pk->dst_node))
+			pk->reason = DFLY_ROUTE_FAIL_WAIT;
+		return;
+	}
+	pk->val_router = dfly_topo_global_peer(t, as->router, c - t->first_global).router;
+	pk->flags = (uint16_t)((pk->flags | ASIC_PKT_NONMIN) & ~ASIC_PKT_NOINTER);
+	pk->flags &= (uint16_t)~ASIC_PKT_DECIDING;
+	pk->reason = DFLY_ROUTE_FAIL_REROUTE;
+}
+
+/* Failover for the in-transit modes (route_olm) in the source group: @return the port taken
+ * (out_port, out_vc, pend_flags and reason set), or UINT32_MAX: go on minimally. */
+static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+			     uint32_t dst_group, uint32_t min_kind)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t c, rho = as->router % t->a;
+	uint64_t lc = 0;
+
+	if (!leg_down(as, dst_group, pk->dst_node))
+		return UINT32_MAX;
+	if (min_kind != DFLY_PORT_GLOBAL && in_port >= t->p)
+		return UINT32_MAX; /* the link's own router moves it */
+	c = fail_pick(as, pk, fail_own_cands(as, dst_group), k->vc_map[DFLY_ROLE_G1]);
+	if (c != UINT32_MAX) {
+		pk->out_port = (uint8_t)c;
+		pk->out_vc = k->vc_map[DFLY_ROLE_G1];
+		pk->pend_flags = ASIC_PKT_NONMIN;
+		pk->reason = in_port < t->p ? DFLY_ROUTE_FAIL_NONMIN : DFLY_ROUTE_FAIL_REROUTE;
+		return c;
+	}
+	if (in_port >= t->p)
+		return UINT32_MAX;
+	/* injection, no usable global port here: a local hop to a router that has one (LG-), whose
+	 * global link is then mandatory */
+	for (uint32_t r = 0; r < t->a; r++) {
+		if (r == rho)
+			continue;
+		for (uint32_t q = 0; q < t->h; q++) {
+			uint32_t G = dfly_topo_global_peer(t, as->group * t->a + r, q).router / t->a;
+
+			if (G != dst_group && !gport_down(as, r, q) && inter_ok(as, G, dst_group)) {
+				lc |= 1ull << dfly_topo_local_port(t, rho, r);
+				break;
+			}
+		}
+	}
+	c = fail_pick(as, pk, lc, k->vc_map[DFLY_ROLE_S1]);
+	if (c == UINT32_MAX)
+		return UINT32_MAX;
+	pk->out_port = (uint8_t)c;
+	pk->out_vc = k->vc_map[DFLY_ROLE_S1];
+	pk->pend_flags = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL;
+	pk->reason = DFLY_ROUTE_FAIL_NONMIN;
+	return c;
 }
 
 /*
@@ -1277,6 +1513,8 @@ static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t d
 		uint32_t G = dfly_topo_global_peer(t, as->router, q).router / t->a;
 
 		if (G != dst_group && !ectn_over(as, G) &&
+		    !((as->down_mask >> (t->first_global + q)) & 1u) &&
+		    (!as->fail_any || inter_ok(as, G, dst_group)) &&
 		    has_credits(as, t->first_global + q, vc, pk->len))
 			ok[n++] = t->first_global + q;
 	}
@@ -1341,7 +1579,7 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 	uint32_t min_kind = dfly_topo_port_kind(t, min_port);
 	uint64_t locals = ((1ull << (t->a - 1)) - 1) << t->first_local;
 	uint64_t cand = 0;
-	uint32_t c, vc, min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
+	uint32_t c, vc = 0, min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
 	uint16_t pend = 0;
 	uint8_t why = ASIC_REASON_NONE, miss = DFLY_ROUTE_OLM_NO_CANDIDATE;
 
@@ -1360,19 +1598,29 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 		uint32_t ok[DFLY_MAX_H], n = 0, vcg = as->regs->knobs.vc_map[DFLY_ROLE_G1];
 
 		for (uint32_t q = 0; q < t->h; q++)
-			if (port_feasible(as, t->first_global + q, vcg, pk->len, as->tick))
+			if (port_feasible(as, t->first_global + q, vcg, pk->len, as->tick) &&
+			    (!as->fail_any ||
+			     inter_ok(as, dfly_topo_global_peer(t, as->router, q).router / t->a,
+				      dst_group)))
 				ok[n++] = t->first_global + q;
-		if (n)
+		if (n) {
 			c = ok[dfly_rng_below(&as->rng, n)];
-		else if (min_kind == DFLY_PORT_GLOBAL)
+		} else if (min_kind == DFLY_PORT_GLOBAL && !((as->down_mask >> min_port) & 1u)) {
 			c = min_port;
-		else
+		} else {
+			/* a fixed one, the first whose link is up if any (failover) */
 			c = t->first_global + as->router % t->h;
+			for (uint32_t q = 0; q < t->h && ((as->down_mask >> c) & 1u); q++)
+				c = t->first_global + (as->router + q + 1) % t->h;
+		}
 		pk->out_port = (uint8_t)c;
 		pk->out_vc = (uint8_t)vcg;
 		pk->reason = DFLY_ROUTE_OLM_MANDATORY_GLOBAL;
 		return;
 	}
+	if (as->fail_any && pk->ghops == 0 && as->group != dst_group &&
+	    failover_olm(as, pk, in_port, dst_group, min_kind) != UINT32_MAX)
+		return;
 	if (as->group != dst_group || pk->ghops > 0) {
 		if (pk->ghops == 0 && in_port < t->p) {
 			/* injection: CRG, the current router's other global ports */
@@ -1415,6 +1663,9 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 			pend = ASIC_PKT_NONMIN | ASIC_PKT_LMIS_DONE;
 			why = dstg ? DFLY_ROUTE_OLM_LOCAL_DST : DFLY_ROUTE_OLM_LOCAL_INTER;
 		}
+		cand &= ~as->down_mask;
+		if (as->fail_any)
+			cand = fail_filter_globals(as, cand, dst_group);
 		if (cand) {
 			bool fired = false;
 
@@ -1431,6 +1682,8 @@ static void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, ui
 		}
 	}
 	pk->reason = prev;
+	if (((as->down_mask >> min_port) & 1u) && prev == ASIC_REASON_NONE)
+		pk->reason = DFLY_ROUTE_FAIL_WAIT;
 	pk->out_port = (uint8_t)min_port;
 	pk->out_vc = (uint8_t)min_vc;
 }
@@ -1478,6 +1731,9 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 		pk->flags |= ASIC_PKT_DECIDING;
 		src_decide(as, pk, dst_group, true);
 	}
+	if (as->fail_any && pk->ghops == 0 && dst_group != as->group)
+		failover_src(as, pk, in_port, dst_group,
+			     pk->val_router != ASIC_NONE ? pk->val_router : dst_router);
 	if (pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1) &&
 	    pk->val_router == as->router) {
 		pk->flags |= ASIC_PKT_PHASE1;
@@ -1489,6 +1745,8 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 				    : dfly_topo_min_port(t, as->router, target, pk->dst_node);
 	pk->out_port = (uint8_t)port;
 	pk->out_vc = (uint8_t)hop_vc(as, pk, port, towards_root, dst_group, false);
+	if (((as->down_mask >> port) & 1u) && pk->reason == ASIC_REASON_NONE)
+		pk->reason = DFLY_ROUTE_FAIL_WAIT; /* no way around it from here */
 	pk->pend_flags = 0;
 	pk->vc_allow = 0;
 	if (k->flexvc != DFLY_FLEXVC_OFF && k->mode <= DFLY_MODE_VAL &&
@@ -1650,6 +1908,8 @@ static void tx_cpu(struct asic *as, uint64_t now)
 
 		if (o >= as->radix || as->out[o].link == NULL || sl->len > DFLY_CPU_FRAME_MAX) {
 			as->regs->drop[DFLY_DROP_CPU_TX_BAD]++;
+		} else if ((as->down_mask >> o) & 1u) {
+			as->regs->drop[DFLY_DROP_CTRL_PORT_DOWN]++;
 		} else {
 			struct asic_out *out = &as->out[o];
 			uint64_t start = now, ser = 0;
@@ -1680,7 +1940,7 @@ static void tx_cpu(struct asic *as, uint64_t now)
 static void pb_info_flits(struct asic *as, uint64_t now)
 {
 	uint32_t vec = atomic_load_explicit(&as->regs->fw.pb_own_vec, memory_order_relaxed);
-	uint64_t m = as->local_out_mask;
+	uint64_t m = as->local_out_mask & ~as->down_mask;
 
 	while (m) {
 		uint32_t o = ctz64(m);
@@ -1717,7 +1977,21 @@ static void out_stage(struct asic *as, uint64_t now)
 			out->occ -= out->rel_len;
 			out->rel_pending = 0;
 		}
-		if (out->head != out->tail && out->link_free <= now) {
+		if (((as->dead_mask >> o) & 1u) && out->head != out->tail) {
+			/* a dead link: what waits for it is discarded, its credits come back */
+			while (out->head != out->tail && as->ej_tail - as->ej_head <= as->ej_mask) {
+				pk = out->fifo[out->head & out->mask];
+				out->head++;
+				as->held--;
+				out->occ -= pk->len;
+				out->credits[pk->vc] += pk->len;
+				credit_gauge(as, o, pk->vc);
+				eject_drop(as, pk, now, DFLY_DROP_LINK_DEAD, o);
+			}
+			goto next;
+		}
+		if (out->head != out->tail && out->link_free <= now &&
+		    !((as->down_mask >> o) & 1u)) {
 			pk = out->fifo[out->head & out->mask];
 			if (pk->ready_tick <= now) {
 				if (out->kind == DFLY_PORT_TERMINAL) {
@@ -1964,7 +2238,8 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 				if (pk->ready_tick > tick)
 					continue;
 				if (pk->out_port == UINT8_MAX ||
-				    (it == 0 && (olm || (reeval && (pk->flags & ASIC_PKT_DECIDING))))) {
+				    (it == 0 && (olm || (reeval && (pk->flags & ASIC_PKT_DECIDING)))) ||
+				    (it == 0 && ((as->down_mask >> pk->out_port) & 1u))) {
 					as->tick = tick;
 					route(as, pk, i);
 				}
@@ -2051,6 +2326,7 @@ static void acquire_tables(struct asic *as, uint64_t now)
 	const struct dfly_tbl_pb *pb = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_PB);
 	const struct dfly_tbl_ugal *ug = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_UGAL);
 	const struct dfly_tbl_lia *lia = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_LIA);
+	const struct dfly_tbl_fail *fail = dfly_regs_tbl_acquire(as->regs, DFLY_TBL_FAIL);
 	uint32_t ttl = as->regs->knobs.fw_ttl;
 
 	/* a firmware silent for fw_ttl cycles (heartbeat = 1 + its last tick) is taken for
@@ -2063,7 +2339,43 @@ static void acquire_tables(struct asic *as, uint64_t now)
 		pb = &none.pb;
 		ug = &none.ugal;
 		lia = &none.lia;
+		fail = &none.fail;
 		as->regs->route[DFLY_ROUTE_FW_EXPIRED]++;
+	}
+	as->tbl_fail = fail;
+	{
+		uint64_t down = atomic_load_explicit(&as->regs->ports_down, memory_order_relaxed);
+		uint64_t fresh = down & ~as->down_mask, m = down;
+		uint32_t dead = as->regs->knobs.link_dead;
+
+		while (fresh) {
+			as->down_since[ctz64(fresh)] = now;
+			fresh &= fresh - 1;
+		}
+		as->down_mask = down;
+		as->dead_mask = 0;
+		while (m && dead) {
+			uint32_t p = ctz64(m);
+
+			m &= m - 1;
+			if (now - as->down_since[p] >= dead) {
+				as->dead_mask |= 1ull << p;
+				as->out_mask |= as->out[p].head != as->out[p].tail ? 1ull << p : 0;
+			}
+		}
+	}
+	as->fail_any = false;
+	if (as->regs->knobs.failover) {
+		const struct dfly_topo *t = as->topo;
+		uint32_t rho = as->router % t->a;
+
+		for (uint32_t r = 0; r < t->a; r++) {
+			as->gdown[r] = r == rho ? (uint16_t)((as->down_mask >> t->first_global) &
+							     ((1u << t->h) - 1))
+						: fail->down[r];
+			as->fail_any |= as->gdown[r] != 0;
+		}
+		as->fail_any |= fail->npairs != 0;
 	}
 	as->tbl_pb = pb;
 	if (e != as->tbl_ectn) {

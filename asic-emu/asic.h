@@ -80,6 +80,18 @@ void asic_set_trace(struct asic *as, asic_trace_fn *fn, void *ctx, uint32_t poin
 /** Router id of @p as. */
 uint32_t asic_router_id(const struct asic *as);
 
+/**
+ * Take the link of fabric port @p port down (or back up): the hardware's view of its link
+ * (dfly sim's link faults, dfly-switch's HELLO liveness). A down port sends nothing: packets in
+ * its output FIFO and control frames wait or are counted (drop.ctrl_port_down); the allocator
+ * grants nothing to it; with knobs.failover the route stage routes around it. Written to
+ * regs.ports_down, so the firmware sees it. @return 0, or -EINVAL for a terminal port.
+ */
+int asic_port_set_down(struct asic *as, uint32_t port, bool down);
+
+/** Whether port @p port is held down (asic_port_set_down). */
+bool asic_port_is_down(const struct asic *as, uint32_t port);
+
 struct dfly_wire_data;
 /**
  * The data header (wire.h) of @p pk as it would cross a link now: flags, hops, VC, size, nodes,

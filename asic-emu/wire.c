@@ -45,6 +45,8 @@
 #define ECTN_ENTRY   2u /* index << 4 | value */
 #define HELLO_LEN    16u
 #define ACK_LEN      8u
+#define LS_FIXED     4u  /* LINK_STATE body before the entries */
+#define LS_ENTRY     4u
 
 #define HOST_MIN_PAYLOAD 14u /* an encapsulated host frame has at least its Ethernet header */
 
@@ -439,6 +441,23 @@ static size_t ctrl_body_len(const struct dfly_wire_ctrl *m, int *rc)
 			return 0;
 		}
 		return ACK_LEN;
+	case DFLY_WIRE_CTRL_LINK_STATE:
+		if (m->ls.h == 0 || m->ls.h > DFLY_MAX_H || m->ls.n > DFLY_WIRE_FAIL_MAX)
+			break;
+		if (m->ls.h < 16 && (m->ls.down >> m->ls.h) != 0) {
+			*rc = -DFLY_WIRE_E_RESERVED;
+			return 0;
+		}
+		for (unsigned i = 0; i < m->ls.n; i++) {
+			const struct dfly_wire_fail_pair *e = &m->ls.e[i];
+
+			if (e->a >= e->b || e->b >= 2048 || e->ttl == 0 ||
+			    e->ttl > DFLY_WIRE_FAIL_TTL_MAX) {
+				*rc = -DFLY_WIRE_E_BAD_ROUTER;
+				return 0;
+			}
+		}
+		return LS_FIXED + LS_ENTRY * (size_t)m->ls.n;
 	default:
 		*rc = -DFLY_WIRE_E_BAD_TYPE;
 		return 0;
@@ -527,6 +546,15 @@ int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *et
 	case DFLY_WIRE_CTRL_ACK:
 		put32(body + 0, m->ack.ack);
 		body[4] = m->ack.flags;
+		break;
+	case DFLY_WIRE_CTRL_LINK_STATE:
+		body[0] = m->ls.h;
+		body[1] = m->ls.n;
+		put16(body + 2, m->ls.down);
+		for (unsigned i = 0; i < m->ls.n; i++)
+			put32(body + LS_FIXED + LS_ENTRY * i,
+			      (uint32_t)m->ls.e[i].a | (uint32_t)m->ls.e[i].b << 11 |
+				      (uint32_t)m->ls.e[i].ttl << 22);
 		break;
 	default:
 		break; /* rejected by ctrl_body_len() */
@@ -668,6 +696,36 @@ static int hello_decode(const uint8_t *body, size_t body_len, const struct dfly_
 	return 0;
 }
 
+static int ls_decode(const uint8_t *body, size_t body_len, const struct dfly_wire_limits *lim,
+		     struct dfly_wire_link_state *ls)
+{
+	uint32_t groups = lim->a != 0 ? lim->routers / lim->a : 0;
+
+	if (body_len < LS_FIXED)
+		return -DFLY_WIRE_E_BAD_COUNT;
+	ls->h = body[0];
+	ls->n = body[1];
+	ls->down = get16(body + 2);
+	if (ls->h == 0 || ls->h > DFLY_MAX_H || ls->h != lim->h || ls->n > DFLY_WIRE_FAIL_MAX ||
+	    body_len != LS_FIXED + LS_ENTRY * (size_t)ls->n)
+		return -DFLY_WIRE_E_BAD_COUNT;
+	if (ls->h < 16 && (ls->down >> ls->h) != 0)
+		return -DFLY_WIRE_E_RESERVED;
+	for (unsigned i = 0; i < ls->n; i++) {
+		uint32_t v = get32(body + LS_FIXED + LS_ENTRY * i);
+		struct dfly_wire_fail_pair *e = &ls->e[i];
+
+		if (v >> 26 != 0)
+			return -DFLY_WIRE_E_RESERVED;
+		e->a = (uint16_t)(v & 0x7ff);
+		e->b = (uint16_t)(v >> 11 & 0x7ff);
+		e->ttl = (uint8_t)(v >> 22 & 0xf);
+		if (e->a >= e->b || e->b >= groups || e->ttl == 0)
+			return -DFLY_WIRE_E_BAD_ROUTER;
+	}
+	return 0;
+}
+
 static int ack_decode(const uint8_t *body, size_t body_len, struct dfly_wire_ack *ack)
 {
 	if (body_len != ACK_LEN)
@@ -697,6 +755,8 @@ static bool ctrl_body_len_plausible(unsigned type, size_t body_len)
 		return body_len == HELLO_LEN;
 	case DFLY_WIRE_CTRL_ACK:
 		return body_len == ACK_LEN;
+	case DFLY_WIRE_CTRL_LINK_STATE:
+		return body_len >= LS_FIXED && body_len <= LS_FIXED + LS_ENTRY * DFLY_WIRE_FAIL_MAX;
 	default:
 		return false;
 	}
@@ -745,6 +805,8 @@ int dfly_wire_ctrl_decode(const void *buf, size_t len, const struct dfly_wire_li
 		return ectn_decode(body, body_len, lim, &m->ectn);
 	case DFLY_WIRE_CTRL_HELLO:
 		return hello_decode(body, body_len, lim, &m->hello);
+	case DFLY_WIRE_CTRL_LINK_STATE:
+		return ls_decode(body, body_len, lim, &m->ls);
 	default:
 		return ack_decode(body, body_len, &m->ack);
 	}

@@ -30,8 +30,9 @@ static const size_t fw_stat_off[FW_STAT_COUNT] = {FW_FOREACH_STAT(FW__OFF)};
 #undef FW__OFF
 
 /* The RX_<type> counters follow the wire's control types one for one. */
-_Static_assert(FW_STAT_RX_ACK - FW_STAT_RX_CREDIT == DFLY_WIRE_CTRL_ACK - DFLY_WIRE_CTRL_CREDIT &&
-		   DFLY_WIRE_CTRL_COUNT - 1 == DFLY_WIRE_CTRL_ACK,
+_Static_assert(FW_STAT_RX_LINK_STATE - FW_STAT_RX_CREDIT ==
+			   DFLY_WIRE_CTRL_LINK_STATE - DFLY_WIRE_CTRL_CREDIT &&
+		   DFLY_WIRE_CTRL_COUNT - 1 == DFLY_WIRE_CTRL_LINK_STATE,
 	       "FW_FOREACH_STAT rx counters out of step with DFLY_FOREACH_WIRE_CTRL");
 _Static_assert(sizeof(((struct dfly_tbl_pb *)0)->sat[0][0]) * 8 >= DFLY_MAX_VCS,
 	       "a PB table entry must hold one bit per VC");
@@ -85,6 +86,25 @@ struct fw_ectn {
 	uint64_t tried;                          /* cycle of the last attempt + 1 */
 };
 
+/** A down group pair learnt from a LINK_STATE relay (soft state). */
+struct fw_fail_pair {
+	uint16_t a, b;   /* groups, a < b */
+	uint8_t ttl;     /* relay hops it had when it came: I send it on with ttl − 1 */
+	uint64_t expiry; /* cycle it is forgotten unless refreshed with ttl ≥ this one */
+};
+
+/** Failover state (routing.failover). */
+struct fw_fail {
+	uint16_t own;                  /* my global ports down (bit q), as last seen */
+	uint16_t rows[DFLY_MAX_A];     /* the group's rows as I know them; rows[rho] = own */
+	uint64_t rx_cycle[DFLY_MAX_A]; /* cycle a neighbour's row last came */
+	struct fw_fail_pair pairs[DFLY_FAIL_MAX_PAIRS]; /* learnt, [0, npairs) */
+	uint32_t npairs;
+	bool dirty;                    /* a publication is pending */
+	uint64_t tried;                /* cycle of the last attempt + 1 */
+	uint64_t sent;                 /* cycle of the last broadcast + 1 */
+};
+
 struct fw {
 	const struct dfly_topo *topo;
 	struct dfly_regs *regs;
@@ -100,6 +120,7 @@ struct fw {
 	uint64_t now; /* cycle of the current (or last) tick */
 	struct fw_pb pb;
 	struct fw_ectn ectn;
+	struct fw_fail fail;
 };
 
 static inline void stat_add(struct fw *fw, enum fw_stat s, uint64_t n)
@@ -131,11 +152,15 @@ void fw_params_init(struct fw_params *par)
 	par->ectn_async_delta = 4;
 	par->ectn_async_min_gap = 10;
 	par->ectn_age = 25;
+	par->fail_enabled = false;
+	par->fail_period = 100;
+	par->fail_age = 4;
 	lia_params_init(&par->lia);
 }
 
 static void pb_timer(struct fw *fw, uint64_t now, void *arg);
 static void ectn_timer(struct fw *fw, uint64_t now, void *arg);
+static void fail_timer(struct fw *fw, uint64_t now, void *arg);
 
 static bool params_ok(const struct dfly_topo *topo, const struct dfly_regs *regs,
 		      const struct fw_params *par)
@@ -155,6 +180,8 @@ static bool params_ok(const struct dfly_topo *topo, const struct dfly_regs *regs
 	     (unsigned)par->ectn_mode >= FW_ECTN_MODE_COUNT || par->ectn_refresh < 1 ||
 	     par->ectn_async_delta < 1 || par->ectn_async_delta > DFLY_WIRE_ECTN_SAT ||
 	     par->ectn_async_min_gap < 1))
+		return false;
+	if (par->fail_enabled && (par->fail_period < 1 || par->fail_age < 1))
 		return false;
 	if (!par->pb_enabled)
 		return true;
@@ -192,7 +219,9 @@ struct fw *fw_create(const struct dfly_topo *topo, uint32_t router, struct dfly_
 	/* Mechanisms register their timers first, in a fixed order: PB. */
 	if ((par->pb_enabled && fw_timer_add(fw, "pb", par->pb_period, 0, pb_timer, NULL) < 0) ||
 	    (par->ectn_enabled &&
-	     fw_timer_add(fw, "ectn", par->ectn_period, 0, ectn_timer, NULL) < 0)) {
+	     fw_timer_add(fw, "ectn", par->ectn_period, 0, ectn_timer, NULL) < 0) ||
+	    (par->fail_enabled &&
+	     fw_timer_add(fw, "fail", par->fail_period, 0, fail_timer, NULL) < 0)) {
 		free(fw);
 		errno = EINVAL;
 		return NULL;
@@ -300,6 +329,7 @@ static void timers_run(struct fw *fw, uint64_t now)
 
 static void pb_rx(struct fw *fw, uint32_t port, const struct dfly_wire_ctrl *m);
 static void ectn_rx(struct fw *fw, const struct dfly_wire_ctrl *m);
+static void fail_rx(struct fw *fw, const struct dfly_wire_ctrl *m);
 
 /* Messages that only routers of one group exchange. */
 static bool ctrl_is_group_scoped(unsigned type)
@@ -343,6 +373,12 @@ static void rx_one(struct fw *fw, const struct dfly_cpu_slot *s)
 	case DFLY_WIRE_CTRL_ECTN_PARTIAL:
 		if (fw->par.ectn_enabled) {
 			ectn_rx(fw, &m);
+			return;
+		}
+		break;
+	case DFLY_WIRE_CTRL_LINK_STATE:
+		if (fw->par.fail_enabled) {
+			fail_rx(fw, &m);
 			return;
 		}
 		break;
@@ -456,6 +492,15 @@ static void pb_compute(struct fw *fw)
 	} else {
 		for (uint32_t q = 0; q < h; q++)
 			if (pb_saturated(par, port[q], total, h))
+				bits[q] = fw->pb.vmask;
+	}
+	{
+		/* a global link that is down is saturated: nothing it holds moves */
+		uint64_t down = atomic_load_explicit(&fw->regs->ports_down, memory_order_relaxed) >>
+				fw->topo->first_global;
+
+		for (uint32_t q = 0; q < h; q++)
+			if ((down >> q) & 1u)
 				bits[q] = fw->pb.vmask;
 	}
 	for (uint32_t q = 0; q < h; q++) {
@@ -815,6 +860,221 @@ static void ectn_flush(struct fw *fw, uint64_t now)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Failover (routing.failover, PROPOSAL)
+ */
+
+/*
+ * What a LINK_STATE says and how far it goes. A router whose own global link is down tells every
+ * neighbour (local and global ports) "the link between my group and X is down", ttl
+ * FAIL_TTL_OWN; a router that learnt a pair with ttl k passes it on to all its neighbours with
+ * ttl k − 1, every period. Three hops reach every router of a Dragonfly (local, global, local).
+ * A learnt pair is forgotten fail_age periods after it last came with a ttl at least as large as
+ * the one held, so a pair can only be kept alive by a copy that is closer to its source: when
+ * the link returns, its routers stop saying it and every copy is gone within fail_age periods
+ * after the last relay (no count-to-infinity: ttl falls by one per hop).
+ */
+#define FAIL_TTL_OWN 3u
+
+static void fail_publish(struct fw *fw, uint64_t now)
+{
+	struct dfly_tbl_fail *t;
+	uint32_t n = 0;
+
+	fw->fail.tried = now + 1;
+	t = dfly_regs_tbl_begin(fw->regs, DFLY_TBL_FAIL);
+	if (t == NULL) {
+		fw->fail.dirty = true;
+		stat_add(fw, FW_STAT_TBL_BUSY, 1);
+		return;
+	}
+	memset(t, 0, sizeof(*t));
+	memcpy(t->down, fw->fail.rows, sizeof(t->down));
+	/* my own group's links are in the rows, exactly and at once (up again included): the
+	 * pairs are for the other groups' links only (kept and relayed all the same) */
+	for (uint32_t i = 0; i < fw->fail.npairs; i++) {
+		if (fw->fail.pairs[i].a == fw->group || fw->fail.pairs[i].b == fw->group)
+			continue;
+		t->pair[n][0] = fw->fail.pairs[i].a;
+		t->pair[n][1] = fw->fail.pairs[i].b;
+		n++;
+	}
+	t->npairs = n;
+	dfly_regs_tbl_publish(fw->regs, DFLY_TBL_FAIL);
+	fw->fail.dirty = false;
+	stat_add(fw, FW_STAT_TBL_PUBLISH, 1);
+}
+
+/* Append a pair to a LINK_STATE being built, unless it is there (keep the larger ttl). */
+static void fail_msg_add(struct dfly_wire_link_state *ls, uint32_t a, uint32_t b, uint8_t ttl)
+{
+	uint16_t lo = (uint16_t)(a < b ? a : b), hi = (uint16_t)(a < b ? b : a);
+
+	for (uint32_t i = 0; i < ls->n; i++) {
+		if (ls->e[i].a == lo && ls->e[i].b == hi) {
+			if (ls->e[i].ttl < ttl)
+				ls->e[i].ttl = ttl;
+			return;
+		}
+	}
+	if (ls->n >= DFLY_WIRE_FAIL_MAX)
+		return; /* more down links than a frame holds: the rest wait (counted) */
+	ls->e[ls->n].a = lo;
+	ls->e[ls->n].b = hi;
+	ls->e[ls->n].ttl = ttl;
+	ls->n++;
+}
+
+/* LINK_STATE with my down vector and what I know, on every fabric port whose link is up. */
+static void fail_broadcast(struct fw *fw, uint64_t now)
+{
+	const struct dfly_topo *t = fw->topo;
+	uint64_t down = atomic_load_explicit(&fw->regs->ports_down, memory_order_relaxed);
+	struct dfly_wire_ctrl m;
+	uint8_t buf[DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN + 4 + 4 * DFLY_WIRE_FAIL_MAX];
+	uint32_t want = 0;
+	int len;
+
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_LINK_STATE;
+	m.src_router = fw->router;
+	m.ls.h = (uint8_t)t->h;
+	m.ls.down = fw->fail.own;
+	for (uint32_t q = 0; q < t->h; q++) {
+		if ((fw->fail.own >> q) & 1u) {
+			fail_msg_add(&m.ls, fw->group, dfly_topo_global_peer(t, fw->router, q).router / t->a,
+				     FAIL_TTL_OWN);
+			want++;
+		}
+	}
+	for (uint32_t i = 0; i < fw->fail.npairs; i++) {
+		if (fw->fail.pairs[i].ttl > 1) {
+			fail_msg_add(&m.ls, fw->fail.pairs[i].a, fw->fail.pairs[i].b,
+				     (uint8_t)(fw->fail.pairs[i].ttl - 1));
+			want++;
+		}
+	}
+	if (want > m.ls.n && m.ls.n == DFLY_WIRE_FAIL_MAX)
+		stat_add(fw, FW_STAT_FAIL_OVERFLOW, want - m.ls.n);
+	len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
+	if (len < 0) {
+		stat_add(fw, FW_STAT_TX_ENCODE_ERR, 1);
+		return;
+	}
+	fw->fail.sent = now + 1;
+	for (uint32_t port = t->first_local; port < t->radix; port++) {
+		if ((down >> port) & 1u)
+			continue; /* nothing crosses it: the far end knows on its own */
+		if (tx_frame(fw, port, buf, len) == 0)
+			stat_add(fw, FW_STAT_FAIL_TX, 1);
+	}
+}
+
+/* A learnt pair: new, refreshed (ttl at least the one held), or a weaker copy (ignored). */
+static bool fail_learn(struct fw *fw, const struct dfly_wire_fail_pair *e, uint64_t now)
+{
+	uint64_t life = (uint64_t)fw->par.fail_period * fw->par.fail_age;
+	struct fw_fail *f = &fw->fail;
+
+	for (uint32_t i = 0; i < f->npairs; i++) {
+		if (f->pairs[i].a == e->a && f->pairs[i].b == e->b) {
+			if (e->ttl >= f->pairs[i].ttl) {
+				f->pairs[i].ttl = e->ttl;
+				f->pairs[i].expiry = now + life;
+			}
+			return false;
+		}
+	}
+	if (f->npairs >= DFLY_FAIL_MAX_PAIRS) {
+		stat_add(fw, FW_STAT_FAIL_OVERFLOW, 1);
+		return false;
+	}
+	f->pairs[f->npairs].a = e->a;
+	f->pairs[f->npairs].b = e->b;
+	f->pairs[f->npairs].ttl = e->ttl;
+	f->pairs[f->npairs].expiry = now + life;
+	f->npairs++;
+	stat_add(fw, FW_STAT_FAIL_LEARNT, 1);
+	return true;
+}
+
+static void fail_broadcast(struct fw *fw, uint64_t now);
+
+static void fail_rx(struct fw *fw, const struct dfly_wire_ctrl *m)
+{
+	bool changed = false, news = false;
+
+	stat_add(fw, FW_STAT_FAIL_RX, 1);
+	if (dfly_topo_group_of(fw->topo, m->src_router) == fw->group) {
+		/* a router of my group: its own ports, exactly */
+		uint32_t rho = dfly_topo_rho_of(fw->topo, m->src_router);
+
+		fw->fail.rx_cycle[rho] = fw->now;
+		if (fw->fail.rows[rho] != m->ls.down) {
+			fw->fail.rows[rho] = m->ls.down;
+			stat_add(fw, FW_STAT_FAIL_ROWS, 1);
+			changed = true;
+		}
+	}
+	for (uint32_t i = 0; i < m->ls.n; i++) {
+		if (fail_learn(fw, &m->ls.e[i], fw->now)) {
+			changed = true;
+			news = true;
+		}
+	}
+	if (news && fw->fail.sent != fw->now + 1)
+		fail_broadcast(fw, fw->now); /* news travel at once; refreshes wait for the timer */
+	if (changed)
+		fail_publish(fw, fw->now);
+}
+
+/* Every tick: my own links, from the hardware bits; a change goes out at once. */
+static void fail_poll(struct fw *fw, uint64_t now)
+{
+	uint64_t down = atomic_load_explicit(&fw->regs->ports_down, memory_order_relaxed);
+	uint16_t own = (uint16_t)((down >> fw->topo->first_global) & ((1u << fw->topo->h) - 1));
+
+	if (own != fw->fail.own) {
+		fw->fail.own = own;
+		fw->fail.rows[fw->rho] = own;
+		stat_add(fw, FW_STAT_FAIL_CHANGES, 1);
+		fail_broadcast(fw, now);
+		fail_publish(fw, now);
+	} else if (fw->fail.dirty && fw->fail.tried != now + 1) {
+		fail_publish(fw, now);
+	}
+}
+
+/* Every fail_period: age out what nobody refreshed, then say what I know (if anything). */
+static void fail_timer(struct fw *fw, uint64_t now, void *arg)
+{
+	uint64_t life = (uint64_t)fw->par.fail_period * fw->par.fail_age;
+	struct fw_fail *f = &fw->fail;
+	bool changed = false;
+
+	(void)arg;
+	for (uint32_t r = 0; r < fw->topo->a; r++) {
+		if (r == fw->rho || f->rows[r] == 0 || f->rx_cycle[r] + life > now)
+			continue;
+		f->rows[r] = 0;
+		stat_add(fw, FW_STAT_FAIL_AGED, 1);
+		changed = true;
+	}
+	for (uint32_t i = 0; i < f->npairs;) {
+		if (f->pairs[i].expiry > now) {
+			i++;
+			continue;
+		}
+		f->pairs[i] = f->pairs[--f->npairs];
+		stat_add(fw, FW_STAT_FAIL_AGED, 1);
+		changed = true;
+	}
+	if ((f->own != 0 || f->npairs != 0) && f->sent != now + 1)
+		fail_broadcast(fw, now);
+	if (changed)
+		fail_publish(fw, now);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * The tick
  */
 
@@ -823,6 +1083,8 @@ void fw_tick(struct fw *fw, uint64_t now)
 	fw->now = now;
 	stat_add(fw, FW_STAT_TICKS, 1);
 	rx_drain(fw);
+	if (fw->par.fail_enabled)
+		fail_poll(fw, now);
 	timers_run(fw, now);
 	if (fw->par.ectn_enabled && fw->par.ectn_mode == FW_ECTN_ASYNC)
 		ectn_async(fw, now);

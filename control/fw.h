@@ -110,6 +110,14 @@ struct fw_params {
 	/** periods without an array from a neighbour after which its copy counts 0 (the copy of a
 	 *  router whose firmware stopped ages out); 0 = never (default 25) */
 	uint32_t ectn_age;
+	/** Failover (routing.failover, PROPOSAL): tell every neighbour which of my global links
+	 *  are down (regs.ports_down) and relay what I learnt (LINK_STATE frames on every fabric
+	 *  port, at once when my links change and every fail_period cycles while anything is
+	 *  known to be down); publish DFLY_TBL_FAIL. What is not refreshed for fail_age periods
+	 *  is taken as up again (the ASIC's own bits still hold its own ports). */
+	bool fail_enabled;
+	uint32_t fail_period; /**< ≥ 1, default 100 */
+	uint32_t fail_age;    /**< ≥ 1, default 4 */
 	/** LIA / TPR (spec §6, §4.11) and ACOR (§4.12) machines (lia.h); off by default */
 	struct lia_params lia;
 };
@@ -130,6 +138,7 @@ struct fw_params {
 	  "ECTN_PARTIAL frames accepted (decoded, sender checked)")                                \
 	X(RX_HELLO, rx_hello, "HELLO frames accepted (decoded, sender checked)")                   \
 	X(RX_ACK, rx_ack, "ACK frames accepted (decoded, sender checked)")                         \
+	X(RX_LINK_STATE, rx_link_state, "LINK_STATE frames accepted (decoded, sender checked)")    \
 	X(RX_BAD_PORT, rx_bad_port, "frames handed up on a port that is not a fabric port")        \
 	X(RX_DECODE_ERR, rx_decode_err, "frames rejected by the wire decoder")                     \
 	X(RX_OTHER_GROUP, rx_other_group,                                                          \
@@ -190,7 +199,17 @@ struct fw_params {
 	X(LIA_L1_FLIPS, lia_l1_flips, "LIA: changes of the switch's L1 flag")                      \
 	X(LIA_L2_FLIPS, lia_l2_flips, "LIA: changes of a destination group's L2 decision")         \
 	X(LIA_LEVEL_FLIPS, lia_level_flips, "LIA/TPR: changes of a destination group's level")     \
-	X(ACOR_CHANGES, acor_changes, "PB-ACOR: changes of the Path-A level")
+	X(ACOR_CHANGES, acor_changes, "PB-ACOR: changes of the Path-A level")                      \
+	X(FAIL_CHANGES, fail_changes, "failover: changes of my own global links' down vector")      \
+	X(FAIL_TX, fail_tx, "failover: LINK_STATE frames queued (one per fabric port per send)")   \
+	X(FAIL_RX, fail_rx, "failover: LINK_STATE frames received")                                \
+	X(FAIL_ROWS, fail_rows, "failover: group rows changed by a LINK_STATE from my group")      \
+	X(FAIL_LEARNT, fail_learnt, "failover: down group pairs learnt (new) from LINK_STATE")     \
+	X(FAIL_OVERFLOW, fail_overflow,                                                            \
+	  "failover: down pairs not kept or not sent: more than 64 (table or frame full)")         \
+	X(FAIL_AGED, fail_aged,                                                                    \
+	  "failover: neighbours' down rows cleared because no LINK_STATE refreshed them for "      \
+	  "fail_age periods")
 
 #define FW__ENUM(E, n, d) FW_STAT_##E,
 enum fw_stat { FW_FOREACH_STAT(FW__ENUM) FW_STAT_COUNT };

@@ -474,6 +474,7 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 	}
 	case DFLY_WIRE_CTRL_PB_STATE:
 	case DFLY_WIRE_CTRL_ECTN_PARTIAL:
+	case DFLY_WIRE_CTRL_LINK_STATE:
 		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_FRAME, b, (uint16_t)len, cur))
 			drop(p, DFLY_DROP_CTRL_LINK_FULL);
 		break;

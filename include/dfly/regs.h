@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v7: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v8: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 7u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 8u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -136,7 +136,12 @@ extern "C" {
 	X(DECODE_VERSION, decode_version, "header version is not DFLY_WIRE_VERSION")              \
 	X(DECODE_TYPE, decode_type, "unknown packet or control message type")                     \
 	X(DECODE_RANGE, decode_range,                                                              \
-	  "node, router, VC, hop count, port or list index out of range of the network")
+	  "node, router, VC, hop count, port or list index out of range of the network")        \
+	X(CTRL_PORT_DOWN, ctrl_port_down,                                                          \
+	  "control frame from the CPU port for a port whose link is down: not sent")              \
+	X(LINK_DEAD, link_dead,                                                                    \
+	  "packet that could only leave through a link down for router.link_dead_cycles or more " \
+	  "(no way around it): discarded at that output")
 
 /**
  * Routing decisions (per router). Decision counters count once per packet at its decision point,
@@ -193,7 +198,18 @@ extern "C" {
 	X(EJECT, eject, "packets granted to a terminal output")                                    \
 	X(FW_EXPIRED, fw_expired,                                                                  \
 	  "cycles stepped in safe mode: the firmware's heartbeat older than knobs.fw_ttl, its "    \
-	  "tables (PB bits, ECtN copies, LIA levels, UGAL T) ignored")
+	  "tables (PB bits, ECtN copies, LIA levels, UGAL T) ignored")                          \
+	X(FAIL_NONMIN, fail_nonmin,                                                                \
+	  "failover: sent nonminimally at the source because its minimal global link is down")     \
+	X(FAIL_REDRAW, fail_redraw,                                                                \
+	  "failover: Valiant router drawn again because the first global link to it is down")      \
+	X(FAIL_REROUTE, fail_reroute,                                                              \
+	  "failover: in transit in the source group, moved to another global link of this "        \
+	  "router because the one it was heading for is down")                                      \
+	X(FAIL_WAIT, fail_wait,                                                                    \
+	  "failover: granted to a down link with no way around it from here (past its first "      \
+	  "global hop, or no usable global port): after the link returned, or discarded there "    \
+	  "once it is dead (drop.link_dead)")
 
 #define DFLY__ENUM(E, n, d) DFLY_##E,
 enum dfly_port_ctr { DFLY_FOREACH_PORT_CTR(DFLY__ENUM) DFLY_PORT_CTR_COUNT };
@@ -331,6 +347,15 @@ struct dfly_regs_knobs {
 	/** router.firmware_ttl: cycles without a firmware tick after which the ASIC ignores the
 	 *  firmware's tables (safe mode: routing on local information only); 0 = never */
 	uint32_t fw_ttl;
+	/** routing.failover: route around global links that are down (own ports from
+	 *  regs.ports_down, the group's from DFLY_TBL_FAIL); 0 = packets wait for the link */
+	uint32_t failover;
+	/** VC of the final local hop of a packet that took two global hops; 0 = vc_map[D2]. MIN
+	 *  under failover: 3 (its minimal packets keep D2 = 1, a skip of the VAL sequence) */
+	uint32_t vc_d2_long;
+	/** router.link_dead_cycles: a link down this long is dead: what can only leave through it
+	 *  is discarded (drop.link_dead) instead of waiting; 0 = wait for ever */
+	uint32_t link_dead;
 };
 
 /** Double-buffered tables, each with its own generation (enum dfly_tbl indexes them). */
@@ -339,6 +364,7 @@ enum dfly_tbl {
 	DFLY_TBL_UGAL,	 /**< struct dfly_tbl_ugal */
 	DFLY_TBL_ECTN,	 /**< struct dfly_tbl_ectn */
 	DFLY_TBL_LIA,	 /**< struct dfly_tbl_lia */
+	DFLY_TBL_FAIL,	 /**< struct dfly_tbl_fail */
 	DFLY_TBL_COUNT
 };
 
@@ -377,12 +403,27 @@ struct dfly_tbl_lia {
 	uint8_t level[DFLY_MAX_GROUPS]; /**< enum dfly_lia_level per dst group */
 };
 
+/** Failover (routing.failover): the global links that are down, as the firmware knows them
+ *  (its own from regs.ports_down, the others from LINK_STATE frames). Bit q of down[ρ] = global
+ *  port q of router ρ of this group is down. The ASIC uses its own ports'
+ *  hardware bits (regs.ports_down) for its own entry, whatever the table says. */
+#define DFLY_FAIL_MAX_PAIRS 64u /**< down group pairs the failover table holds */
+
+struct dfly_tbl_fail {
+	uint16_t down[DFLY_MAX_A];
+	/** the network's down global links as group pairs (a < b), from LINK_STATE relays: a
+	 *  Valiant router in group I is not drawn for destination group D if (I, D) is here */
+	uint32_t npairs;
+	uint16_t pair[DFLY_FAIL_MAX_PAIRS][2];
+};
+
 /** One bank of every table. */
 struct dfly_regs_tables {
 	struct dfly_tbl_pb pb;
 	struct dfly_tbl_ugal ugal;
 	struct dfly_tbl_ectn ectn;
 	struct dfly_tbl_lia lia;
+	struct dfly_tbl_fail fail;
 };
 
 /** Counters the ASIC keeps for mechanisms to come (one writer: the ASIC). */
@@ -476,6 +517,9 @@ struct dfly_regs {
 	struct dfly_cpu_ring cpu_rx; /**< ASIC → firmware: control frames received */
 	uint8_t link_state[DFLY_MAX_PORTS]; /**< enum dfly_link_state, per port (dataplane) */
 	uint32_t link_peer[DFLY_MAX_PORTS]; /**< router·256 + port the last HELLO named */
+	/** bit p: the link of fabric port p is down (asic_port_set_down(): dfly sim's link faults,
+	 *  dfly-switch's HELLO liveness). A down port sends nothing; failover routes around it */
+	_Atomic uint64_t ports_down;
 
 	/* firmware-written */
 	struct dfly_regs_knobs knobs;
@@ -501,6 +545,8 @@ static inline size_t dfly_tbl_offset(enum dfly_tbl t)
 		return offsetof(struct dfly_regs_tables, ugal);
 	case DFLY_TBL_ECTN:
 		return offsetof(struct dfly_regs_tables, ectn);
+	case DFLY_TBL_FAIL:
+		return offsetof(struct dfly_regs_tables, fail);
 	default:
 		return offsetof(struct dfly_regs_tables, lia);
 	}
@@ -515,6 +561,8 @@ static inline size_t dfly_tbl_size(enum dfly_tbl t)
 		return sizeof(struct dfly_tbl_ugal);
 	case DFLY_TBL_ECTN:
 		return sizeof(struct dfly_tbl_ectn);
+	case DFLY_TBL_FAIL:
+		return sizeof(struct dfly_tbl_fail);
 	default:
 		return sizeof(struct dfly_tbl_lia);
 	}

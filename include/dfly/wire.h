@@ -59,6 +59,11 @@
  *     ACK           0 u32 ack: next sequence number expected (all before it received)
  *                   4 u8 flags (bit 0: NAK, resend from ack)   5 u8[3] reserved
  *                   body_len = 8
+ *     LINK_STATE    0 u8 h (= topology h)   1 u8 n (entries, ≤ DFLY_WIRE_FAIL_MAX)
+ *                   2 u16 down: bit q set = global port q of the sender is down (bits ≥ h 0)
+ *                   4+4i: u32 entry i: bits 0-10 group a, 11-21 group b (a < b < groups),
+ *                   22-25 ttl (1..15: hops it may still be relayed), 26-31 reserved (0): the
+ *                   global link(s) between groups a and b are down.   body_len = 4 + 4n
  *   Control frames are short, so a NIC may pad them to the Ethernet minimum: bytes after the body
  *   are accepted as padding only while the frame is no longer than the minimum (46 bytes after
  *   the EtherType); any longer tail is an error. Encoders never pad and never tag.
@@ -97,6 +102,8 @@ extern "C" {
 #define DFLY_WIRE_CREDIT_MAX      32u /**< credit entries in one CREDIT frame */
 #define DFLY_WIRE_ECTN_MAX        (DFLY_MAX_GROUPS - 1) /**< ECtN counters: one per remote group */
 #define DFLY_WIRE_ECTN_SAT        15u                   /**< ECtN counters saturate at 4 bits */
+#define DFLY_WIRE_FAIL_MAX        64u /**< LINK_STATE entries (down group pairs) in one frame */
+#define DFLY_WIRE_FAIL_TTL_MAX    15u /**< LINK_STATE entry ttl field (4 bits) */
 /** Entries in one ECtN list body (SPARSE, DELTA): the largest list frame, 14 + 8 + 6 + 2·258 =
  *  544 bytes, fits DFLY_CPU_FRAME_MAX like the largest FULL one. A sender with more entries
  *  sends the FULL array instead. */
@@ -126,7 +133,7 @@ extern "C" {
 	X(BAD_VERSION, bad_version, "header version is not DFLY_WIRE_VERSION")                     \
 	X(BAD_TYPE, bad_type, "unknown packet or control message type")                            \
 	X(BAD_NODE, bad_node, "source or destination node out of range")                           \
-	X(BAD_ROUTER, bad_router, "router id out of range")                                        \
+	X(BAD_ROUTER, bad_router, "router or group id out of range")                                        \
 	X(BAD_VC, bad_vc, "VC or VC count out of range")                                           \
 	X(BAD_SIZE, bad_size,                                                                      \
 	  "size in phits zero or too large, or payload length not matching the frame")             \
@@ -155,7 +162,8 @@ extern "C" {
 	X(PB_STATE, pb_state, "PiggyBack saturation bits of the sender's global VCs")              \
 	X(ECTN_PARTIAL, ectn_partial, "ECtN partial contention array")                             \
 	X(HELLO, hello, "sender router, port and topology fingerprint")                            \
-	X(ACK, ack, "link-level retry: cumulative acknowledgement")
+	X(ACK, ack, "link-level retry: cumulative acknowledgement")                                \
+	X(LINK_STATE, link_state, "failover: which of the sender's global links are down")
 
 #define DFLY__ENUM(E, n, d) DFLY_WIRE_E_##E,
 enum dfly_wire_err { DFLY_WIRE_OK = 0, DFLY_FOREACH_WIRE_ERR(DFLY__ENUM) DFLY_WIRE_E_COUNT };
@@ -284,6 +292,22 @@ struct dfly_wire_ack {
 	uint8_t flags; /**< DFLY_WIRE_ACK_F_NAK */
 };
 
+/** One LINK_STATE entry: the global link(s) between groups a < b are down. */
+struct dfly_wire_fail_pair {
+	uint16_t a;  /**< lower group */
+	uint16_t b;  /**< higher group */
+	uint8_t ttl; /**< relay hops left, 1..DFLY_WIRE_FAIL_TTL_MAX */
+};
+
+/** LINK_STATE body (failover): the sender's own down global ports, and the down links of the
+ *  network it knows (its own included), each with the hops it may still travel. */
+struct dfly_wire_link_state {
+	uint8_t h;     /**< global ports of the sender */
+	uint8_t n;     /**< entries, 0..DFLY_WIRE_FAIL_MAX */
+	uint16_t down; /**< bit q: global port q down; q < h */
+	struct dfly_wire_fail_pair e[DFLY_WIRE_FAIL_MAX]; /**< entries [0, n) */
+};
+
 /** Host-order view of a control frame. */
 struct dfly_wire_ctrl {
 	uint8_t type;        /**< enum dfly_wire_ctrl_type: selects the union member */
@@ -294,6 +318,7 @@ struct dfly_wire_ctrl {
 		struct dfly_wire_ectn ectn;      /**< DFLY_WIRE_CTRL_ECTN_PARTIAL */
 		struct dfly_wire_hello hello;    /**< DFLY_WIRE_CTRL_HELLO */
 		struct dfly_wire_ack ack;        /**< DFLY_WIRE_CTRL_ACK */
+		struct dfly_wire_link_state ls;  /**< DFLY_WIRE_CTRL_LINK_STATE */
 	};
 };
 

@@ -130,6 +130,17 @@ static void ctrl_seeds(void)
 	m.ack.flags = DFLY_WIRE_ACK_F_NAK;
 	n = dfly_wire_ctrl_encode(b, sizeof(b), NULL, &m);
 	put("wire_ctrl", "ack-nak", b, (size_t)n);
+
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_LINK_STATE;
+	m.src_router = 5;
+	m.ls.h = 2;
+	m.ls.down = 0x2;
+	m.ls.n = 2;
+	m.ls.e[0] = (struct dfly_wire_fail_pair){.a = 1, .b = 4, .ttl = 3};
+	m.ls.e[1] = (struct dfly_wire_fail_pair){.a = 0, .b = 8, .ttl = 1};
+	n = dfly_wire_ctrl_encode(b, sizeof(b), NULL, &m);
+	put("wire_ctrl", "link_state", b, (size_t)n);
 }
 
 static void host_seeds(void)

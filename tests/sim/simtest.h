@@ -35,6 +35,26 @@ static inline void load_cfg(struct dfly_netcfg *cfg, const char *name, const cha
 	assert_int_equal(rc, 0);
 }
 
+/* A route counter summed over every router. */
+static inline uint64_t route_sum(const struct dfly_fabric *fab, enum dfly_route_ctr c)
+{
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
+		n += dfly_fabric_regs(fab, r)->route[c];
+	return n;
+}
+
+/* A drop counter summed over every router. */
+static inline uint64_t drop_sum(const struct dfly_fabric *fab, enum dfly_drop d)
+{
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
+		n += dfly_fabric_regs(fab, r)->drop[d];
+	return n;
+}
+
 /* One full run (warm-up, measurement, drain); prints its figures and asserts the invariants.
  * Returns the fabric for counter checks (the caller destroys it). */
 static inline struct dfly_fabric *run_keep(const struct dfly_netcfg *cfg, uint64_t seed,

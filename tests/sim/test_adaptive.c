@@ -34,15 +34,6 @@ static void setup(struct dfly_netcfg *cfg, const char *name, const char *mech, c
 	load_cfg(cfg, name, sets, n);
 }
 
-static uint64_t route_sum(const struct dfly_fabric *fab, enum dfly_route_ctr c)
-{
-	uint64_t n = 0;
-
-	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
-		n += dfly_fabric_regs(fab, r)->route[c];
-	return n;
-}
-
 static uint64_t port_sum(const struct dfly_fabric *fab, enum dfly_port_ctr c)
 {
 	uint64_t n = 0;

@@ -30,15 +30,6 @@
 
 #define MAXSETS 16
 
-static uint64_t route_sum(const struct dfly_fabric *fab, enum dfly_route_ctr c)
-{
-	uint64_t n = 0;
-
-	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
-		n += dfly_fabric_regs(fab, r)->route[c];
-	return n;
-}
-
 /* Load @p net with mechanism, pattern, load, the counter check and @p extra settings. */
 static void setup(struct dfly_netcfg *cfg, const char *net, const char *mech, const char *pat,
 		  const char *load, const char *const *extra, int nextra)

@@ -10,6 +10,16 @@
  *   - its neighbours in group 1 (routers 4, 6, 7) drop its ECtN copy once each (its last array
  *     arrived at 1910, the timer of 2300 finds it 390 cycles old), nobody else ages anything;
  *   - the network drains: every generated packet delivered, credits and queues back.
+ * And a global link down and up (routing.failover, h2, UN 0.3, seed 1):
+ *   - MIN, router 0's port 5 down 2000..2799: nothing crosses it either way; the MIN traffic of
+ *     that group pair goes Valiant (55 packets at the source, 1 moved in transit at router 0);
+ *     both groups' tables hold the row; back up, it carries traffic again at once and nothing
+ *     more is misrouted;
+ *   - PB: the link's bits are set (both VCs) in every PB table of its group while it is down and
+ *     clear again after;
+ *   - VAL, router 5's port 6 down for good: every router outside the two groups learns the
+ *     pair; the 30 packets that had only that link left are discarded when it is dead
+ *     (router.link_dead_cycles) and exactly those, everything else is delivered.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +34,32 @@
 #include "netcfg.h"
 #include "simtest.h"
 
+
+/* Drain and check: every packet delivered or discarded behind a dead link (counted). */
+static void drain_check(struct dfly_fabric *fab, uint64_t want_dead, uint64_t min_gen)
+{
+	char err[256];
+	uint64_t gen, dlv, drop;
+
+	dfly_fabric_set_load(fab, 0);
+	for (int i = 0; i < 200 && dfly_fabric_in_flight(fab) != 0; i++)
+		assert_int_equal(dfly_fabric_step(fab, 200), 0);
+	assert_int_equal(dfly_fabric_in_flight(fab), 0);
+	assert_int_equal(dfly_fabric_step(fab, 1000), 0); /* the last credits cross their links */
+	if (dfly_fabric_check_invariants(fab, true, err, sizeof(err)) != 0) {
+		fprintf(stderr, "invariants: %s\n", err);
+		fail();
+	}
+	dfly_fabric_totals(fab, &gen, &dlv, &drop);
+	printf("# generated %llu delivered %llu discarded behind a dead link %llu\n",
+	       (unsigned long long)gen, (unsigned long long)dlv,
+	       (unsigned long long)drop_sum(fab, DFLY_DROP_LINK_DEAD));
+	assert_true(gen > min_gen);
+	assert_int_equal(drop, 0); /* at injection */
+	assert_int_equal(drop_sum(fab, DFLY_DROP_LINK_DEAD), want_dead);
+	assert_int_equal(gen, dlv + want_dead);
+}
+
 static void test_fw_stop_ectn(void **state)
 {
 	const char *sets[] = {"routing.mechanism=ectn", "traffic.load=0.3",
@@ -32,7 +68,6 @@ static void test_fw_stop_ectn(void **state)
 	struct dfly_netcfg cfg;
 	struct dfly_fabric *fab;
 	const struct dfly_regs *r5;
-	uint64_t gen, dlv, drop;
 
 	(void)state;
 	load_cfg(&cfg, "h2", sets, 4);
@@ -58,23 +93,175 @@ static void test_fw_stop_ectn(void **state)
 		assert_int_equal(fw_stat_get(fw_stats(dfly_fabric_fw(fab, r)), FW_STAT_ECTN_AGED),
 				 r == 4 || r == 6 || r == 7 ? 1 : 0);
 	/* drain: everything generated is delivered, credits and queues are back */
-	dfly_fabric_set_load(fab, 0);
-	for (int i = 0; i < 100 && dfly_fabric_in_flight(fab) != 0; i++)
-		assert_int_equal(dfly_fabric_step(fab, 200), 0);
-	assert_int_equal(dfly_fabric_in_flight(fab), 0);
-	assert_int_equal(dfly_fabric_step(fab, 1000), 0); /* the last credits cross their links */
-	if (dfly_fabric_check_invariants(fab, true, err, sizeof(err)) != 0) {
-		fprintf(stderr, "invariants: %s\n", err);
-		fail();
+	drain_check(fab, 0, 10000);
+	dfly_fabric_destroy(fab);
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * A global link down and back up (routing.failover). h2 (p=2 a=4 h=2, g = 9), UN 0.3. Router 0's
+ * global port 5 leads to group X.
+ */
+
+/* The bank of table @p t the ASIC of @p r uses now. */
+static const void *live_tbl(const struct dfly_fabric *fab, uint32_t r, enum dfly_tbl t)
+{
+	const struct dfly_regs *rg = dfly_fabric_regs(fab, r);
+
+	return (const char *)&rg->tables[dfly_regs_tbl_gen(rg, t) & 1] + dfly_tbl_offset(t);
+}
+
+static uint64_t fw_sum(const struct dfly_fabric *fab, enum fw_stat s)
+{
+	uint64_t v = 0;
+
+	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
+		v += fw_stat_get(fw_stats(dfly_fabric_fw(fab, r)), s);
+	return v;
+}
+
+static uint64_t tx_pkts(const struct dfly_fabric *fab, uint32_t r, uint32_t port)
+{
+	return dfly_fabric_regs(fab, r)->port_ctr[port][DFLY_TX_PKTS];
+}
+
+
+/* h2 under @p mech at UN 0.3, seed 1, stepped to cycle 2000. */
+static struct dfly_fabric *start_h2(const char *mech)
+{
+	const char *sets[] = {mech, "traffic.load=0.3"};
+	char err[DFLY_NETCFG_ERRLEN];
+	struct dfly_netcfg cfg;
+	struct dfly_fabric *fab;
+
+	load_cfg(&cfg, "h2", sets, 2);
+	fab = dfly_fabric_create(&cfg, 1, err, sizeof(err));
+	if (fab == NULL)
+		fprintf(stderr, "%s\n", err);
+	assert_non_null(fab);
+	assert_int_equal(dfly_fabric_step(fab, 2000), 0);
+	return fab;
+}
+
+static void test_link_down_min(void **state)
+{
+	struct dfly_fabric *fab = start_h2("routing.mechanism=min");
+	uint32_t pr, pp, X;
+	uint64_t tx0, txp, nonmin;
+
+	(void)state;
+	assert_int_equal(dfly_topo_port_peer(dfly_fabric_topo(fab), 0, 5, &pr, &pp), 0);
+	X = pr / dfly_fabric_topo(fab)->a;
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_FAIL_NONMIN), 0);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_INJ_VAL), 0); /* MIN: nothing nonminimal */
+	tx0 = tx_pkts(fab, 0, 5);
+	txp = tx_pkts(fab, pr, pp);
+	assert_int_equal(dfly_fabric_link_set_down(fab, 0, 5, true), 0);
+	assert_int_equal(dfly_fabric_step(fab, 800), 0); /* down 2000 .. 2799 */
+	/* nothing crossed it, both ways */
+	assert_int_equal(tx_pkts(fab, 0, 5), tx0);
+	assert_int_equal(tx_pkts(fab, pr, pp), txp);
+	/* MIN traffic between group 0 and group X went around it */
+	printf("# MIN, link 0:5 (to group %u) down 2000..2799: fail_nonmin %llu fail_reroute %llu "
+	       "fail_wait %llu inj_val %llu link_state frames %llu\n",
+	       X, (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_NONMIN),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_REROUTE),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_WAIT),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_INJ_VAL),
+	       (unsigned long long)fw_sum(fab, FW_STAT_FAIL_TX));
+	nonmin = route_sum(fab, DFLY_ROUTE_FAIL_NONMIN);
+	assert_int_equal(nonmin, 55); /* deterministic for seed 1 */
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_FAIL_REROUTE), 1);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_FAIL_WAIT), 0);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_INJ_VAL), nonmin);
+	assert_int_equal(fw_sum(fab, FW_STAT_FAIL_CHANGES), 2); /* both ends */
+	/* the routers of both groups know the row */
+	for (uint32_t r = 0; r < 4; r++) {
+		const struct dfly_tbl_fail *f = live_tbl(fab, r, DFLY_TBL_FAIL);
+
+		assert_int_equal(f->down[0], 1u << 0); /* router 0, global port q = 0 */
 	}
-	dfly_fabric_totals(fab, &gen, &dlv, &drop);
-	printf("# firmware of router 5 stopped 2000..3000: generated %llu delivered %llu, "
-	       "fw_expired %llu\n",
-	       (unsigned long long)gen, (unsigned long long)dlv,
-	       (unsigned long long)r5->route[DFLY_ROUTE_FW_EXPIRED]);
-	assert_true(gen > 10000);
-	assert_int_equal(gen, dlv);
-	assert_int_equal(drop, 0);
+	/* back up: used again at once, both ways, and the misrouting stops */
+	assert_int_equal(dfly_fabric_link_set_down(fab, 0, 5, false), 0);
+	assert_int_equal(dfly_fabric_step(fab, 200), 0); /* 2800 .. 2999 */
+	nonmin = route_sum(fab, DFLY_ROUTE_FAIL_NONMIN);
+	assert_true(tx_pkts(fab, 0, 5) > tx0);
+	assert_true(tx_pkts(fab, pr, pp) > txp);
+	tx0 = tx_pkts(fab, 0, 5);
+	assert_int_equal(dfly_fabric_step(fab, 1000), 0); /* 3000 .. 3999 */
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_FAIL_NONMIN), nonmin);
+	assert_true(tx_pkts(fab, 0, 5) > tx0);
+	assert_int_equal(fw_sum(fab, FW_STAT_FAIL_CHANGES), 4);
+	drain_check(fab, 0, 10000);
+	dfly_fabric_destroy(fab);
+}
+
+/* PB: the down link's saturation bit is set in every PB table of its group while it is down. */
+static void test_link_down_pb(void **state)
+{
+	struct dfly_fabric *fab = start_h2("routing.mechanism=pb");
+
+	(void)state;
+	assert_int_equal(dfly_fabric_link_set_down(fab, 0, 5, true), 0);
+	assert_int_equal(dfly_fabric_step(fab, 600), 0);
+	for (uint32_t r = 0; r < 4; r++) {
+		const struct dfly_tbl_pb *pb = live_tbl(fab, r, DFLY_TBL_PB);
+
+		assert_int_equal(pb->sat[0][0], 0x3); /* both global VCs of router 0's port q = 0 */
+	}
+	printf("# PB, link 0:5 down 2000..2599: src_nonmin_sat %llu fail_nonmin %llu "
+	       "fail_redraw %llu fail_wait %llu\n",
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_NONMIN),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_REDRAW),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_WAIT));
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT) > 0, 1);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_FAIL_REDRAW), 14);
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_FAIL_NONMIN), 0); /* the bit did it first */
+	assert_int_equal(dfly_fabric_link_set_down(fab, 0, 5, false), 0);
+	assert_int_equal(dfly_fabric_step(fab, 100), 0);
+	for (uint32_t r = 0; r < 4; r++) {
+		const struct dfly_tbl_pb *pb = live_tbl(fab, r, DFLY_TBL_PB);
+
+		assert_int_equal(pb->sat[0][0] & 0x1, 0); /* G0 (minimal traffic) clear again */
+	}
+	drain_check(fab, 0, 5000);
+	dfly_fabric_destroy(fab);
+}
+
+/* VAL, link 5:6 down for good: the network learns it (every router), Valiant paths avoid it;
+ * the packets past their first global hop that can only use it are discarded once it is dead
+ * (router.link_dead_cycles = 1000), counted; every other packet is delivered. */
+static void test_link_dead_val(void **state)
+{
+	struct dfly_fabric *fab = start_h2("routing.mechanism=val");
+	uint64_t dead;
+
+	(void)state;
+	assert_int_equal(dfly_fabric_link_set_down(fab, 5, 6, true), 0);
+	assert_int_equal(dfly_fabric_step(fab, 3000), 0);
+	/* every router outside the two groups holds the pair in its table */
+	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++) {
+		const struct dfly_tbl_fail *f = live_tbl(fab, r, DFLY_TBL_FAIL);
+		uint32_t pr, pp;
+
+		dfly_topo_port_peer(dfly_fabric_topo(fab), 5, 6, &pr, &pp);
+		if (r / 4 == 1 || r / 4 == pr / 4)
+			continue;
+		assert_int_equal(f->npairs, 1);
+	}
+	dead = drop_sum(fab, DFLY_DROP_LINK_DEAD);
+	printf("# VAL, link 5:6 down from 2000 for good: fail_redraw %llu fail_reroute %llu "
+	       "fail_wait %llu link_dead %llu learnt %llu\n",
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_REDRAW),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_REROUTE),
+	       (unsigned long long)route_sum(fab, DFLY_ROUTE_FAIL_WAIT), (unsigned long long)dead,
+	       (unsigned long long)fw_sum(fab, FW_STAT_FAIL_LEARNT));
+	assert_int_equal(dead, 30);
+	/* what waited at the dead link is exactly what it discarded */
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_FAIL_WAIT), dead);
+	/* nothing more is lost after that: the drain delivers the rest */
+	drain_check(fab, dead, 10000);
 	dfly_fabric_destroy(fab);
 }
 
@@ -82,6 +269,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fw_stop_ectn),
+		cmocka_unit_test(test_link_down_min),
+		cmocka_unit_test(test_link_down_pb),
+		cmocka_unit_test(test_link_dead_val),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,15 +33,6 @@ struct lres {
 	uint64_t l1_router[DFLY_MAX_A];	 /* LG- + LGL per router of group 0 */
 };
 
-static uint64_t route_sum(const struct dfly_fabric *fab, enum dfly_route_ctr c)
-{
-	uint64_t n = 0;
-
-	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
-		n += dfly_fabric_regs(fab, r)->route[c];
-	return n;
-}
-
 /* warm-up and measurement window of the next sim() runs */
 static const char *warmup_set = "sim.warmup=5000";
 static const char *measure_set = "sim.measure=5000";

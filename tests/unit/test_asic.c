@@ -1210,6 +1210,210 @@ static void test_fw_ttl_safe_mode(void **state)
 	net_free(&n);
 }
 
+
+/* ---------------------------------------------------------------------------------------------
+ * Failover (routing.failover, PROPOSAL). p=1 a=2 h=2 (g = 5): router 0 (group 0) has global
+ * ports g0, g1; router 1 has two more. MIN with the VAL VC positions (what the loader sets).
+ */
+
+static void fail_table(struct net *n, uint32_t r, uint16_t down1, const uint16_t (*pairs)[2],
+		       uint32_t npairs)
+{
+	struct dfly_tbl_fail *f = dfly_regs_tbl_begin(&n->regs[r], DFLY_TBL_FAIL);
+
+	assert_non_null(f);
+	memset(f, 0, sizeof(*f));
+	f->down[1] = down1;
+	for (uint32_t i = 0; i < npairs; i++) {
+		f->pair[i][0] = pairs[i][0];
+		f->pair[i][1] = pairs[i][1];
+	}
+	f->npairs = npairs;
+	dfly_regs_tbl_publish(&n->regs[r], DFLY_TBL_FAIL);
+}
+
+static struct asic_pkt fail_probe(struct net *n, uint32_t dst, uint32_t in_port)
+{
+	struct asic_pkt pk;
+
+	pkt_init(&pk, 0, dst, 0);
+	pk.reason = ASIC_REASON_NONE;
+	asic_route_probe(n->as[0], &pk, in_port);
+	return pk;
+}
+
+static void test_failover_route(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk;
+	const struct dfly_topo *t;
+	uint32_t g0, g1, D, D1, dst, others[3], no = 0;
+	uint16_t pairs[2][2];
+
+	(void)state;
+	net_build(&n, 1, 2, 2, &par, DFLY_MODE_MIN, map_val);
+	t = n.topo;
+	for (uint32_t r = 0; r < t->routers; r++) {
+		n.regs[r].knobs.failover = 1;
+		n.regs[r].knobs.vc_d2_long = 3;
+		n.regs[r].knobs.vc_map[DFLY_ROLE_D2] = 1; /* MIN's own; 3 after two global hops */
+	}
+	g0 = t->first_global;
+	g1 = g0 + 1;
+	D = dfly_topo_global_peer(t, 0, 0).router / t->a;  /* through g0 */
+	D1 = dfly_topo_global_peer(t, 0, 1).router / t->a; /* through g1 */
+	dst = D * t->a * t->p;
+	for (uint32_t G = 1; G < t->g; G++)
+		if (G != D)
+			others[no++] = G;
+	assert_int_equal(no, 3);
+
+	/* all links up: minimal */
+	pk = fail_probe(&n, dst, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.val_router, ASIC_NONE);
+	assert_int_equal(pk.reason, ASIC_REASON_NONE);
+
+	/* g0 down (the hardware bit): at injection, a Valiant path whose first link is up */
+	assert_int_equal(asic_port_set_down(n.as[0], g0, true), 0);
+	assert_true(asic_port_is_down(n.as[0], g0));
+	assert_int_equal(asic_port_set_down(n.as[0], 0, true), -EINVAL); /* a terminal port */
+	for (int i = 0; i < 20; i++) {
+		pk = fail_probe(&n, dst, 0);
+		assert_true(pk.flags & ASIC_PKT_NONMIN);
+		assert_int_equal(pk.reason, DFLY_ROUTE_FAIL_NONMIN);
+		assert_int_not_equal(pk.out_port, g0);
+		assert_int_not_equal(pk.val_router / t->a, D);
+		assert_int_not_equal(pk.val_router / t->a, 0);
+		assert_int_equal(pk.out_vc, 0); /* S1 or G1 */
+	}
+	/* in transit (from router 1): another global port of this router, -G- */
+	pk = fail_probe(&n, dst, t->first_local);
+	assert_int_equal(pk.out_port, g1);
+	assert_int_equal(pk.out_vc, 0);
+	assert_int_equal(pk.val_router, dfly_topo_global_peer(t, 0, 1).router);
+	assert_int_equal(pk.reason, DFLY_ROUTE_FAIL_REROUTE);
+	/* ... unless the group behind g1 has lost its link to D: then it waits */
+	pairs[0][0] = (uint16_t)(D1 < D ? D1 : D);
+	pairs[0][1] = (uint16_t)(D1 < D ? D : D1);
+	fail_table(&n, 0, 0, pairs, 1);
+	pk = fail_probe(&n, dst, t->first_local);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_FAIL_WAIT);
+	/* both own global ports down: waits too */
+	fail_table(&n, 0, 0, NULL, 0);
+	asic_port_set_down(n.as[0], g1, true);
+	pk = fail_probe(&n, dst, t->first_local);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_FAIL_WAIT);
+	/* ... and at injection every Valiant path goes through router 1 */
+	pk = fail_probe(&n, dst, 0);
+	assert_int_equal(pk.out_port, t->first_local);
+	assert_int_equal(pk.reason, DFLY_ROUTE_FAIL_NONMIN);
+	asic_port_set_down(n.as[0], g1, false);
+
+	/* the network said (G, D) is down for two of the three other groups: only the third is
+	 * drawn as intermediate group */
+	for (uint32_t i = 0; i < 2; i++) {
+		pairs[i][0] = (uint16_t)(others[i] < D ? others[i] : D);
+		pairs[i][1] = (uint16_t)(others[i] < D ? D : others[i]);
+	}
+	fail_table(&n, 0, 0, pairs, 2);
+	for (int i = 0; i < 30; i++) {
+		pk = fail_probe(&n, dst, 0);
+		assert_int_equal(pk.reason, DFLY_ROUTE_FAIL_NONMIN);
+		assert_int_equal(pk.val_router / t->a, others[2]);
+	}
+
+	/* the link is back; router 1's g-port to D1's group... : a row of the group table */
+	asic_port_set_down(n.as[0], g0, false);
+	fail_table(&n, 0, 0, NULL, 0);
+	pk = fail_probe(&n, dst, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, ASIC_REASON_NONE);
+	{
+		/* router 1's global port 0 leads to group X: a packet for X from router 0 goes
+		 * minimally through router 1 unless the row says that port is down */
+		uint32_t X = dfly_topo_global_peer(t, 1, 0).router / t->a;
+		uint32_t dx = X * t->a * t->p;
+
+		pk = fail_probe(&n, dx, 0);
+		assert_int_equal(pk.out_port, t->first_local);
+		assert_int_equal(pk.val_router, ASIC_NONE);
+		fail_table(&n, 0, 0x1, NULL, 0);
+		pk = fail_probe(&n, dx, 0);
+		assert_int_equal(pk.reason, DFLY_ROUTE_FAIL_NONMIN);
+		assert_int_not_equal(pk.val_router / t->a, X);
+		/* safe mode ignores the firmware's rows (its own bits still count) */
+		n.regs[0].knobs.fw_ttl = 10;
+		n.regs[0].cycle = 1000;
+		pk = fail_probe(&n, dx, 0);
+		assert_int_equal(pk.out_port, t->first_local);
+		assert_int_equal(pk.val_router, ASIC_NONE);
+		/* failover off: the table is not read */
+		n.regs[0].knobs.fw_ttl = 0;
+		n.regs[0].knobs.failover = 0;
+		pk = fail_probe(&n, dx, 0);
+		assert_int_equal(pk.val_router, ASIC_NONE);
+	}
+	net_free(&n);
+}
+
+/* A packet that can only leave through a down link waits; once the link has been down for
+ * knobs.link_dead cycles it is discarded there (drop.link_dead) and its credits come back.
+ * Control frames for a down port are not sent (drop.ctrl_port_down). */
+static void test_link_dead(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk;
+	struct asic_ejection ej[4];
+	const struct dfly_topo *t;
+	uint32_t g0, dst;
+	unsigned got = 0;
+	uint8_t frame[64];
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_ACK, .src_router = 0};
+	int len;
+
+	(void)state;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	t = n.topo;
+	g0 = t->first_global;
+	dst = dfly_topo_global_peer(t, 0, 0).router * t->p;
+	n.regs[0].knobs.link_dead = 500;
+	assert_int_equal(asic_port_set_down(n.as[0], g0, true), 0);
+	pkt_init(&pk, 0, dst, 0);
+	assert_true(asic_inject(n.as[0], 0, &pk, 0));
+	for (uint64_t c = 0; c < 499; c++)
+		got += net_cycle(&n, c, ej + got, 4 - got);
+	assert_int_equal(got, 0);
+	assert_int_equal(asic_pkts_held(n.as[0]), 1);
+	assert_int_equal(n.regs[0].vc_ctr[g0][0][DFLY_VC_OUT_VC_PKTS], 0);
+	/* dead from cycle 500 (down since 0): granted, discarded at the next output stage */
+	for (uint64_t c = 499; c < 510; c++)
+		got += net_cycle(&n, c, ej + got, 4 - got);
+	assert_int_equal(got, 1);
+	assert_int_equal(ej[0].drop, 1 + DFLY_DROP_LINK_DEAD);
+	assert_int_equal(n.regs[0].drop[DFLY_DROP_LINK_DEAD], 1);
+	assert_int_equal(n.regs[0].port_ctr[g0][DFLY_TX_PKTS], 0);
+	/* a control frame for the down port */
+	len = dfly_wire_ctrl_encode(frame, sizeof(frame), NULL, &m);
+	assert_true(len > 0);
+	assert_int_equal(dfly_cpu_ring_put(&n.regs[0].cpu_tx, (uint16_t)g0, 510, frame,
+					   (uint16_t)len),
+			 0);
+	net_cycle(&n, 510, ej, 4);
+	assert_int_equal(n.regs[0].drop[DFLY_DROP_CTRL_PORT_DOWN], 1);
+	assert_int_equal(n.regs[0].port_ctr[g0][DFLY_CTRL_TX], 0);
+	/* back up: credits are whole, nothing held */
+	asic_port_set_down(n.as[0], g0, false);
+	for (uint64_t c = 511; c < 800; c++)
+		net_cycle(&n, c, ej, 4);
+	assert_drained(&n);
+	net_free(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1222,6 +1426,8 @@ int main(void)
 		cmocka_unit_test(test_backpressure_grant),
 		cmocka_unit_test(test_no_link_rate),
 		cmocka_unit_test(test_fw_ttl_safe_mode),
+		cmocka_unit_test(test_failover_route),
+		cmocka_unit_test(test_link_dead),
 		cmocka_unit_test(test_ctrl_charge),
 		cmocka_unit_test(test_val_roles),
 	    cmocka_unit_test(test_flexvc_allowed),

@@ -1589,6 +1589,179 @@ static void test_ectn_modes_sum(void **state)
 	}
 }
 
+
+/* ---------------------------------------------------------------------------------------------
+ * Failover (routing.failover): LINK_STATE frames, the group rows, relayed pairs and their ageing.
+ * p=2 a=4 h=2 (g = 9), router 5: group 1, rho 1; local ports 2-4, global ports 5 and 6.
+ */
+
+static void rx_ls(struct bench *b, uint32_t port, uint32_t src, uint16_t down,
+		  const struct dfly_wire_fail_pair *e, uint8_t n, uint64_t now)
+{
+	struct dfly_wire_ctrl m;
+	uint8_t buf[DFLY_CPU_FRAME_MAX];
+	int len;
+
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_LINK_STATE;
+	m.src_router = src;
+	m.ls.h = (uint8_t)b->topo->h;
+	m.ls.down = down;
+	m.ls.n = n;
+	memcpy(m.ls.e, e, n * sizeof(*e));
+	len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
+	assert_true(len > 0);
+	assert_int_equal(
+	    dfly_cpu_ring_put(&b->regs->cpu_rx, (uint16_t)port, now, buf, (uint16_t)len), 0);
+}
+
+/* Empty cpu_tx: every frame a LINK_STATE equal to the first; @return frames, ports in @p mask. */
+static unsigned drain_ls(struct bench *b, struct dfly_wire_ctrl *first, uint64_t *mask)
+{
+	const struct dfly_cpu_slot *s;
+	unsigned n = 0;
+
+	*mask = 0;
+	while ((s = dfly_cpu_ring_peek(&b->regs->cpu_tx)) != NULL) {
+		struct dfly_wire_ctrl m;
+
+		assert_int_equal(dfly_wire_ctrl_decode(s->frame, s->len, &b->lim, &m), 0);
+		if (m.type == DFLY_WIRE_CTRL_PB_STATE) { /* PB runs beside it */
+			dfly_cpu_ring_pop(&b->regs->cpu_tx);
+			continue;
+		}
+		assert_int_equal(m.type, DFLY_WIRE_CTRL_LINK_STATE);
+		if (n == 0)
+			*first = m;
+		else
+			assert_memory_equal(&m.ls, &first->ls, sizeof(m.ls));
+		*mask |= 1ull << s->port;
+		n++;
+		dfly_cpu_ring_pop(&b->regs->cpu_tx);
+	}
+	return n;
+}
+
+static void fail_cycle(struct bench *b, uint64_t now)
+{
+	dfly_regs_tbl_acquire(b->regs, DFLY_TBL_FAIL);
+	dfly_regs_tbl_acquire(b->regs, DFLY_TBL_PB);
+	fw_tick(b->fw, now);
+}
+
+static struct dfly_tbl_fail acquire_fail(struct bench *b)
+{
+	struct dfly_tbl_fail t;
+
+	memcpy(&t, dfly_regs_tbl_acquire(b->regs, DFLY_TBL_FAIL), sizeof(t));
+	return t;
+}
+
+static void test_fail_link_state(void **state)
+{
+	struct fw_params par = pb_params(2, 512, 0);
+	struct bench b;
+	struct dfly_wire_ctrl m;
+	struct dfly_tbl_fail t;
+	uint64_t mask;
+	uint32_t X, from4;
+	const struct dfly_wire_fail_pair p08 = {.a = 0, .b = 8, .ttl = 2};
+	const struct dfly_wire_fail_pair p08weak = {.a = 0, .b = 8, .ttl = 1};
+	unsigned frames = 0;
+
+	(void)state;
+	par.fail_enabled = true;
+	par.fail_period = 100;
+	par.fail_age = 3;
+	bench_init(&b, 2, 4, 2, 5, &par);
+	X = dfly_topo_global_peer(b.topo, 5, 1).router / b.topo->a;
+	from4 = dfly_topo_local_port(b.topo, 1, 0);
+	/* nothing down: nothing said */
+	for (uint64_t c = 0; c < 10; c++)
+		fail_cycle(&b, c);
+	assert_int_equal(drain_ls(&b, &m, &mask), 0);
+	assert_int_equal(fw_pb_own(b.fw, 1), 0);
+
+	/* global port 6 (q = 1) goes down: at once, on every port but that one */
+	atomic_store(&b.regs->ports_down, 1ull << 6);
+	fail_cycle(&b, 10);
+	assert_int_equal(drain_ls(&b, &m, &mask), 4);
+	assert_int_equal(mask, 0x3cu); /* ports 2-5 */
+	assert_int_equal(m.src_router, 5);
+	assert_int_equal(m.ls.down, 0x2);
+	assert_int_equal(m.ls.n, 1);
+	assert_int_equal(m.ls.e[0].a, X < 1 ? X : 1);
+	assert_int_equal(m.ls.e[0].b, X < 1 ? 1 : X);
+	assert_int_equal(m.ls.e[0].ttl, 3);
+	assert_int_equal(stat(&b, FW_STAT_FAIL_CHANGES), 1);
+	t = acquire_fail(&b);
+	assert_int_equal(t.down[1], 0x2);
+	assert_int_equal(t.npairs, 0); /* my group's links are in the rows */
+	/* PB marks it saturated, every VC */
+	assert_int_equal(fw_pb_own(b.fw, 1), 0x3);
+	assert_int_equal(fw_pb_own(b.fw, 0), 0);
+
+	/* router 4 (rho 0) says its port q = 0 is down and relays 0-8 with ttl 2: learnt, and
+	 * passed on at once with ttl 1 */
+	for (uint64_t c = 11; c < 20; c++)
+		fail_cycle(&b, c);
+	rx_ls(&b, from4, 4, 0x1, &p08, 1, 20);
+	fail_cycle(&b, 20);
+	assert_int_equal(drain_ls(&b, &m, &mask), 4);
+	assert_int_equal(m.ls.n, 2);
+	assert_int_equal(m.ls.e[1].a, 0);
+	assert_int_equal(m.ls.e[1].b, 8);
+	assert_int_equal(m.ls.e[1].ttl, 1);
+	t = acquire_fail(&b);
+	assert_int_equal(t.down[0], 0x1);
+	assert_int_equal(t.down[1], 0x2);
+	assert_int_equal(t.npairs, 1);
+	assert_int_equal(t.pair[0][0], 0);
+	assert_int_equal(t.pair[0][1], 8);
+	assert_int_equal(stat(&b, FW_STAT_FAIL_LEARNT), 1);
+	assert_int_equal(stat(&b, FW_STAT_FAIL_ROWS), 1);
+
+	/* refreshes every period while something is down; router 4 refreshes at 250, a weaker
+	 * copy (ttl 1) at 350 does not: the row and the pair are gone at the timer of 600
+	 * (250 + 3 periods = 550), not before */
+	for (uint64_t c = 21; c < 700; c++) {
+		if (c == 250)
+			rx_ls(&b, from4, 4, 0x1, &p08, 1, c);
+		if (c == 350)
+			rx_ls(&b, 5, dfly_topo_global_peer(b.topo, 5, 0).router, 0, &p08weak, 1, c);
+		fail_cycle(&b, c);
+		frames += drain_ls(&b, &m, &mask);
+		t = acquire_fail(&b);
+		if (c < 600) {
+			assert_int_equal(t.npairs, 1);
+			assert_int_equal(t.down[0], 0x1);
+		} else {
+			assert_int_equal(t.npairs, 0);
+			assert_int_equal(t.down[0], 0);
+		}
+	}
+	assert_int_equal(frames, 4 * 6); /* timers 100 .. 600 */
+	assert_int_equal(stat(&b, FW_STAT_FAIL_AGED), 2);
+	assert_int_equal(stat(&b, FW_STAT_FAIL_RX), 3);
+
+	/* back up: said at once (no entries), on all five ports, then silence */
+	atomic_store(&b.regs->ports_down, 0);
+	fail_cycle(&b, 700);
+	assert_int_equal(drain_ls(&b, &m, &mask), 5);
+	assert_int_equal(mask, 0x7cu);
+	assert_int_equal(m.ls.down, 0);
+	assert_int_equal(m.ls.n, 0);
+	t = acquire_fail(&b);
+	assert_int_equal(t.down[1], 0);
+	assert_int_equal(t.npairs, 0);
+	assert_int_equal(fw_pb_own(b.fw, 1), 0);
+	for (uint64_t c = 701; c < 1000; c++)
+		fail_cycle(&b, c);
+	assert_int_equal(drain_ls(&b, &m, &mask), 0);
+	assert_int_equal(stat(&b, FW_STAT_FAIL_CHANGES), 2);
+	bench_fini(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1610,6 +1783,7 @@ int main(void)
 		cmocka_unit_test(test_ectn_incremental),
 		cmocka_unit_test(test_ectn_async),
 		cmocka_unit_test(test_ectn_modes_sum),
+		cmocka_unit_test(test_fail_link_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

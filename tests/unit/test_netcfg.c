@@ -194,7 +194,7 @@ static void test_unknown_setting(void **state)
 	expect_error(BASE "router = {\n\tspeedup = 2;\n\tspeedupp = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:11: router.speedupp: unknown setting (expected one of: speedup, "
 		     "route_cycles, xbar_cycles, alloc_iters, input_arbiter, output_arbiter, "
-		     "in_transit_priority, credit_release, output_release, ctrl_charge, firmware_ttl)");
+		     "in_transit_priority, credit_release, output_release, ctrl_charge, firmware_ttl, link_dead_cycles)");
 	expect_error(BASE "rooter = {\n\tspeedup = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:9: rooter: unknown setting (expected one of: topology, router, buffers, "
 		     "vcs, links, packet, clock, routing, traffic, capture, sim)");
@@ -378,6 +378,17 @@ static void test_too_few_vcs(void **state)
 		     "2.2)");
 }
 
+/* routing.failover: "on" needs VCs for a Valiant path; "auto" runs without it for MIN 2/1. */
+static void test_failover_vcs(void **state)
+{
+	(void)state;
+	expect_error(BASE "vcs = {\n\tlocal = 2;\n\tglobal = 1;\n};\n",
+		     (const char *const[]){"routing.failover.enabled=on"}, 1, -EINVAL,
+		     "--set routing.failover.enabled=on: routing.failover.enabled: MIN can route "
+		     "around a down link only with 4 local and 2 global VCs and FlexVC off "
+		     "(vcs.local 2, vcs.global 1); use \"auto\" to run without failover");
+}
+
 static void test_buffer_smaller_than_packet(void **state)
 {
 	(void)state;
@@ -430,7 +441,7 @@ static void test_set_errors(void **state)
 		     "--set router.speedupp=3: router.speedupp: unknown setting (expected one of: "
 		     "speedup, route_cycles, xbar_cycles, alloc_iters, input_arbiter, "
 		     "output_arbiter, in_transit_priority, credit_release, output_release, "
-		     "ctrl_charge, firmware_ttl)");
+		     "ctrl_charge, firmware_ttl, link_dead_cycles)");
 	expect_error(BASE, (const char *const[]){"foo.bar=1"}, 1, -EINVAL,
 		     "--set foo.bar=1: foo: unknown setting (expected one of: topology, router, "
 		     "buffers, vcs, links, packet, clock, routing, traffic, capture, sim)");
@@ -786,7 +797,8 @@ int main(void)
 	    T(test_wrong_type),    T(test_out_of_range),       T(test_unknown_setting),
 	    T(test_sigma),         T(test_unknown_enum_value), T(test_mechanism),
 	    T(test_pattern),       T(test_pattern_own_group),  T(test_trunking),
-	    T(test_topology_size), T(test_too_few_vcs),        T(test_buffer_smaller_than_packet),
+	    T(test_topology_size), T(test_too_few_vcs), T(test_failover_vcs),
+	    T(test_buffer_smaller_than_packet),
 	    T(test_set_errors),    T(test_set_creates),        T(test_set_mechanism_pattern),
 	    T(test_defaults),      T(test_dump_round_trip),    T(test_vc_needs),
 	    T(test_configs_dir),   T(test_reference_configs),

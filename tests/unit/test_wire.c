@@ -203,7 +203,20 @@ static struct dfly_wire_ctrl ctrl_ack(void)
 	return m;
 }
 
-#define NSAMPLES 7 /* control frames ctrl_samples() fills */
+/* Failover: router 5 (group 1) has global port 1 down; it knows groups 1-4 and 0-8 are cut. */
+static struct dfly_wire_ctrl ctrl_link_state(void)
+{
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_LINK_STATE, .src_router = 5};
+
+	m.ls.h = 2;
+	m.ls.down = 0x2;
+	m.ls.n = 2;
+	m.ls.e[0] = (struct dfly_wire_fail_pair){.a = 1, .b = 4, .ttl = 3};
+	m.ls.e[1] = (struct dfly_wire_fail_pair){.a = 0, .b = 8, .ttl = 15};
+	return m;
+}
+
+#define NSAMPLES 8 /* control frames ctrl_samples() fills */
 
 /* One valid control frame of each type and ECtN format (PB with vg = 3, which leaves padding
  * bits; an ECtN DELTA with no entry). */
@@ -216,6 +229,7 @@ static int ctrl_samples(struct dfly_wire_ctrl *m)
 	m[4] = ctrl_ack();
 	m[5] = ctrl_ectn_list(DFLY_WIRE_ECTN_SPARSE);
 	m[6] = ctrl_ectn_list(DFLY_WIRE_ECTN_DELTA);
+	m[7] = ctrl_link_state();
 	return NSAMPLES;
 }
 
@@ -1022,6 +1036,108 @@ static void test_ack_errors(void **state)
 	}
 }
 
+static void test_link_state_golden_roundtrip(void **state)
+{
+	/* Ethernet, header {1, 6, 12, 5}, body {h 2, n 2, down 0x0002}, entries 1|4<<11|3<<22 =
+	 * 0x00c02001 and 0|8<<11|15<<22 = 0x03c04000 */
+	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
+				       0x00, 0x05, 0x88, 0xb6, 0x01, 0x06, 0x00, 0x0c, 0x00, 0x00,
+				       0x00, 0x05, 0x02, 0x02, 0x00, 0x02, 0x00, 0xc0, 0x20, 0x01,
+				       0x03, 0xc0, 0x40, 0x00};
+	struct dfly_wire_ctrl m = ctrl_link_state(), out;
+	uint8_t b[BUF_LEN];
+	int n = encode_ctrl(b, &m);
+
+	(void)state;
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(b, want, sizeof(want));
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.type, DFLY_WIRE_CTRL_LINK_STATE);
+	assert_int_equal(out.src_router, 5);
+	assert_int_equal(out.ls.h, 2);
+	assert_int_equal(out.ls.down, 2);
+	assert_int_equal(out.ls.n, 2);
+	assert_int_equal(out.ls.e[0].a, 1);
+	assert_int_equal(out.ls.e[0].b, 4);
+	assert_int_equal(out.ls.e[0].ttl, 3);
+	assert_int_equal(out.ls.e[1].a, 0);
+	assert_int_equal(out.ls.e[1].b, 8);
+	assert_int_equal(out.ls.e[1].ttl, 15);
+	/* no entries: a router saying its own links are up again */
+	m.ls.n = 0;
+	m.ls.down = 0;
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN + 4);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.ls.n, 0);
+	/* the largest: 64 entries */
+	m.ls.n = DFLY_WIRE_FAIL_MAX;
+	for (unsigned i = 0; i < DFLY_WIRE_FAIL_MAX; i++)
+		m.ls.e[i] = (struct dfly_wire_fail_pair){.a = (uint16_t)(i % 8),
+							 .b = 8, .ttl = (uint8_t)(1 + i % 15)};
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN + 4 + 4 * 64);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_int_equal(out.ls.e[63].a, 7);
+	assert_int_equal(out.ls.e[63].ttl, 1 + 63 % 15);
+}
+
+static void test_link_state_errors(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_link_state(), out, x;
+	uint8_t b[BUF_LEN], ref[BUF_LEN];
+	int n = encode_ctrl(ref, &m);
+	size_t e0 = OFF + 8 + 4; /* first entry, little end last (big-endian u32) */
+
+	(void)state;
+	/* h differs from the topology's */
+	memcpy(b, ref, (size_t)n);
+	b[OFF + 8] = 3;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	/* n does not match the body */
+	memcpy(b, ref, (size_t)n);
+	b[OFF + 8 + 1] = 1;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	memcpy(b, ref, (size_t)n);
+	b[OFF + 8 + 1] = DFLY_WIRE_FAIL_MAX + 1;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_COUNT);
+	/* a down bit beyond h */
+	memcpy(b, ref, (size_t)n);
+	b[OFF + 8 + 3] |= 0x4;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	/* reserved entry bits */
+	for (unsigned bit = 26; bit < 32; bit++) {
+		memcpy(b, ref, (size_t)n);
+		b[e0 + 3 - bit / 8] |= (uint8_t)(1u << (bit % 8));
+		ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), RESERVED);
+	}
+	/* a = b, a > b, b = g (9 groups), ttl 0 */
+	memcpy(b, ref, (size_t)n);
+	b[e0 + 3] = 0x04 | 0x00; /* a = 4 (low bits), b stays 4 */
+	b[e0 + 2] = 0x20;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_ROUTER);
+	x = m;
+	x.ls.e[0] = (struct dfly_wire_fail_pair){.a = 1, .b = 9, .ttl = 3};
+	n = encode_ctrl(b, &x);
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n, &LIM, &out), BAD_ROUTER);
+	x.ls.e[0] = (struct dfly_wire_fail_pair){.a = 1, .b = 2, .ttl = 0};
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_ROUTER);
+	x.ls.e[0] = (struct dfly_wire_fail_pair){.a = 2, .b = 1, .ttl = 1};
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_ROUTER);
+	x.ls.e[0] = (struct dfly_wire_fail_pair){.a = 1, .b = 2, .ttl = 16};
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_ROUTER);
+	/* encoder: h out of range, too many entries, a down bit beyond h */
+	x = m;
+	x.ls.h = 0;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x = m;
+	x.ls.n = DFLY_WIRE_FAIL_MAX + 1;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), BAD_COUNT);
+	x = m;
+	x.ls.down = 0x4;
+	ASSERT_ERR(dfly_wire_ctrl_encode(b, BUF_LEN, &ETH, &x), RESERVED);
+}
+
 static void test_ctrl_encode_errors(void **state)
 {
 	struct dfly_wire_ctrl m[NSAMPLES], x;
@@ -1735,6 +1851,8 @@ int main(void)
 	    cmocka_unit_test(test_ctrl_bad_router),
 	    cmocka_unit_test(test_ctrl_bad_body_len),
 	    cmocka_unit_test(test_ctrl_tail),
+	    cmocka_unit_test(test_link_state_golden_roundtrip),
+	    cmocka_unit_test(test_link_state_errors),
 	    cmocka_unit_test(test_credit_errors),
 	    cmocka_unit_test(test_pb_errors),
 	    cmocka_unit_test(test_ectn_errors),

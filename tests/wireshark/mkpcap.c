@@ -103,6 +103,7 @@ static void lua_tables(void)
 	printf("local CREDIT_MAX = %u\n", DFLY_WIRE_CREDIT_MAX);
 	printf("local ECTN_MAX = %u\n", DFLY_WIRE_ECTN_MAX);
 	printf("local ECTN_LIST_MAX = %u\n", DFLY_WIRE_ECTN_LIST_MAX);
+	printf("local FAIL_MAX = %u\n", DFLY_WIRE_FAIL_MAX);
 	printf("local MAX_H = %u\n", DFLY_MAX_H);
 	printf("local MAX_VCS = %u\n", DFLY_MAX_VCS);
 	printf("local F_NONMIN = 0x%02x\n", DFLY_WIRE_F_NONMIN);
@@ -334,6 +335,7 @@ struct ctx {
 	struct check ectn;           /**< ECTN_PARTIAL frames, all three formats */
 	struct check hello;          /**< HELLO frames */
 	struct check ack;            /**< ACK frames */
+	struct check ls;             /**< LINK_STATE frames */
 	struct check meta_ck;        /**< metadata records */
 	struct check names;          /**< value names of meta.pcap (tshark -V) */
 	struct check malformed;      /**< malformed.pcap: frame, error */
@@ -790,6 +792,32 @@ static void ack_frame(const struct dfly_wire_ctrl *m, uint16_t vid, size_t pad_t
 	row_end(c);
 }
 
+static void ls_frame(const struct dfly_wire_ctrl *m, size_t pad_to)
+{
+	struct check *c = &X.ls;
+	size_t pad = ctrl_frame(c, m, 0, pad_to);
+
+	col(c, "%u", m->ls.h);
+	col(c, "%u", m->ls.n);
+	col(c, "0x%04x", m->ls.down);
+	if (m->ls.n == 0) {
+		for (int k = 0; k < 4; k++)
+			col(c, "%s", "");
+	}
+	for (unsigned i = 0; i < m->ls.n; i++)
+		more(c, i == 0, "0x%08x",
+		     (unsigned)(m->ls.e[i].a | m->ls.e[i].b << 11 | (unsigned)m->ls.e[i].ttl << 22));
+	for (unsigned i = 0; i < m->ls.n; i++)
+		more(c, i == 0, "%u", m->ls.e[i].a);
+	for (unsigned i = 0; i < m->ls.n; i++)
+		more(c, i == 0, "%u", m->ls.e[i].b);
+	for (unsigned i = 0; i < m->ls.n; i++)
+		more(c, i == 0, "%u", m->ls.e[i].ttl);
+	pad_col(c, pad);
+	col(c, "%s", "");
+	row_end(c);
+}
+
 static void ctrl_frames(void)
 {
 	struct dfly_wire_ctrl m;
@@ -924,6 +952,24 @@ static void ctrl_frames(void)
 	ack_frame(&m, 0, 60);
 	m.ack.ack = 0;
 	ack_frame(&m, 7, 64);
+
+	/* LINK_STATE: a router back up (nothing down, padded), one with its own link and relays,
+	 * the largest (64 entries, the widest group ids) */
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_LINK_STATE;
+	m.src_router = 6;
+	m.ls.h = 2;
+	ls_frame(&m, 60);
+	m.ls.down = 0x2;
+	m.ls.n = 2;
+	m.ls.e[0] = (struct dfly_wire_fail_pair){.a = 1, .b = 4, .ttl = 3};
+	m.ls.e[1] = (struct dfly_wire_fail_pair){.a = 0, .b = 8, .ttl = 1};
+	ls_frame(&m, 0);
+	m.ls.n = DFLY_WIRE_FAIL_MAX;
+	for (unsigned i = 0; i < m.ls.n; i++)
+		m.ls.e[i] = (struct dfly_wire_fail_pair){
+		    .a = (uint16_t)(i % 8), .b = 8, .ttl = (uint8_t)(1 + i % DFLY_WIRE_FAIL_TTL_MAX)};
+	ls_frame(&m, 0);
 }
 
 /* ---- metadata records ------------------------------------------------------------------- */
@@ -1494,6 +1540,27 @@ static void malformed_ctrl(void)
 	bad_frame(b, len - 4, "bad_count", "HELLO body of 12 bytes");
 	ctrl_mut(b, &m, -1, 0);
 	bad_frame(b, len - 1, "truncated", "HELLO body cut");
+
+	/* LINK_STATE (h = 3, as LIM; entry 0 = 1 | 4 << 11 | 3 << 22, bytes 00 c0 20 01) */
+	memset(&m, 0, sizeof(m));
+	m.type = DFLY_WIRE_CTRL_LINK_STATE;
+	m.src_router = 5;
+	m.ls.h = 3;
+	m.ls.n = 1;
+	m.ls.e[0] = (struct dfly_wire_fail_pair){.a = 1, .b = 4, .ttl = 3};
+	len = ctrl_mut(b, &m, 1, 2); /* n = 2 for one entry */
+	bad_frame(b, len, "bad_count", "LINK_STATE n larger than the body");
+	ctrl_mut(b, &m, 3, 0x08); /* own port 3 down with h = 3 */
+	bad_frame(b, len, "reserved", "LINK_STATE down bit beyond h");
+	ctrl_mut(b, &m, 4, 0x04); /* entry bit 26 */
+	bad_frame(b, len, "reserved", "LINK_STATE reserved entry bit");
+	ctrl_mut(b, &m, 7, 0x04); /* a = 4 = b */
+	bad_frame(b, len, "bad_router", "LINK_STATE groups a = b");
+	ctrl_mut(b, &m, 5, 0x00); /* ttl bits 22-23 cleared (24-25 are 0): ttl 0 */
+	bad_frame(b, len, "bad_router", "LINK_STATE ttl 0");
+	len = ctrl_mut(b, &m, -1, 0);
+	set_body_len(b, 6);
+	bad_frame(b, len, "bad_count", "LINK_STATE body of 6 bytes");
 }
 
 /* Write a malformed metadata record named @p want (the dissector's names). */
@@ -1618,6 +1685,10 @@ int main(int argc, char **argv)
 	check_open(&X.ack, "ack", &X.frames, "dfly.ctrl.type == 5",
 		   CTRL_FIELDS " dfly.ctrl.ack.ack dfly.ctrl.ack.flags dfly.ctrl.ack.nak "
 			       "dfly.ctrl.reserved dfly.ctrl.padding _ws.expert.message");
+	check_open(&X.ls, "link_state", &X.frames, "dfly.ctrl.type == 6",
+		   CTRL_FIELDS " dfly.ctrl.ls.h dfly.ctrl.ls.n dfly.ctrl.ls.down dfly.ctrl.ls.entry "
+			       "dfly.ctrl.ls.group_a dfly.ctrl.ls.group_b dfly.ctrl.ls.ttl "
+			       "dfly.ctrl.padding _ws.expert.message");
 	check_open(&X.meta_ck, "meta", &X.meta, "dfly.meta", META_FIELDS);
 	check_open(&X.names, "names", &X.meta, "dfly.meta",
 		   "^ *(Capture point|Port kind|Decision|Trigger|Drop reason|LIA level|"
@@ -1639,6 +1710,7 @@ int main(int argc, char **argv)
 	check_close(&X.ectn);
 	check_close(&X.hello);
 	check_close(&X.ack);
+	check_close(&X.ls);
 	check_close(&X.meta_ck);
 	check_close(&X.names);
 	check_close(&X.malformed);

@@ -36,6 +36,8 @@ struct dfly_fabric {
 	struct asic **asics;
 	struct fw **fws; /* one firmware instance per router */
 	bool *fw_stopped; /* [router]: its firmware does not tick (dfly_fabric_fw_set_stopped) */
+	struct dfly_link_fault *faults; /* scheduled link faults (dfly_fabric_opts) */
+	uint32_t nfaults;
 	struct dfly_regs **regs;     /* per router: in regs_mem, or a shared-memory mapping */
 	struct dfly_regs *regs_mem;
 	struct dfly_regs_shm *shm;   /* external firmware: the mappings (NULL otherwise) */
@@ -390,6 +392,27 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		for (uint32_t r = 0; r < t->routers; r++)
 			fab->regs[r] = &fab->regs_mem[r];
 	}
+	if (o != NULL && o->nfaults) {
+		fab->faults = calloc(o->nfaults, sizeof(*fab->faults));
+		if (fab->faults == NULL)
+			goto out_nomem;
+		for (uint32_t i = 0; i < o->nfaults; i++) {
+			const struct dfly_link_fault *f = &o->faults[i];
+
+			if (f->router >= t->routers || f->port < t->first_local ||
+			    f->port >= t->radix || (f->up != 0 && f->up <= f->down)) {
+				snprintf(err, errlen,
+					 "link fault %u: router %u port %u cycles %llu..%llu: no such "
+					 "fabric port (routers 0..%u, ports %u..%u) or up <= down",
+					 i, f->router, f->port, (unsigned long long)f->down,
+					 (unsigned long long)f->up, t->routers - 1, t->first_local,
+					 t->radix - 1);
+				goto out_err;
+			}
+			fab->faults[i] = *f;
+		}
+		fab->nfaults = o->nfaults;
+	}
 	fab->links = calloc((size_t)t->routers * (t->a - 1 + t->h), sizeof(*fab->links));
 	fab->src = calloc(t->nodes, sizeof(*fab->src));
 	fab->lat_hist = calloc(LAT_BUCKETS, sizeof(*fab->lat_hist));
@@ -482,6 +505,7 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 			fw_destroy(fab->fws[r]); /* NULL with an external firmware */
 	free(fab->fws);
 	free(fab->fw_stopped);
+	free(fab->faults);
 	for (uint32_t c = 0; c < fab->nchunks; c++)
 		free(fab->chunks[c]);
 	free(fab->chunks);
@@ -574,8 +598,33 @@ uint64_t dfly_fabric_fw_absent_cycles(const struct dfly_fabric *fab)
 	return fab->fw_absent_cycles;
 }
 
+int dfly_fabric_link_set_down(struct dfly_fabric *fab, uint32_t r, uint32_t port, bool down)
+{
+	uint32_t pr, pp;
+
+	if (r >= fab->topo->routers || dfly_topo_port_peer(fab->topo, r, port, &pr, &pp) < 0)
+		return -EINVAL;
+	asic_port_set_down(fab->asics[r], port, down);
+	asic_port_set_down(fab->asics[pr], pp, down);
+	return 0;
+}
+
+static void apply_faults(struct dfly_fabric *fab)
+{
+	for (uint32_t i = 0; i < fab->nfaults; i++) {
+		const struct dfly_link_fault *f = &fab->faults[i];
+
+		if (f->down == fab->now)
+			dfly_fabric_link_set_down(fab, f->router, f->port, true);
+		else if (f->up != 0 && f->up == fab->now)
+			dfly_fabric_link_set_down(fab, f->router, f->port, false);
+	}
+}
+
 static void one_cycle(struct dfly_fabric *fab)
 {
+	if (fab->nfaults)
+		apply_faults(fab);
 	if (fab->gen.on || fab->queued_src)
 		generate(fab);
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
@@ -636,10 +685,19 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 			 (unsigned long long)in_flight, (unsigned long long)fab->drop_fabric);
 		return -EBUSY;
 	}
-	if (fab->drop_fabric) {
-		snprintf(why, len, "lossless fabric dropped %llu packets",
-			 (unsigned long long)fab->drop_fabric);
-		return -EBUSY;
+	{
+		/* the fabric drops nothing but what a dead link holds (drop.link_dead, a fault) */
+		uint64_t dead = 0;
+
+		for (uint32_t r = 0; r < fab->topo->routers; r++)
+			dead += fab->regs[r]->drop[DFLY_DROP_LINK_DEAD];
+		if (fab->drop_fabric != dead) {
+			snprintf(why, len,
+				 "lossless fabric dropped %llu packets (%llu of them behind a dead "
+				 "link)",
+				 (unsigned long long)fab->drop_fabric, (unsigned long long)dead);
+			return -EBUSY;
+		}
 	}
 	for (uint32_t r = 0; r < fab->topo->routers; r++) {
 		const struct dfly_regs *rg = fab->regs[r];
@@ -687,6 +745,8 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 				 (unsigned long long)asic_cc_mismatches(fab->asics[r]));
 			return -EBUSY;
 		}
+		/* what a dead link discarded left through no link: it counts as sent */
+		tx += rg->drop[DFLY_DROP_LINK_DEAD];
 		if (drained && (rx != tx || enq != deq)) {
 			snprintf(why, len, "router %u drained but rx %llu != tx %llu or enq %llu != "
 					   "deq %llu",

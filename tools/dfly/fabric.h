@@ -58,6 +58,16 @@ struct dfly_fabric *dfly_fabric_create(const struct dfly_netcfg *cfg, uint64_t s
 				       size_t errlen);
 void dfly_fabric_destroy(struct dfly_fabric *fab);
 
+/** A scheduled link fault (dfly sim --link-down): the link of fabric port @p port of router
+ *  @p router, both directions, is down from cycle @p down until cycle @p up (back up at the
+ *  start of that cycle; 0: never). */
+struct dfly_link_fault {
+	uint32_t router;
+	uint32_t port;
+	uint64_t down;
+	uint64_t up;
+};
+
 /** Where the register files live and who runs the firmware. */
 struct dfly_fabric_opts {
 	/** non-NULL: every router's register file is the POSIX shared-memory object
@@ -68,6 +78,9 @@ struct dfly_fabric_opts {
 	/** how long a cycle waits for the external firmware before the ASICs go on without it
 	 *  (on their last tables) until it is back in step; 0 means 5000 ms */
 	uint32_t fw_wait_ms;
+	/** link faults to apply at their cycles (copied) */
+	const struct dfly_link_fault *faults;
+	uint32_t nfaults;
 };
 
 /** dfly_fabric_create() with options (NULL: the defaults, firmware inside). */
@@ -100,6 +113,14 @@ uint64_t dfly_fabric_in_flight(const struct dfly_fabric *fab);
  * @return 0, -EINVAL (no such router, or external firmware) or -ENOMEM.
  */
 int dfly_fabric_fw_set_stopped(struct dfly_fabric *fab, uint32_t r, bool stopped);
+
+/**
+ * Fault: take the link of fabric port @p port of router @p r down (both directions: both ends'
+ * ports, asic_port_set_down()) or back up, from the next cycle on. Packets on the wire arrive;
+ * packets granted to a down port wait in its output FIFO; with routing.failover the routers
+ * route around it. @return 0, or -EINVAL (no such router, or a terminal port).
+ */
+int dfly_fabric_link_set_down(struct dfly_fabric *fab, uint32_t r, uint32_t port, bool down);
 
 /** Check conservation, credits and drained queues. @return 0 or -EBUSY with @p why. */
 int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, char *why,

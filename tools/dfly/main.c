@@ -100,6 +100,11 @@ static void usage_sim(FILE *f)
 		"                       load and seed)\n"
 		"  --firmware-wait MS   how long a cycle waits for dfly-controld before the ASICs\n"
 		"                       go on without it on their last tables (default 5000)\n"
+		"  --link-down R:P:FROM[:TO]\n"
+		"                       fault: the link of fabric port P of router R (both\n"
+		"                       directions) is down from cycle FROM until cycle TO (never\n"
+		"                       back without TO); cycles count from 0, warm-up included.\n"
+		"                       routing.failover routes around it (repeatable, up to 64)\n"
 		"  --quiet              no progress lines\n"
 		"  --help               this text\n"
 		"\n"
@@ -223,9 +228,11 @@ int cmd_sim(int argc, char **argv)
 		{"firmware-instance", required_argument, NULL, 'F'},
 		{"firmware-wait", required_argument, NULL, 'W'},
 		{"capture", required_argument, NULL, 'P'},
+		{"link-down", required_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
 	struct dfly_fabric_opts fopts = {0};
+	struct dfly_link_fault faults[64];
 	const char *cap_arg = NULL;
 	unsigned runs_started = 0;
 	const char *ctr_path = NULL;
@@ -292,6 +299,29 @@ int cmd_sim(int argc, char **argv)
 				return 2;
 			}
 			fopts.fw_wait_ms = (uint32_t)v;
+			break;
+		}
+		case 'D': {
+			struct dfly_link_fault *f = &faults[fopts.nfaults];
+			unsigned long long down = 0, up = 0;
+			unsigned r = 0, port = 0;
+			int used = 0, n;
+
+			n = sscanf(optarg, "%u:%u:%llu%n:%llu%n", &r, &port, &down, &used, &up, &used);
+			if (fopts.nfaults >= 64 || n < 3 || optarg[used] != '\0' ||
+			    *optarg < '0' || *optarg > '9' || (n == 4 && up <= down)) {
+				fprintf(stderr,
+					"dfly sim: --link-down %s: expected ROUTER:PORT:FROM[:TO] with "
+					"TO > FROM (cycles), at most 64\n",
+					optarg);
+				return 2;
+			}
+			f->router = r;
+			f->port = port;
+			f->down = down;
+			f->up = n == 4 ? up : 0;
+			fopts.faults = faults;
+			fopts.nfaults++;
 			break;
 		}
 		case 'm':

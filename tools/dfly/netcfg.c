@@ -83,6 +83,7 @@ static const char *const nc_mech_names[] = {
     "filtered", "hybrid", "ectn", "lia", "tpr", "pb-acor", "ugal-g", NULL};
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
 static const char *const nc_own_names[] = {"live", "broadcast", NULL};
+static const char *const nc_fail_names[] = {"auto", "on", "off", NULL};
 /* in enum dfly_flexvc_sel order */
 static const char *const nc_flexvc_names[] = {"off", "jsq", "highest", "lowest", "random", NULL};
 /** ECtN broadcast contents, index = enum fw_ectn_mode. */
@@ -149,6 +150,8 @@ static const struct nc_setting nc_settings[] = {
 	     "control frames occupy their output link (A-5.6; false: out of band, free)"),
 	NC_I("router.firmware_ttl", NC_U32, fw_ttl, 1000000, 0, UINT32_MAX,
 	     "cycles without a firmware tick before the ASIC ignores its tables (0: never)"),
+	NC_I("router.link_dead_cycles", NC_U32, link_dead, 1000, 0, UINT32_MAX,
+	     "cycles a link may be down before what can only use it is discarded (0: never)"),
 
 	NC_G("buffers"),
 	NC_I("buffers.injection", NC_U32, buf_inj, 256, 1, NC_BUF_MAX, "phits per injection VC"),
@@ -238,6 +241,13 @@ static const struct nc_setting nc_settings[] = {
 	     "async: cycles from any send to an immediate one, at least"),
 	NC_I("routing.ectn.age", NC_U32, ectn_age, 25, 0, 1000000,
 	     "periods without an array from a neighbour before its copy counts 0 (0: never)"),
+	NC_G("routing.failover"),
+	NC_E("routing.failover.enabled", fail_mode, nc_fail_names,
+	     "route around down global links: auto (on unless MIN lacks 4/2 VCs) | on | off"),
+	NC_I("routing.failover.period", NC_U32, fail_period, 100, 1, 1000000,
+	     "cycles between LINK_STATE refreshes while a link is down"),
+	NC_I("routing.failover.age", NC_U32, fail_age, 4, 1, 1000000,
+	     "periods without a refresh before a neighbour's down link counts as up"),
 	NC_G("routing.lia"),
 	NC_I("routing.lia.window", NC_U32, lia_window, 200, 1, 1000000,
 	     "HW: cycles of injected traffic counted (LIA, TPR)"),
@@ -1382,6 +1392,24 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	return 0;
 }
 
+/*
+ * Failover (routing.failover): does it run? Every mode but MIN has VCs for a Valiant path. MIN
+ * (2/1) can misroute around a down link only with the VAL VCs (4/2): minimal packets keep their
+ * VCs (l0 g1 l2 of the reference l0 g1 l2 l3 g4 l5, a skip), misrouted ones climb the rest. Not
+ * under FlexVC, whose MIN sequence has no Valiant positions.
+ */
+static bool nc_fail_possible(const struct dfly_netcfg *cfg)
+{
+	if (cfg->mode != DFLY_MODE_MIN)
+		return true;
+	return cfg->vc_local >= 4 && cfg->vc_global >= 2 && cfg->flexvc == DFLY_FLEXVC_OFF;
+}
+
+bool dfly_netcfg_failover(const struct dfly_netcfg *cfg)
+{
+	return cfg->fail_mode == 1 || (cfg->fail_mode == 0 && nc_fail_possible(cfg));
+}
+
 /** Rules that tie settings together, once every setting has a valid value on its own. */
 static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 {
@@ -1458,6 +1486,12 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       " can never mark a channel: Q > F*(sum of the h queues)/h + T needs "
 			       "F < h (expected F < h, or average = \"other\")",
 			       cfg->pb_f, cfg->h);
+	if (cfg->fail_mode == 1 && !nc_fail_possible(cfg))
+		return nc_fail(c, "routing.failover.enabled",
+			       "MIN can route around a down link only with 4 local and 2 global VCs "
+			       "and FlexVC off (vcs.local %" PRIu32 ", vcs.global %" PRIu32 "); "
+			       "use \"auto\" to run without failover",
+			       cfg->vc_local, cfg->vc_global);
 	rc = nc_check_vcs(c, cfg);
 	if (rc < 0)
 		return rc;
@@ -1795,7 +1829,17 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->ectn_own_live = cfg->ectn_own == 0;
 	k->ctrl_charge = cfg->ctrl_charge;
 	k->fw_ttl = cfg->fw_ttl;
+	k->link_dead = cfg->link_dead;
 	dfly_netcfg_vc_needs(cfg, &l, &g, k->vc_map);
+	k->failover = dfly_netcfg_failover(cfg);
+	k->vc_d2_long = k->vc_map[DFLY_ROLE_D2];
+	if (k->failover && cfg->mode == DFLY_MODE_MIN) {
+		/* the VAL positions for packets misrouted around a down link (nc_fail_possible) */
+		k->vc_map[DFLY_ROLE_I1] = 1;
+		k->vc_map[DFLY_ROLE_I2] = 2;
+		k->vc_map[DFLY_ROLE_G2] = 1;
+		k->vc_d2_long = 3;
+	}
 }
 
 void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
@@ -1818,6 +1862,9 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->ectn_async_delta = cfg->ectn_async_delta;
 	fp->ectn_async_min_gap = cfg->ectn_async_min_gap;
 	fp->ectn_age = cfg->ectn_age;
+	fp->fail_enabled = dfly_netcfg_failover(cfg);
+	fp->fail_period = cfg->fail_period;
+	fp->fail_age = cfg->fail_age;
 	fp->lia.enabled = cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_TPR;
 	fp->lia.tpr = cfg->mode == DFLY_MODE_TPR;
 	fp->lia.window = cfg->lia_window;

@@ -85,6 +85,7 @@ struct dfly_netcfg {
 	enum dfly_release credit_release; /**< router.credit_release: "grant" (default) | "tail" */
 	enum dfly_release output_release; /**< router.output_release: "start" (default) | "tail" */
 	uint32_t fw_ttl;   /**< router.firmware_ttl: safe mode after this many silent cycles */
+	uint32_t link_dead; /**< router.link_dead_cycles: discard what waits for a dead link */
 	bool ctrl_charge; /**< router.ctrl_charge: control frames occupy their link, default false
 			       (A-5.6: the papers did not charge them) */
 
@@ -171,6 +172,9 @@ struct dfly_netcfg {
 	uint32_t ectn_async_delta;   /**< routing.ectn.async_delta: async, default 4 */
 	uint32_t ectn_async_min_gap; /**< routing.ectn.async_min_gap: async, default 10 cycles */
 	uint32_t ectn_age; /**< routing.ectn.age: periods before a silent neighbour's copy is 0 */
+	int fail_mode;	   /**< routing.failover.enabled: 0 "auto" (default) | 1 "on" | 2 "off" */
+	uint32_t fail_period; /**< routing.failover.period: LINK_STATE refresh, default 100 */
+	uint32_t fail_age;    /**< routing.failover.age: periods before a silent row clears (4) */
 
 	/* traffic.* */
 	enum dfly_pattern pattern;	 /**< traffic.pattern: "un" (default) | "adv+N" | ... */
@@ -218,6 +222,9 @@ int dfly_netcfg_parse_list(const char *s, uint32_t max, uint8_t *map);
 /** Parse capture point names ("all" or "port_tx,host_rx"). @return 0 or -EINVAL. */
 int dfly_netcfg_parse_points(const char *s, uint32_t *mask);
 const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t len);
+
+/** Whether routing.failover runs for @p cfg ("auto": every mode but MIN without 4/2 VCs). */
+bool dfly_netcfg_failover(const struct dfly_netcfg *cfg);
 
 /**
  * VCs the configured mechanism needs per local and global port (spec §2.2): MIN 2/1; VAL with a

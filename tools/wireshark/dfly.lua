@@ -2,7 +2,7 @@
 --[[
 Wireshark dissector for dfly traces: the fabric frames of wire format v1 (include/dfly/wire.h),
 EtherType 0x88B5 data frames and 0x88B6 control frames (CREDIT, PB_STATE, ECTN_PARTIAL in its
-FULL, SPARSE and DELTA formats, HELLO, ACK), and the metadata records of trace capture format v1
+FULL, SPARSE and DELTA formats, HELLO, ACK, LINK_STATE), and the metadata records of trace capture format v1
 (include/dfly/trace.h, link type DLT_USER0 = 147): a 48-byte header naming the router, port, VC,
 capture point and the hop's routing decision, then the Ethernet frame, handed to the eth dissector.
 
@@ -31,6 +31,7 @@ local MAX_LOCAL_HOPS = 3
 local CREDIT_MAX = 32
 local ECTN_MAX = 1023
 local ECTN_LIST_MAX = 258
+local FAIL_MAX = 64
 local MAX_H = 16
 local MAX_VCS = 8
 local F_NONMIN = 0x01
@@ -65,6 +66,7 @@ local CTRL_PB_STATE = 2
 local CTRL_ECTN_PARTIAL = 3
 local CTRL_HELLO = 4
 local CTRL_ACK = 5
+local CTRL_LINK_STATE = 6
 local ECTN_FULL = 0
 local pkt_names = {
     [1] = "synth",
@@ -77,6 +79,7 @@ local ctrl_names = {
     [3] = "ectn_partial",
     [4] = "hello",
     [5] = "ack",
+    [6] = "link_state",
 }
 local ectn_fmt_names = {
     [0] = "full",
@@ -93,7 +96,7 @@ local wire_err_descs = {
     bad_version = "header version is not DFLY_WIRE_VERSION",
     bad_type = "unknown packet or control message type",
     bad_node = "source or destination node out of range",
-    bad_router = "router id out of range",
+    bad_router = "router or group id out of range",
     bad_vc = "VC or VC count out of range",
     bad_size = "size in phits zero or too large, or payload length not matching the frame",
     bad_hops = "global or local hop count out of range",
@@ -151,6 +154,8 @@ local drop_names = {
     [21] = "decode_version",
     [22] = "decode_type",
     [23] = "decode_range",
+    [24] = "ctrl_port_down",
+    [25] = "link_dead",
 }
 local route_ctr_names = {
     [0] = "inj_min",
@@ -185,6 +190,10 @@ local route_ctr_names = {
     [29] = "hop_global",
     [30] = "eject",
     [31] = "fw_expired",
+    [32] = "fail_nonmin",
+    [33] = "fail_redraw",
+    [34] = "fail_reroute",
+    [35] = "fail_wait",
 }
 -- END GENERATED
 
@@ -311,6 +320,15 @@ local fc = {
     ack_ack = ProtoField.uint32("dfly.ctrl.ack.ack", "Next expected sequence number", base.DEC),
     ack_flags = ProtoField.uint8("dfly.ctrl.ack.flags", "Flags", base.HEX),
     ack_nak = ProtoField.bool("dfly.ctrl.ack.nak", "NAK", 8, nil, ACK_F_NAK),
+    -- LINK_STATE
+    ls_h = ProtoField.uint8("dfly.ctrl.ls.h", "Global ports (h)", base.DEC),
+    ls_n = ProtoField.uint8("dfly.ctrl.ls.n", "Entries (n)", base.DEC),
+    ls_down = ProtoField.uint16("dfly.ctrl.ls.down", "Own global ports down", base.HEX),
+    ls_entry = ProtoField.uint32("dfly.ctrl.ls.entry", "Entry", base.HEX),
+    ls_group_a = ProtoField.uint32("dfly.ctrl.ls.group_a", "Group a", base.DEC, nil, 0x000007ff),
+    ls_group_b = ProtoField.uint32("dfly.ctrl.ls.group_b", "Group b", base.DEC, nil, 0x003ff800),
+    ls_ttl = ProtoField.uint32("dfly.ctrl.ls.ttl", "Relay hops left (ttl)", base.DEC, nil,
+        0x03c00000),
 }
 p_ctrl.fields = fc
 local ef_ctrl = ProtoExpert.new("dfly.ctrl.malformed", "Malformed dfly control frame",
@@ -619,6 +637,8 @@ local function body_len_plausible(typ, n)
         return n == 16
     elseif typ == CTRL_ACK then
         return n == 8
+    elseif typ == CTRL_LINK_STATE then
+        return n >= 4 and n <= 4 + 4 * FAIL_MAX
     end
     return false
 end
@@ -818,9 +838,65 @@ local function ack_body(b, t)
     return string.format("%s %u", band(fl, ACK_F_NAK) ~= 0 and "nak" or "ack", u32(b, 0)), first
 end
 
+-- LINK_STATE (failover): ls_decode(). h is checked against the topology by the C decoder, which
+-- the dissector does not know: it checks what the frame says about itself, and group ids
+-- against the 11-bit field only.
+local function link_state_body(b, t)
+    local blen = b:len()
+    local h, n, down = u8(b, 0), u8(b, 1), u16(b, 2)
+    local first
+    local hi = t:add(fc.ls_h, b(0, 1))
+    local ni = t:add(fc.ls_n, b(1, 1))
+    local di = t:add(fc.ls_down, b(2, 2))
+    if h == 0 or h > MAX_H then
+        wire_err(hi, ef_ctrl, "bad_count", "h " .. h .. " (1.." .. MAX_H .. ")")
+        first = "bad_count"
+    end
+    if n > FAIL_MAX or blen ~= 4 + 4 * n then
+        wire_err(ni, ef_ctrl, "bad_count", "n " .. n .. " (<= " .. FAIL_MAX .. "), body of " ..
+            blen .. " bytes")
+        return string.format("h %u n %u", h, n), first or "bad_count"
+    end
+    if first == nil and h < 16 and rshift(down, h) ~= 0 then
+        wire_err(di, ef_ctrl, "reserved", string.format("down bits beyond h: 0x%04x", down))
+        first = "reserved"
+    end
+    local downs = {}
+    for q = 0, 15 do
+        if band(rshift(down, q), 1) ~= 0 then
+            downs[#downs + 1] = tostring(q)
+        end
+    end
+    di:append_text(#downs > 0 and (" (global ports " .. table.concat(downs, ",") .. " down)")
+        or " (none down)")
+    local pairs_ = {}
+    for i = 0, n - 1 do
+        local v = u32(b, 4 + 4 * i)
+        local a, bb, ttl = band(v, 0x7ff), band(rshift(v, 11), 0x7ff), band(rshift(v, 22), 0xf)
+        local ei = t:add(fc.ls_entry, b(4 + 4 * i, 4))
+        ei:set_text(string.format("Entry %d: groups %u-%u down, ttl %u", i, a, bb, ttl))
+        ei:add(fc.ls_group_a, b(4 + 4 * i, 4))
+        ei:add(fc.ls_group_b, b(4 + 4 * i, 4))
+        ei:add(fc.ls_ttl, b(4 + 4 * i, 4))
+        if rshift(v, 26) ~= 0 then
+            wire_err(ei, ef_ctrl, "reserved", "entry bits 26..31")
+            first = first or "reserved"
+        elseif a >= bb or ttl == 0 then
+            wire_err(ei, ef_ctrl, "bad_router", string.format("groups %u-%u ttl %u", a, bb, ttl))
+            first = first or "bad_router"
+        end
+        pairs_[#pairs_ + 1] = a .. "-" .. bb
+    end
+    local summary = string.format("down 0x%04x", down)
+    if n > 0 then
+        summary = summary .. " pairs " .. table.concat(pairs_, ",")
+    end
+    return summary, first
+end
+
 local body_dissectors = {
     [CTRL_CREDIT] = credit_body, [CTRL_PB_STATE] = pb_body, [CTRL_ECTN_PARTIAL] = ectn_body,
-    [CTRL_HELLO] = hello_body, [CTRL_ACK] = ack_body,
+    [CTRL_HELLO] = hello_body, [CTRL_ACK] = ack_body, [CTRL_LINK_STATE] = link_state_body,
 }
 
 function p_ctrl.dissector(tvb, pinfo, tree)
