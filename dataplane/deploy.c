@@ -43,8 +43,8 @@ static const char *const host_names[] = {"node", "mac", "ip", "dev", "args", NUL
 static const char *const lcore_names[] = {"lcore", "routers", NULL};
 static const char *const link_names[] = {"replay",	 "rto_us",	     "ack_every",
 					 "ack_delay_us", "keepalive_us",     "nak_us",
-					 "credit_delay_us", "credit_refresh_us", "hello_us", "loss_ppm",
-					 NULL};
+					 "credit_delay_us", "credit_refresh_us", "hello_us", "dead_us",
+					 "loss_ppm", NULL};
 static const char *const run_names[] = {"duration_s", "stats_interval_s", "max_steps", "mbufs",
 					"epoch_ns",   NULL};
 
@@ -453,7 +453,8 @@ static int load_link_run(struct dp_ctx *c)
 				  .nak_us = 500,
 				  .credit_delay_us = 10,
 				  .credit_refresh_us = 1000,
-				  .hello_us = 100000};
+				  .hello_us = 100000,
+				  .dead_us = 200000};
 	d->run = (struct dp_run_cfg){.stats_interval_s = 1.0, .max_steps = 64};
 	if (l != NULL) {
 		if (!config_setting_is_group(l))
@@ -473,6 +474,8 @@ static int load_link_run(struct dp_ctx *c)
 		    (rc = get_u32(c, l, "credit_refresh_us", "link.credit_refresh_us",
 				  &k->credit_refresh_us, 1, 10000000, false)) ||
 		    (rc = get_u32(c, l, "hello_us", "link.hello_us", &k->hello_us, 1000, 100000000,
+				  false)) ||
+		    (rc = get_u32(c, l, "dead_us", "link.dead_us", &k->dead_us, 0, 100000000,
 				  false)) ||
 		    (rc = get_u32(c, l, "loss_ppm", "link.loss_ppm", &k->loss_ppm, 0, 500000, false)))
 			return rc;

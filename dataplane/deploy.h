@@ -16,7 +16,7 @@
  *   generators = "all";             # "all" | "none" | [nodes]: hosted nodes without a host
  *   link = { replay = 1024; rto_us = 2000; ack_every = 16; ack_delay_us = 20;
  *            keepalive_us = 1000; nak_us = 500; credit_delay_us = 10; credit_refresh_us = 1000;
- *            hello_us = 100000; };
+ *            hello_us = 100000; dead_us = 200000; };
  *   run = { duration_s = 0.0; stats_interval_s = 1.0; max_steps = 64; mbufs = 0; epoch_ns = 0; };
  *
  * Every error names the file, the line and the setting; nothing starts with an invalid file.
@@ -85,6 +85,9 @@ struct dp_link_cfg {
 	uint32_t credit_delay_us;   /**< batch credit returns this long at most, default 10 */
 	uint32_t credit_refresh_us; /**< resend the running totals this often, default 1000 */
 	uint32_t hello_us;	    /**< HELLO period once up (10 ms until then), default 100000 */
+	uint32_t dead_us;	    /**< an up link with no valid frame from the peer for this long
+				       is declared down (the ASIC routes around it); 0 = never,
+				       default 200000 (ACK keepalives come every keepalive_us) */
 	uint32_t loss_ppm;	    /**< testing: discard this many per million received fabric
 				       frames, as a lossy medium would (where netem is missing) */
 };

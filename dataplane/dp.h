@@ -73,6 +73,8 @@ struct dp_port {
 	bool cr_dirty;
 	uint64_t cr_first_ns, cr_last_ns;
 	uint64_t hello_next_ns;
+	uint64_t last_rx_ns;	  /**< last valid frame from the peer (liveness, link.dead_us) */
+	bool dead;		  /**< declared down by liveness: the ASIC port is held down */
 	struct dfly_rng loss_rng; /**< link.loss_ppm draws */
 
 	/* host */
@@ -95,6 +97,7 @@ struct dp_sink {
 	uint64_t gen_pkts;   /**< packets generated and injected */
 	uint64_t all_pkts;   /**< synthetic packets delivered here, whole run */
 	uint64_t gen_drops;  /**< generation attempts with no injection room (or no mbuf) */
+	uint64_t fabric_drops; /**< generated packets the fabric discarded (drop.link_dead) */
 	/* packets generated in the measurement window (from sim.warmup cycles after every device
 	 * port of this process came up): */
 	uint64_t pkts, phits, nonmin, hops, lhops, ghops;

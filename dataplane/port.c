@@ -17,6 +17,11 @@
  *   - HELLO: sent every 10 ms until the peer's HELLO is verified (dfly_wire_hello_check), then
  *     every hello_us. Until then, or for ever when miswired, the port is held down: nothing is
  *     sent but HELLO, and whatever arrives except HELLO is dropped as link_down.
+ *   - liveness: an up link that brings no valid frame from its peer (HELLO, ACK keepalives,
+ *     credits, data) for link.dead_us is declared down: the ASIC port is held down
+ *     (asic_port_set_down), so the router stops using it and fails over (routing.failover);
+ *     the retry layer keeps offering what is unacknowledged. The first valid frame after that
+ *     brings it back (port counters link_downs, link_ups).
  * Host port: ordinary Ethernet from the host is classified (host.h): carried to the node its
  *   destination MAC belongs to, answered (proxy ARP), or dropped by a named reason. Frames are
  *   read only when the injection queue has room for the largest frame, so a busy fabric pushes
@@ -240,6 +245,17 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 	uint8_t vc;
 	uint16_t phits;
 
+	/* liveness: nothing valid from the peer for dead_us → the ASIC stops using the link */
+	if (up && !p->dead && env->link->dead_us != 0 &&
+	    now_ns - p->last_rx_ns > env->link->dead_us * 1000ull) {
+		p->dead = true;
+		asic_port_set_down(p->rt->as, p->port, true);
+		ctr(p, DFLY_LINK_DOWNS, 1);
+		fprintf(stderr,
+			"dfly-switch: router %u port %u (%s): nothing from router %u for %u us: "
+			"link down, routing around it\n",
+			p->rt->id, p->port, p->name, p->peer_router, env->link->dead_us);
+	}
 	/* HELLO: fast until the peer is verified */
 	if (now_ns >= p->hello_next_ns) {
 		struct dfly_wire_ctrl h;
@@ -407,6 +423,19 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 	}
 }
 
+/* A valid frame from the peer: the link lives (back up if liveness had declared it down). */
+static void alive(struct dp_port *p, uint64_t now_ns)
+{
+	p->last_rx_ns = now_ns;
+	if (p->dead) {
+		p->dead = false;
+		asic_port_set_down(p->rt->as, p->port, false);
+		ctr(p, DFLY_LINK_UPS, 1);
+		fprintf(stderr, "dfly-switch: router %u port %u (%s): router %u heard again: link up\n",
+			p->rt->id, p->port, p->name, p->peer_router);
+	}
+}
+
 static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *b, uint32_t len,
 		    uint64_t cur, uint64_t now_ns)
 {
@@ -425,7 +454,10 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 		if (rc == 0 && regs->link_state[p->port] != DFLY_LINK_UP) {
 			regs->link_state[p->port] = DFLY_LINK_UP;
 			p->hello_next_ns = 0; /* answer at once so the peer comes up too */
-		} else if (rc < 0 && regs->link_state[p->port] != DFLY_LINK_MISWIRED) {
+		}
+		if (rc == 0)
+			alive(p, now_ns);
+		else if (rc < 0 && regs->link_state[p->port] != DFLY_LINK_MISWIRED) {
 			regs->link_state[p->port] = DFLY_LINK_MISWIRED;
 			fprintf(stderr,
 				"dfly-switch: router %u port %u (%s): miswired: HELLO from router %u "
@@ -443,6 +475,7 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 		drop(p, DFLY_DROP_NOT_PEER);
 		return;
 	}
+	alive(p, now_ns);
 	switch (c.type) {
 	case DFLY_WIRE_CTRL_CREDIT:
 		ctr(p, DFLY_CREDIT_FRAMES_RX, 1);

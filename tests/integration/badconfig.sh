@@ -126,6 +126,7 @@ generators: node is a host|s/^generators = .*/generators = [0];/||FILE:11: gener
 # -- link and run
 link: unknown setting|s/replay = 1024;/rto = 5;/||FILE:12: link: unknown setting 'rto'
 link: replay not a power of two|s/replay = 1024;/replay = 1000;/||FILE:12: link.replay: 1000 is not a power of two
+link: dead_us out of range|s/replay = 1024;/dead_us = 200000000;/||FILE:12: link.dead_us: 'dead_us' = 200000000 out of range [0, 100000000]
 run: max_steps out of range|s/max_steps = 16;/max_steps = 0;/||FILE:13: run.max_steps: 'max_steps' = 0 out of range [1, 1000000]
 run: negative duration|s/duration_s = 1.0;/duration_s = -1.0;/||FILE:13: run.duration_s: must be ≥ 0
 # -- the network, through the deployment (--set) and dfly sim
@@ -133,6 +134,9 @@ network: unknown mechanism||--set routing.mechanism=fastest|--set routing.mechan
 network: oracle refused in real time||--set routing.mechanism=ugal-g|FILE: network: NET: routing.mechanism ugal-g reads other routers' queues (a non-physical oracle, spec 4.5): dfly sim only
 network: load out of range||--set traffic.load=2|--set traffic.load=2: traffic.load: 2 is out of range (expected 0..1)
 network: inconsistent trunking||--set topology.t=3|--set topology.t=3: topology.t: 3 does not divide topology.a = 2 (expected a divisor of a)
+network: failover without the VCs||--set routing.failover.enabled=on --set vcs.local=2 --set vcs.global=1|--set routing.failover.enabled=on: routing.failover.enabled: MIN can route around a down link only with 4 local and 2 global VCs and FlexVC off (vcs.local 2, vcs.global 1); use "auto" to run without failover
+sim: bad link fault|s/x/x/|sim NET --link-down 0:5|--link-down 0:5: expected ROUTER:PORT:FROM[:TO] with TO > FROM (cycles), at most 64
+sim: link fault on a terminal port|s/x/x/|sim NET --link-down 0:0:100|link fault 0: router 0 port 0 is not a fabric port (routers 0..5, fabric ports 1..2)
 sim: network syntax error|s/x/x/|sim TMP/broken.cfg|TMP/broken.cfg:2: syntax error: syntax error
 sim: link-rate emulation off|s/x/x/|sim NET --set clock.link_rate=false|NET: clock.link_rate = false is for dfly-switch benchmarks; dfly sim emulates the link rate
 TABLE

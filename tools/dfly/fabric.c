@@ -400,13 +400,18 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			const struct dfly_link_fault *f = &o->faults[i];
 
 			if (f->router >= t->routers || f->port < t->first_local ||
-			    f->port >= t->radix || (f->up != 0 && f->up <= f->down)) {
+			    f->port >= t->radix) {
 				snprintf(err, errlen,
-					 "link fault %u: router %u port %u cycles %llu..%llu: no such "
-					 "fabric port (routers 0..%u, ports %u..%u) or up <= down",
-					 i, f->router, f->port, (unsigned long long)f->down,
-					 (unsigned long long)f->up, t->routers - 1, t->first_local,
+					 "link fault %u: router %u port %u is not a fabric port (routers "
+					 "0..%u, fabric ports %u..%u)",
+					 i, f->router, f->port, t->routers - 1, t->first_local,
 					 t->radix - 1);
+				goto out_err;
+			}
+			if (f->up != 0 && f->up <= f->down) {
+				snprintf(err, errlen,
+					 "link fault %u: back up at cycle %llu, not after %llu", i,
+					 (unsigned long long)f->up, (unsigned long long)f->down);
 				goto out_err;
 			}
 			fab->faults[i] = *f;

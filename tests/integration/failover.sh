@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# A global link down and back up in a real-time testbed (routing.failover, link.dead_us):
+# `dfly testbed up` on the h=1 Dragonfly, one dfly-switch per router over veth pairs, MIN, the
+# generators on (UN). Router 0's port 2 is the global link to router 5 (groups 0 and 2), veth
+# <name>l1a in namespace <name>-s0. Then:
+#  1. the veth goes down: both routers declare the link down (port2.link_downs = 1 at each end,
+#     no frame for link.dead_us), nothing more leaves on it (port2.tx_pkts stands still), the
+#     traffic between groups 0 and 2 goes Valiant through group 1 (route.fail_nonmin grows) and
+#     packets keep being delivered (route.eject grows);
+#  2. the veth comes back: both ends see their peer again (link_ups = 1) and the link carries
+#     packets again (tx_pkts grows at both ends);
+#  3. the generators stop, the network drains, `down`: every generated packet is delivered or
+#     counted as discarded behind the dead link (fabric_drops = drop.link_dead), and nothing of
+#     the testbed remains.
+# Needs root (namespaces). Removes what it created, also on failure.
+#
+#   failover.sh DFLY SOURCE_DIR
+set -u
+dfly="${1:?usage: failover.sh DFLY SOURCE_DIR}"
+src="${2:?usage: failover.sh DFLY SOURCE_DIR}"
+[ "$(id -u)" = 0 ] || { echo "needs root (network namespaces): skipped"; exit 77; }
+name="f$(($$ % 100000))"
+tmp=$(mktemp -d /tmp/dflyfo.XXXXXX)
+d="$tmp/tb"
+checks=0
+
+cleanup() {
+	[ -f "$d/testbed.state" ] && "$dfly" testbed down --dir "$d" >/dev/null 2>&1
+	for ns in $(ip netns list 2>/dev/null | awk -v p="$name-" 'index($1, p) == 1 { print $1 }'); do
+		ip netns del "$ns" 2>/dev/null
+	done
+	rm -f /dev/shm/dfly."$name".r* 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+fail() {
+	echo "FAIL: $*"
+	for f in "$d"/p*.log; do
+		[ -s "$f" ] && sed "s|^|  $(basename "$f"): |" "$f" | tail -5
+	done
+	exit 1
+}
+ok() {
+	checks=$((checks + 1))
+	echo "ok: $*"
+}
+# snapshot FILE: every router's counters, "r<R>.<name> value"
+snap() { "$dfly" stats --instance "$name" --all >"$1" 2>&1 || fail "dfly stats: $(cat "$1")"; }
+# get FILE KEY: a value of a snapshot (0 if absent)
+get() { awk -v k="$2" '$1 == k { v = $2 } END { print v + 0 }' "$1"; }
+# sum FILE SUFFIX: the sum over routers of r*.SUFFIX
+sum() { awk -v s=".$2" 'substr($1, length($1) - length(s) + 1) == s { v += $2 } END { print v + 0 }' "$1"; }
+
+"$dfly" testbed up "$src/configs/h1.cfg" --dir "$d" --name "$name" --split router --link veth \
+	--generators on --gen-seconds 14 --set routing.mechanism=min --set traffic.load=0.05 \
+	--set clock.cycle_ns=4000 >"$tmp/up.out" 2>&1 || { cat "$tmp/up.out"; fail "testbed up"; }
+grep -q 'iface=[a-z0-9]*l1a' "$d/p0.cfg" && grep -q '{ router = 0; port = 2;' "$d/p0.cfg" ||
+	fail "router 0 port 2 is not on veth ${name}l1a: $(grep port "$d/p0.cfg")"
+sleep 2
+snap "$tmp/s0"
+[ "$(get "$tmp/s0" r0.port2.tx_pkts)" -gt 0 ] || fail "router 0 sends nothing on its global link"
+[ "$(sum "$tmp/s0" route.fail_nonmin)" -eq 0 ] || fail "failover before any fault"
+
+# ---- 1. down ------------------------------------------------------------------------------------
+ip -n "$name-s0" link set "${name}l1a" down || fail "cannot set ${name}l1a down"
+sleep 1.5
+snap "$tmp/s1"
+sleep 1.5
+snap "$tmp/s2"
+for r in 0 5; do
+	[ "$(get "$tmp/s2" "r$r.port2.link_downs")" -eq 1 ] ||
+		fail "router $r: port2.link_downs $(get "$tmp/s2" "r$r.port2.link_downs"), want 1"
+done
+ok "both ends declared the link down (no frame for link.dead_us)"
+for r in 0 5; do
+	a=$(get "$tmp/s1" "r$r.port2.tx_pkts")
+	b=$(get "$tmp/s2" "r$r.port2.tx_pkts")
+	[ "$a" -eq "$b" ] || fail "router $r: port 2 sent $((b - a)) packets while down"
+done
+ok "nothing left on the down link for 1.5 s, both ways"
+f1=$(sum "$tmp/s1" route.fail_nonmin)
+f2=$(sum "$tmp/s2" route.fail_nonmin)
+[ "$f2" -gt "$f1" ] || fail "route.fail_nonmin did not grow while the link was down ($f1, $f2)"
+e1=$(sum "$tmp/s1" route.eject)
+e2=$(sum "$tmp/s2" route.eject)
+[ "$e2" -gt "$e1" ] || fail "nothing delivered while the link was down"
+ok "MIN traffic of groups 0 and 2 went around it ($((f2 - f1)) packets in 1.5 s), $((e2 - e1)) delivered"
+
+# ---- 2. back up ---------------------------------------------------------------------------------
+ip -n "$name-s0" link set "${name}l1a" up || fail "cannot set ${name}l1a up"
+sleep 3
+snap "$tmp/s3"
+for r in 0 5; do
+	[ "$(get "$tmp/s3" "r$r.port2.link_ups")" -eq 1 ] ||
+		fail "router $r: port2.link_ups $(get "$tmp/s3" "r$r.port2.link_ups"), want 1"
+	a=$(get "$tmp/s2" "r$r.port2.tx_pkts")
+	b=$(get "$tmp/s3" "r$r.port2.tx_pkts")
+	[ "$b" -gt "$a" ] || fail "router $r: the link carries nothing after it came back"
+done
+ok "the link is back in use at both ends"
+
+# ---- 3. drain, down, conservation ---------------------------------------------------------------
+sleep 6 # the generators stop 14 s after the start; the network drains
+"$dfly" testbed down --dir "$d" >"$tmp/down.out" 2>&1 || { cat "$tmp/down.out"; fail "down"; }
+gen=0 dlv=0 fdrop=0 dead=0
+for f in "$d"/p*.counters; do
+	set -- $(sed -n 's/^generated \([0-9]*\) delivered \([0-9]*\) .* fabric_drops \([0-9]*\).*/\1 \2 \3/p' "$f")
+	gen=$((gen + ${1:-0})) dlv=$((dlv + ${2:-0})) fdrop=$((fdrop + ${3:-0}))
+	dead=$((dead + $(awk '$1 == "drop.link_dead" { v += $2 } END { print v + 0 }' "$f")))
+done
+[ "$gen" -gt 1000 ] || fail "only $gen packets generated"
+[ "$gen" -eq $((dlv + fdrop)) ] ||
+	fail "generated $gen != delivered $dlv + discarded behind the dead link $fdrop"
+[ "$fdrop" -le "$dead" ] || fail "fabric_drops $fdrop > drop.link_dead $dead"
+ok "generated $gen = delivered $dlv + discarded behind the dead link $fdrop (drop.link_dead $dead)"
+pgrep -f -- "--file-prefix ${name}p" >/dev/null && fail "dfly-switch still running"
+ls /dev/shm/dfly."$name".r* >/dev/null 2>&1 && fail "register files left"
+ip netns list 2>/dev/null | grep -q "^$name-" && fail "namespaces left"
+ok "nothing of the testbed remains"
+echo "failover: $checks checks passed"
