@@ -1898,6 +1898,41 @@ static uint32_t ctrl_phits(const struct asic *as, uint16_t len)
  * for ctrl_phits() cycles, during which the data behind it waits; the whole frame is there at
  * start + ctrl_phits + latency. PB information flits (pb_info_flits) are not CPU frames.
  */
+/* A control-frame fault on its link (asic_link_set_ctrl_fault): is this frame lost? */
+static bool ctrl_fault_lost(struct asic_link *l, const struct dfly_cpu_slot *sl)
+{
+	if (l->cf_types == 0 || l->cf_loss_ppm == 0 || sl->len <= DFLY_WIRE_ETH_LEN + 1 ||
+	    !((l->cf_types >> sl->frame[DFLY_WIRE_ETH_LEN + 1]) & 1u))
+		return false;
+	return dfly_rng_below(&l->cf_rng, 1000000) < l->cf_loss_ppm;
+}
+
+int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_ppm,
+			     uint32_t delay, uint64_t seed)
+{
+	uint32_t want = pow2_at_least((l->latency + delay + 2) * 64 + 2 * (16 + DFLY_CPU_FRAME_MAX));
+
+	if (want > l->cb_mask + 1) {
+		/* late frames stay on the line longer: room for delay cycles more of them */
+		uint8_t *nb;
+
+		if (l->cb_head != l->cb_tail)
+			return -EBUSY;
+		nb = calloc(want, 1);
+		if (nb == NULL)
+			return -ENOMEM;
+		free(l->cbuf);
+		l->cbuf = nb;
+		l->cb_mask = want - 1;
+		l->cb_head = l->cb_tail = 0;
+	}
+	l->cf_types = types;
+	l->cf_loss_ppm = loss_ppm;
+	l->cf_delay = delay;
+	dfly_rng_seed(&l->cf_rng, seed, 0xcf00000000ull + (uint64_t)l->up_port);
+	return 0;
+}
+
 static void tx_cpu(struct asic *as, uint64_t now)
 {
 	const struct dfly_cpu_slot *sl;
@@ -1910,19 +1945,27 @@ static void tx_cpu(struct asic *as, uint64_t now)
 			as->regs->drop[DFLY_DROP_CPU_TX_BAD]++;
 		} else if ((as->down_mask >> o) & 1u) {
 			as->regs->drop[DFLY_DROP_CTRL_PORT_DOWN]++;
+		} else if (ctrl_fault_lost(as->out[o].link, sl)) {
+			as->regs->drop[DFLY_DROP_CTRL_FAULT]++;
 		} else {
 			struct asic_out *out = &as->out[o];
-			uint64_t start = now, ser = 0;
+			uint64_t start = now, ser = 0, late = 0;
 
+			if (out->link->cf_types && out->link->cf_delay &&
+			    sl->len > DFLY_WIRE_ETH_LEN + 1 &&
+			    ((out->link->cf_types >> sl->frame[DFLY_WIRE_ETH_LEN + 1]) & 1u))
+				late = out->link->cf_delay;
 			if (charge) {
 				start = out->link_free > now ? out->link_free : now;
 				ser = ctrl_phits(as, sl->len);
 			}
-			if (!ctrl_push(out->link, start + ser + out->link->latency, ASIC_CTRL_FRAME,
+			if (!ctrl_push(out->link, start + ser + out->link->latency + late, ASIC_CTRL_FRAME,
 				       sl->frame, sl->len)) {
 				as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
 			} else {
 				as->regs->port_ctr[o][DFLY_CTRL_TX]++;
+				if (late)
+					as->regs->port_ctr[o][DFLY_CTRL_DELAYED]++;
 				if (TRACING(as, DFLY_TRACE_PORT_TX))
 					trace_frame(as, o, DFLY_TRACE_PORT_TX, sl->frame, sl->len, start);
 				if (charge) {

@@ -189,6 +189,11 @@ struct asic_link {
 	struct asic *down;  /**< downstream ASIC */
 	uint16_t up_port;   /**< output port on the upstream ASIC */
 	uint16_t down_port; /**< input port on the downstream ASIC */
+	/* control-frame faults (asic_link_set_ctrl_fault), applied by the sender's CPU port */
+	uint32_t cf_types;  /**< bit T: control type T is subject to the fault */
+	uint32_t cf_loss_ppm; /**< lost, per million frames of those types */
+	uint32_t cf_delay;    /**< cycles added to each of those frames that is not lost */
+	struct dfly_rng cf_rng; /**< the fault's own draws (the routing's stream is untouched) */
 };
 
 /** Static parameters of one ASIC (all routers of a network share one). */
@@ -263,6 +268,18 @@ void asic_destroy(struct asic *as);
 struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asic *down,
 				   uint32_t down_port, uint32_t latency);
 void asic_link_destroy(struct asic_link *l);
+
+/**
+ * Fault: the firmware control frames of the types in @p types (bit T = enum
+ * dfly_wire_ctrl_type T) that leave on link @p l are lost with probability @p loss_ppm per
+ * million (drop.ctrl_fault at the sender) and the others arrive @p delay cycles late (the
+ * control line stays in order, so frames behind a late one wait for it; port counter
+ * ctrl_delayed). @p seed seeds the fault's own draws. types 0 clears the fault. A delay
+ * longer than the line holds grows it, which needs the line empty.
+ * @return 0, -EBUSY (frames on the line) or -ENOMEM.
+ */
+int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_ppm,
+			     uint32_t delay, uint64_t seed);
 
 /**
  * Create one half of a link whose other end is not an ASIC of this process (dfly-switch: the

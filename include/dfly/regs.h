@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v9: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v10: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 9u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 10u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -83,7 +83,9 @@ extern "C" {
 	X(ARP_REPLIES, arp_replies, "ARP requests from the host answered by the edge router")      \
 	X(LINK_DOWNS, link_downs,                                                                  \
 	  "times this fabric link was declared down: no frame from the peer for link.dead_us")   \
-	X(LINK_UPS, link_ups, "times this fabric link came back up after being declared down")
+	X(LINK_UPS, link_ups, "times this fabric link came back up after being declared down")    \
+	X(CTRL_DELAYED, ctrl_delayed,                                                              \
+	  "control frames sent late on purpose by a link fault (dfly sim --ctrl-fault)")
 
 /** Per (port, VC) counters; the input side of the VC unless stated. */
 #define DFLY_FOREACH_VC_CTR(X)                                                                     \
@@ -144,7 +146,9 @@ extern "C" {
 	  "control frame from the CPU port for a port whose link is down: not sent")              \
 	X(LINK_DEAD, link_dead,                                                                    \
 	  "packet that could only leave through a link down for router.link_dead_cycles or more " \
-	  "(no way around it): discarded at that output")
+	  "(no way around it): discarded at that output")                                         \
+	X(CTRL_FAULT, ctrl_fault,                                                                  \
+	  "control frame lost on purpose by a link fault (dfly sim --ctrl-fault)")
 
 /**
  * Routing decisions (per router). Decision counters count once per packet at its decision point,

@@ -461,6 +461,16 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		}
 	}
 	fab->nlinks = nl;
+	if (o != NULL && o->ctrl_types != 0) {
+		for (uint32_t l = 0; l < nl; l++) {
+			if (asic_link_set_ctrl_fault(fab->links[l], o->ctrl_types, o->ctrl_loss_ppm,
+						     o->ctrl_delay,
+						     seed * 0x9e3779b97f4a7c15ull + l) < 0) {
+				snprintf(err, errlen, "control-frame fault: link %u: no memory", l);
+				goto out_err;
+			}
+		}
+	}
 	{
 		struct fw_params fp;
 

@@ -81,6 +81,12 @@ struct dfly_fabric_opts {
 	/** link faults to apply at their cycles (copied) */
 	const struct dfly_link_fault *faults;
 	uint32_t nfaults;
+	/** control-frame faults on every fabric link (asic_link_set_ctrl_fault): the types of
+	 *  ctrl_types (bit T = control type T; 0 = none) are lost with ctrl_loss_ppm per million
+	 *  and the others delayed ctrl_delay cycles */
+	uint32_t ctrl_types;
+	uint32_t ctrl_loss_ppm;
+	uint32_t ctrl_delay;
 };
 
 /** dfly_fabric_create() with options (NULL: the defaults, firmware inside). */

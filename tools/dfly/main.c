@@ -25,6 +25,7 @@
 #include "cmds.h"
 #include "fabric.h"
 #include "capture.h"
+#include "dfly/wire.h"
 #include "netcfg.h"
 #include "transient.h"
 
@@ -100,6 +101,12 @@ static void usage_sim(FILE *f)
 		"                       load and seed)\n"
 		"  --firmware-wait MS   how long a cycle waits for dfly-controld before the ASICs\n"
 		"                       go on without it on their last tables (default 5000)\n"
+		"  --ctrl-fault TYPES:LOSS_PPM[:DELAY]\n"
+		"                       fault: on every fabric link, the firmware's control frames\n"
+		"                       of TYPES (comma-separated: pb_state, ectn_partial,\n"
+		"                       link_state, or all) are lost with LOSS_PPM per million\n"
+		"                       (drop.ctrl_fault) and the others arrive DELAY cycles late\n"
+		"                       (port ctrl_delayed; the control line stays in order)\n"
 		"  --link-down R:P:FROM[:TO]\n"
 		"                       fault: the link of fabric port P of router R (both\n"
 		"                       directions) is down from cycle FROM until cycle TO (never\n"
@@ -217,6 +224,48 @@ static void capture_path(const char *base, bool multi, const struct dfly_netcfg 
 		 *dot ? dot : ".pcap");
 }
 
+/* --ctrl-fault TYPES:LOSS_PPM[:DELAY] (the control types the firmware sends). */
+static int parse_ctrl_fault(const char *arg, struct dfly_fabric_opts *o)
+{
+	char buf[256], *save = NULL, *tok, *types, *rest, *end;
+	unsigned long loss, delay = 0;
+	uint32_t mask = 0;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	rest = strchr(buf, ':');
+	if (rest == NULL)
+		return -1;
+	*rest++ = '\0';
+	types = buf;
+	for (tok = strtok_r(types, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "all") == 0) {
+			mask |= 1u << DFLY_WIRE_CTRL_PB_STATE | 1u << DFLY_WIRE_CTRL_ECTN_PARTIAL |
+				1u << DFLY_WIRE_CTRL_LINK_STATE;
+		} else if (strcmp(tok, "pb_state") == 0 || strcmp(tok, "ectn_partial") == 0 ||
+			   strcmp(tok, "link_state") == 0) {
+			for (unsigned t = 1; t < DFLY_WIRE_CTRL_COUNT; t++)
+				if (strcmp(tok, dfly_wire_ctrl_name(t)) == 0)
+					mask |= 1u << t;
+		} else {
+			return -1;
+		}
+	}
+	if (*rest < '0' || *rest > '9')
+		return -1;
+	loss = strtoul(rest, &end, 10);
+	if (*end == ':') {
+		if (end[1] < '0' || end[1] > '9')
+			return -1;
+		delay = strtoul(end + 1, &end, 10);
+	}
+	if (*end != '\0' || mask == 0 || loss > 1000000 || delay > 1000000)
+		return -1;
+	o->ctrl_types = mask;
+	o->ctrl_loss_ppm = (uint32_t)loss;
+	o->ctrl_delay = (uint32_t)delay;
+	return 0;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -229,6 +278,7 @@ int cmd_sim(int argc, char **argv)
 		{"firmware-wait", required_argument, NULL, 'W'},
 		{"capture", required_argument, NULL, 'P'},
 		{"link-down", required_argument, NULL, 'D'},
+		{"ctrl-fault", required_argument, NULL, 'X'},
 		{NULL, 0, NULL, 0},
 	};
 	struct dfly_fabric_opts fopts = {0};
@@ -324,6 +374,16 @@ int cmd_sim(int argc, char **argv)
 			fopts.nfaults++;
 			break;
 		}
+		case 'X':
+			if (parse_ctrl_fault(optarg, &fopts) != 0) {
+				fprintf(stderr,
+					"dfly sim: --ctrl-fault %s: expected TYPES:LOSS_PPM[:DELAY], TYPES a "
+					"comma-separated list of pb_state, ectn_partial, link_state or all, "
+					"LOSS_PPM 0..1000000, DELAY 0..1000000 cycles\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'm':
 			snprintf(mech_buf, sizeof(mech_buf), "%s", optarg);
 			break;
