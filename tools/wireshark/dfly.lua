@@ -156,6 +156,7 @@ local drop_names = {
     [23] = "decode_range",
     [24] = "ctrl_port_down",
     [25] = "link_dead",
+    [26] = "ctrl_fault",
 }
 local route_ctr_names = {
     [0] = "inj_min",
