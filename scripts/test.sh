@@ -4,8 +4,9 @@
 # every test (unit, whole-network in virtual time, integration, wireshark, fuzz); then build
 # again with AddressSanitizer + UndefinedBehaviorSanitizer (meson's b_sanitize, in
 # build-san/) and run the suites listed in DFLY_SANITIZE_SUITES there (default: unit,
-# integration, wireshark; the sim suite takes about 13 minutes more under the sanitizers, so CI
-# leaves it to DFLY_SANITIZE_SUITES="sim" ./scripts/test.sh), failing on any sanitizer report.
+# integration, wireshark and sim-quick, the short whole-network tests (capture, faults); the
+# whole sim suite takes about 13 minutes more under the sanitizers, so CI leaves it to
+# DFLY_SANITIZE_SUITES="sim" ./scripts/test.sh), failing on any sanitizer report.
 # DFLY_SANITIZE_SUITES="" skips that part. The last line is the summary "N passed, N failed, N skipped" over both runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ meson test -C build --print-errorlogs --num-processes 2 "$@"
 rc=$?
 logs=(build/meson-logs/testlog.json)
 
-suites="${DFLY_SANITIZE_SUITES-unit integration wireshark}"
+suites="${DFLY_SANITIZE_SUITES-unit integration wireshark sim-quick}"
 if [ -n "$suites" ]; then
     echo "== the same tests under ASan + UBSan (build-san/): $suites"
     if [ ! -f build-san/build.ninja ]; then
