@@ -79,10 +79,6 @@ struct asic {
 	bool fail_any;	    /* failover on and a global link of the group is down */
 	uint64_t down_mask; /* ports whose link is down (regs.ports_down) */
 	uint64_t dead_mask; /* down ports down for knobs.link_dead cycles or more */
-	uint64_t down_since[DFLY_MAX_PORTS]; /* cycle a down port was first seen down */
-	uint16_t gdown[DFLY_MAX_A]; /* failover: the group's down global ports by rho (own entry
-				       from down_mask, the others from DFLY_TBL_FAIL) */
-	const struct dfly_tbl_fail *tbl_fail; /* failover: the network's down group pairs */
 	const struct asic *const *group_view; /* UGAL-G oracle: the group's ASICs by rho */
 	asic_trace_fn *trace_fn;	      /* capture callback, or NULL */
 	void *trace_ctx;
@@ -104,6 +100,13 @@ struct asic {
 	uint32_t ej_head, ej_tail, ej_mask;
 	struct asic_in in[DFLY_MAX_PORTS];
 	struct asic_out out[DFLY_MAX_PORTS];
+	/* failover (cold: read when a link is down) */
+	const struct dfly_tbl_fail *tbl_fail; /* the network's down group pairs */
+	uint64_t fail_down_seen; /* ports_down the view was built with */
+	uint32_t fail_knob;	 /* knobs.failover the view was built with */
+	uint16_t gdown[DFLY_MAX_A]; /* the group's down global ports by rho (own entry from
+				       down_mask, the others from DFLY_TBL_FAIL) */
+	uint64_t down_since[DFLY_MAX_PORTS]; /* cycle a down port was first seen down */
 };
 
 static uint32_t pow2_at_least(uint32_t n)
@@ -2360,6 +2363,47 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 	}
 }
 
+/* Ports whose link is down, since when, and which are dead (knobs.link_dead). */
+static void track_down(struct asic *as, uint64_t down, uint64_t now)
+{
+	uint64_t fresh = down & ~as->down_mask, m = down;
+	uint32_t dead = as->regs->knobs.link_dead;
+
+	while (fresh) {
+		as->down_since[ctz64(fresh)] = now;
+		fresh &= fresh - 1;
+	}
+	as->down_mask = down;
+	as->dead_mask = 0;
+	while (m && dead) {
+		uint32_t p = ctz64(m);
+
+		m &= m - 1;
+		if (now - as->down_since[p] >= dead) {
+			as->dead_mask |= 1ull << p;
+			as->out_mask |= as->out[p].head != as->out[p].tail ? 1ull << p : 0;
+		}
+	}
+}
+
+/* Failover's view of the group (own row from the hardware bits) and whether anything is down. */
+static void fail_view(struct asic *as)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t rho = as->router % t->a;
+
+	as->fail_any = false;
+	if (!as->fail_knob)
+		return;
+	for (uint32_t r = 0; r < t->a; r++) {
+		as->gdown[r] = r == rho ? (uint16_t)((as->down_mask >> t->first_global) &
+						     ((1u << t->h) - 1))
+					: as->tbl_fail->down[r];
+		as->fail_any |= as->gdown[r] != 0;
+	}
+	as->fail_any |= as->tbl_fail->npairs != 0;
+}
+
 /* At a step boundary: switch every table to its last published bank and acknowledge it (a
  * table no mode reads yet is acknowledged too, so its writer is never blocked). */
 static void acquire_tables(struct asic *as, uint64_t now)
@@ -2385,40 +2429,19 @@ static void acquire_tables(struct asic *as, uint64_t now)
 		fail = &none.fail;
 		as->regs->route[DFLY_ROUTE_FW_EXPIRED]++;
 	}
-	as->tbl_fail = fail;
 	{
 		uint64_t down = atomic_load_explicit(&as->regs->ports_down, memory_order_relaxed);
-		uint64_t fresh = down & ~as->down_mask, m = down;
-		uint32_t dead = as->regs->knobs.link_dead;
+		uint32_t fo = as->regs->knobs.failover;
 
-		while (fresh) {
-			as->down_since[ctz64(fresh)] = now;
-			fresh &= fresh - 1;
+		if (down != 0 || as->down_mask != 0)
+			track_down(as, down, now);
+		/* the group view changes only with the table, the own bits or the knob */
+		if (fail != as->tbl_fail || down != as->fail_down_seen || fo != as->fail_knob) {
+			as->tbl_fail = fail;
+			as->fail_down_seen = down;
+			as->fail_knob = fo;
+			fail_view(as);
 		}
-		as->down_mask = down;
-		as->dead_mask = 0;
-		while (m && dead) {
-			uint32_t p = ctz64(m);
-
-			m &= m - 1;
-			if (now - as->down_since[p] >= dead) {
-				as->dead_mask |= 1ull << p;
-				as->out_mask |= as->out[p].head != as->out[p].tail ? 1ull << p : 0;
-			}
-		}
-	}
-	as->fail_any = false;
-	if (as->regs->knobs.failover) {
-		const struct dfly_topo *t = as->topo;
-		uint32_t rho = as->router % t->a;
-
-		for (uint32_t r = 0; r < t->a; r++) {
-			as->gdown[r] = r == rho ? (uint16_t)((as->down_mask >> t->first_global) &
-							     ((1u << t->h) - 1))
-						: fail->down[r];
-			as->fail_any |= as->gdown[r] != 0;
-		}
-		as->fail_any |= fail->npairs != 0;
 	}
 	as->tbl_pb = pb;
 	if (e != as->tbl_ectn) {
