@@ -1894,18 +1894,21 @@ static uint32_t ctrl_phits(const struct asic *as, uint16_t len)
 	return phits && !as->par.no_link_rate ? phits : 1;
 }
 
-/*
- * Frames the firmware queued on the CPU port leave on their port's control line: out of band,
- * arriving after the link latency; or, with knobs.ctrl_charge (A-5.6), serialised on the link
- * like a packet: from the cycle the link is free (after the packet on it, or an earlier frame)
- * for ctrl_phits() cycles, during which the data behind it waits; the whole frame is there at
- * start + ctrl_phits + latency. PB information flits (pb_info_flits) are not CPU frames.
- */
-/* A control-frame fault on its link (asic_link_set_ctrl_fault): is this frame lost? */
+/* Is control frame @p sl of a type the link's fault covers (asic_link_set_ctrl_fault)? */
+static inline bool ctrl_fault_covers(const struct asic_link *l, const struct dfly_cpu_slot *sl)
+{
+	uint8_t type;
+
+	if (l->cf_types == 0 || sl->len <= DFLY_WIRE_ETH_LEN + 1)
+		return false;
+	type = sl->frame[DFLY_WIRE_ETH_LEN + 1];
+	return type < 32 && ((l->cf_types >> type) & 1u);
+}
+
+/* A control-frame fault on its link: is this frame lost? */
 static bool ctrl_fault_lost(struct asic_link *l, const struct dfly_cpu_slot *sl)
 {
-	if (l->cf_types == 0 || l->cf_loss_ppm == 0 || sl->len <= DFLY_WIRE_ETH_LEN + 1 ||
-	    !((l->cf_types >> sl->frame[DFLY_WIRE_ETH_LEN + 1]) & 1u))
+	if (l->cf_loss_ppm == 0 || !ctrl_fault_covers(l, sl))
 		return false;
 	return dfly_rng_below(&l->cf_rng, 1000000) < l->cf_loss_ppm;
 }
@@ -1936,6 +1939,13 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
 	return 0;
 }
 
+/*
+ * Frames the firmware queued on the CPU port leave on their port's control line: out of band,
+ * arriving after the link latency; or, with knobs.ctrl_charge (A-5.6), serialised on the link
+ * like a packet: from the cycle the link is free (after the packet on it, or an earlier frame)
+ * for ctrl_phits() cycles, during which the data behind it waits; the whole frame is there at
+ * start + ctrl_phits + latency. PB information flits (pb_info_flits) are not CPU frames.
+ */
 static void tx_cpu(struct asic *as, uint64_t now)
 {
 	const struct dfly_cpu_slot *sl;
@@ -1954,9 +1964,7 @@ static void tx_cpu(struct asic *as, uint64_t now)
 			struct asic_out *out = &as->out[o];
 			uint64_t start = now, ser = 0, late = 0;
 
-			if (out->link->cf_types && out->link->cf_delay &&
-			    sl->len > DFLY_WIRE_ETH_LEN + 1 &&
-			    ((out->link->cf_types >> sl->frame[DFLY_WIRE_ETH_LEN + 1]) & 1u))
+			if (out->link->cf_delay && ctrl_fault_covers(out->link, sl))
 				late = out->link->cf_delay;
 			if (charge) {
 				start = out->link_free > now ? out->link_free : now;
