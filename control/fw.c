@@ -1044,6 +1044,15 @@ static void fail_poll(struct fw *fw, uint64_t now)
 	}
 }
 
+/* Is there a learnt pair I pass on (ttl > 1)? */
+static bool fail_relays(const struct fw_fail *f)
+{
+	for (uint32_t i = 0; i < f->npairs; i++)
+		if (f->pairs[i].ttl > 1)
+			return true;
+	return false;
+}
+
 /* Every fail_period: age out what nobody refreshed, then say what I know (if anything). */
 static void fail_timer(struct fw *fw, uint64_t now, void *arg)
 {
@@ -1068,7 +1077,7 @@ static void fail_timer(struct fw *fw, uint64_t now, void *arg)
 		stat_add(fw, FW_STAT_FAIL_AGED, 1);
 		changed = true;
 	}
-	if ((f->own != 0 || f->npairs != 0) && f->sent != now + 1)
+	if (f->sent != now + 1 && (f->own != 0 || fail_relays(f)))
 		fail_broadcast(fw, now);
 	if (changed)
 		fail_publish(fw, now);
