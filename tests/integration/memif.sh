@@ -40,6 +40,10 @@ clk="--set clock.cycle_ns=10000"
 # runs slower than the clock at times, which delays packets: there the bound is 30%
 lat_tol=0.05
 [ -n "${DFLY_SANITIZED:-}" ] && lat_tol=0.30
+# UGAL's misrouted share against dfly sim within 3 points; behind the clock, the queues UGAL
+# compares differ too (an ASan run gave 40.5% against 44.9%): 8 points there
+mis_tol=3
+[ -n "${DFLY_SANITIZED:-}" ] && mis_tol=8
 
 # deploy FILE ROUTERS PORTS GEN [INSTANCE FIRMWARE]
 deploy() {
@@ -120,7 +124,7 @@ d=$(sum_field "$tmp/adv.a" "$tmp/adv.b" delivered)
 mis=$(wavg "$tmp/adv.a" "$tmp/adv.b" misrouted)
 sets="--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set traffic.load=0.3"
 smis=$(sim_field "$sets" 8)
-within "$mis" "$smis" 3 || fail "ADV+1 misrouted $mis% vs dfly sim $smis%"
+within "$mis" "$smis" "$mis_tol" || fail "ADV+1 misrouted $mis% vs dfly sim $smis% (within $mis_tol points)"
 pass "memif ADV+1 0.3 UGAL: misrouted $mis%, dfly sim $smis%"
 lat=$(wavg "$tmp/adv.a" "$tmp/adv.b" avg)
 slat=$(sim_field "$sets" 5)
