@@ -45,6 +45,17 @@ static inline uint64_t route_sum(const struct dfly_fabric *fab, enum dfly_route_
 	return n;
 }
 
+/* A port counter summed over every port of every router. */
+static inline uint64_t port_sum(const struct dfly_fabric *fab, enum dfly_port_ctr c)
+{
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
+		for (uint32_t p = 0; p < dfly_fabric_topo(fab)->radix; p++)
+			n += dfly_fabric_regs(fab, r)->port_ctr[p][c];
+	return n;
+}
+
 /* A drop counter summed over every router. */
 static inline uint64_t drop_sum(const struct dfly_fabric *fab, enum dfly_drop d)
 {

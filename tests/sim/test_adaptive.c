@@ -34,16 +34,6 @@ static void setup(struct dfly_netcfg *cfg, const char *name, const char *mech, c
 	load_cfg(cfg, name, sets, n);
 }
 
-static uint64_t port_sum(const struct dfly_fabric *fab, enum dfly_port_ctr c)
-{
-	uint64_t n = 0;
-
-	for (uint32_t r = 0; r < dfly_fabric_topo(fab)->routers; r++)
-		for (uint32_t p = 0; p < dfly_fabric_topo(fab)->radix; p++)
-			n += dfly_fabric_regs(fab, r)->port_ctr[p][c];
-	return n;
-}
-
 /* ---------------------------------------------------------------------------------------------
  * UN at low load: UGAL-L and PB route >= 95% minimally, latency within 10% of MIN's
  */
