@@ -43,12 +43,18 @@ clk="--set clock.cycle_ns=10000"
 # check (conservation, hosts, spoofing, loss) stays.
 lat_tol=0.05
 mis_tol=3
-fidelity() { # fidelity MESSAGE: a real-time figure differs from dfly sim's
+# A real-time run that lost the CPU for a while (a busy VM: link-layer retransmissions pile up,
+# a normal CI run once gave UN latency 155 against 114) is run once more; a second mismatch fails.
+# Under the sanitizers the figures are printed, not compared.
+mismatch=""
+fidelity() { # fidelity CHECK: run CHECK (which sets $mismatch); on a mismatch, once more
+	"$1" && return 0
 	if [ -n "${DFLY_SANITIZED:-}" ]; then
-		echo "note: $* (sanitizer build: not compared)"
-	else
-		fail "$*"
+		echo "note:$mismatch (sanitizer build: not compared)"
+		return 0
 	fi
+	echo "note:$mismatch; running it again (link-layer retransmissions so far: $(retx_sum "$tmp"/*.a "$tmp"/*.b))"
+	"$1" || fail "${mismatch# } (twice)"
 }
 
 # deploy FILE ROUTERS PORTS GEN [INSTANCE FIRMWARE]
@@ -87,6 +93,8 @@ field() { sed -n "s/.*\\b$2 \\([0-9.]*\\).*/\\1/p" "$1" | head -1; }
 sum_field() { echo $(( $(field "$1" "$3") + $(field "$2" "$3") )); }
 # counter FILE NAME: sum of "  NAME value" lines (every router)
 counter() { awk -v k="$2" '$1 == k { s += $2 } END { print s + 0 }' "$1"; }
+# retx_sum FILE...: link-layer retransmissions of every port in counters files
+retx_sum() { awk '$1 ~ /\.llr_retx$/ { s += $2 } END { print s + 0 }' "$@"; }
 # weighted average of a summary field over both processes (weights: measured packets)
 wavg() {
     local m1 m2
@@ -113,29 +121,38 @@ memif_ports() { # memif_ports ROLE
 deploy "$tmp/a.cfg" "0, 1, 2" "$(memif_ports server)" all
 deploy "$tmp/b.cfg" "3, 4, 5" "$(memif_ports client)" all
 
-run un "--set routing.mechanism=min --set traffic.load=0.1"
-g=$(sum_field "$tmp/un.a" "$tmp/un.b" generated)
-d=$(sum_field "$tmp/un.a" "$tmp/un.b" delivered)
-[ "$g" -gt 5000 ] && [ "$g" -eq "$d" ] || fail "UN: generated $g delivered $d"
-pass "memif UN 0.1 MIN: $g generated, $d delivered"
-lat=$(wavg "$tmp/un.a" "$tmp/un.b" avg)
-slat=$(sim_field "--set routing.mechanism=min --set traffic.load=0.1" 5)
-rel "$lat" "$slat" "$lat_tol" || fidelity "UN latency $lat vs dfly sim $slat"
-pass "memif UN latency $lat cycles, dfly sim $slat"
+un_check() {
+    run un "--set routing.mechanism=min --set traffic.load=0.1"
+    g=$(sum_field "$tmp/un.a" "$tmp/un.b" generated)
+    d=$(sum_field "$tmp/un.a" "$tmp/un.b" delivered)
+    [ "$g" -gt 5000 ] && [ "$g" -eq "$d" ] || fail "UN: generated $g delivered $d"
+    pass "memif UN 0.1 MIN: $g generated, $d delivered"
+    lat=$(wavg "$tmp/un.a" "$tmp/un.b" avg)
+    slat=$(sim_field "--set routing.mechanism=min --set traffic.load=0.1" 5)
+    mismatch=""
+    rel "$lat" "$slat" "$lat_tol" || { mismatch=" UN latency $lat vs dfly sim $slat"; return 1; }
+    pass "memif UN latency $lat cycles, dfly sim $slat"
+}
+fidelity un_check
 
-run adv "--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set traffic.load=0.3"
-g=$(sum_field "$tmp/adv.a" "$tmp/adv.b" generated)
-d=$(sum_field "$tmp/adv.a" "$tmp/adv.b" delivered)
-[ "$g" -eq "$d" ] || fail "ADV+1: generated $g delivered $d"
-mis=$(wavg "$tmp/adv.a" "$tmp/adv.b" misrouted)
-sets="--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set traffic.load=0.3"
-smis=$(sim_field "$sets" 8)
-within "$mis" "$smis" "$mis_tol" || fidelity "ADV+1 misrouted $mis% vs dfly sim $smis%"
-pass "memif ADV+1 0.3 UGAL: misrouted $mis%, dfly sim $smis%"
-lat=$(wavg "$tmp/adv.a" "$tmp/adv.b" avg)
-slat=$(sim_field "$sets" 5)
-rel "$lat" "$slat" "$lat_tol" || fidelity "ADV+1 latency $lat vs dfly sim $slat"
-pass "memif ADV+1 latency $lat cycles, dfly sim $slat"
+adv_check() {
+    local sets="--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set traffic.load=0.3"
+    run adv "$sets"
+    g=$(sum_field "$tmp/adv.a" "$tmp/adv.b" generated)
+    d=$(sum_field "$tmp/adv.a" "$tmp/adv.b" delivered)
+    [ "$g" -eq "$d" ] || fail "ADV+1: generated $g delivered $d"
+    mis=$(wavg "$tmp/adv.a" "$tmp/adv.b" misrouted)
+    smis=$(sim_field "$sets" 8)
+    lat=$(wavg "$tmp/adv.a" "$tmp/adv.b" avg)
+    slat=$(sim_field "$sets" 5)
+    mismatch=""
+    within "$mis" "$smis" "$mis_tol" || mismatch="$mismatch ADV+1 misrouted $mis% vs dfly sim $smis%"
+    rel "$lat" "$slat" "$lat_tol" || mismatch="$mismatch ADV+1 latency $lat vs dfly sim $slat"
+    [ -z "$mismatch" ] || return 1
+    pass "memif ADV+1 0.3 UGAL: misrouted $mis%, dfly sim $smis%"
+    pass "memif ADV+1 latency $lat cycles, dfly sim $slat"
+}
+fidelity adv_check
 
 # ---- 3: the global link over a lossy veth
 if ip link add "${tag}a" type veth peer name "${tag}b" 2>/dev/null; then

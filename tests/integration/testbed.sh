@@ -83,38 +83,49 @@ ok "gen writes 6 deployments and up.sh; bad name, split and buffers are refused"
 
 # ---- 2. memif, generators ---------------------------------------------------------------------
 clk=(--set clock.cycle_ns=10000)
-"$dfly" testbed run "$net" --dir "$tmp/memif" --name "$name" --split group "${clk[@]}" \
-	--set routing.mechanism=min --set traffic.load=0.1 --duration 6 --gen-seconds 3.5 \
-	--set capture.file="$tmp/cap.pcap" --set capture.points=host_rx,host_tx,port_tx \
-	>"$tmp/memif.out" 2>&1 || { cat "$tmp/memif.out"; fail "memif run"; }
-cat "$tmp/memif.out" | grep -e "^final" -e "^measured" -e "^conservation" | sed 's/^/  /'
-g=$(field "$tmp/memif.out" generated)
-[ "${g:-0}" -gt 5000 ] && grep -q "^conservation: every generated packet was delivered" \
-	"$tmp/memif.out" || fail "memif: generated $g, not all delivered"
-lat=$(sed -n 's/.*latency avg \([0-9.]*\) cycles.*/\1/p' "$tmp/memif.out")
-slat=$("$dfly" sim "$net" --set routing.mechanism=min --set traffic.load=0.1 --quiet 2>/dev/null |
-	awk '$1 !~ /^#/ && $1 != "mech" { print $5; exit }')
-# within 5%; a sanitizer build (DFLY_SANITIZED=1) runs behind the clock at times, which delays
-# packets: there the latency is printed, not compared
+# memif_run DIR: the memif testbed with generators and capture; sets g, lat, slat
+memif_run() {
+	rm -f "$tmp"/cap-r*.pcap
+	"$dfly" testbed run "$net" --dir "$1" --name "$name" --split group "${clk[@]}" \
+		--set routing.mechanism=min --set traffic.load=0.1 --duration 6 --gen-seconds 3.5 \
+		--set capture.file="$tmp/cap.pcap" --set capture.points=host_rx,host_tx,port_tx \
+		>"$tmp/memif.out" 2>&1 || { cat "$tmp/memif.out"; fail "memif run"; }
+	cat "$tmp/memif.out" | grep -e "^final" -e "^measured" -e "^conservation" | sed 's/^/  /'
+	g=$(field "$tmp/memif.out" generated)
+	[ "${g:-0}" -gt 5000 ] && grep -q "^conservation: every generated packet was delivered" \
+		"$tmp/memif.out" || fail "memif: generated $g, not all delivered"
+	lat=$(sed -n 's/.*latency avg \([0-9.]*\) cycles.*/\1/p' "$tmp/memif.out")
+	slat=$("$dfly" sim "$net" --set routing.mechanism=min --set traffic.load=0.1 --quiet 2>/dev/null |
+		awk '$1 !~ /^#/ && $1 != "mech" { print $5; exit }')
+	python3 -c "import sys; a, b = float('$lat'), float('$slat'); sys.exit(abs(a - b) > $tol * b)"
+}
+# Latency within 5% of dfly sim's. A real-time run that lost the CPU for a while (a busy VM; a
+# normal CI run once gave 327 against 114, with thousands of link-layer retransmissions) is run
+# once more, and a second mismatch fails. A sanitizer build (DFLY_SANITIZED=1) runs behind the
+# clock at times, which delays packets: there the latency is printed, not compared.
 tol=0.05
-if ! python3 -c "import sys; a, b = float('$lat'), float('$slat'); sys.exit(abs(a - b) > $tol * b)"; then
+mdir="$tmp/memif"
+if ! memif_run "$mdir"; then
 	if [ -n "${DFLY_SANITIZED:-}" ]; then
 		echo "note: memif: latency $lat vs dfly sim $slat (sanitizer build: not compared)"
 	else
-		fail "memif: latency $lat vs dfly sim $slat"
+		echo "note: memif: latency $lat vs dfly sim $slat; running it again"
+		clean_check memif "$mdir"
+		mdir="$tmp/memif2"
+		memif_run "$mdir" || fail "memif: latency $lat vs dfly sim $slat (twice)"
 	fi
 fi
 # every process captured its routers (FILE-r<first router>); merged, the trace sees every packet
 caps=$(ls "$tmp"/cap-r*.pcap 2>/dev/null | wc -l)
 [ "$caps" -eq 3 ] || fail "memif: $caps capture files, expected 3"
-lost=$(grep -h '^capture: ' "$tmp"/memif/p*.counters | sed -n 's/.*lost \([0-9]*\) .*/\1/p' |
+lost=$(grep -h '^capture: ' "$mdir"/p*.counters | sed -n 's/.*lost \([0-9]*\) .*/\1/p' |
 	awk '{ s += $1 } END { print s + 0 }')
 "$dfly" trace "$tmp"/cap-r*.pcap --config "$net" >"$tmp/trace.out" 2>&1 ||
 	{ cat "$tmp/trace.out"; fail "dfly trace of the testbed's captures"; }
 tp=$(sed -n 's/^packets: \([0-9]*\) delivered.*/\1/p' "$tmp/trace.out")
 [ "$lost" -gt 0 ] || [ "$tp" = "$g" ] ||
 	{ cat "$tmp/trace.out"; fail "memif: the trace saw $tp packets, $g were delivered"; }
-clean_check memif "$tmp/memif"
+clean_check memif "$mdir"
 ok "3 processes over memif: $g generated = delivered, latency $lat cycles (dfly sim $slat); captured by the 3 processes, $tp packets in the merged trace, $lost records lost"
 
 # ---- 3. dfly-controld as the firmware ---------------------------------------------------------
