@@ -329,6 +329,13 @@ uint32_t asic_inject_room(const struct asic *as, uint32_t port);
 void asic_step(struct asic *as, uint64_t now);
 
 /**
+ * Start loading, without waiting, what the next asic_step() of @p as reads first (link heads,
+ * the packets at the heads of its FIFOs and VCs). A driver that steps many ASICs in a row calls
+ * it for the next ASIC before stepping the current one. It changes no state.
+ */
+void asic_prefetch(const struct asic *as);
+
+/**
  * Take up to @p max delivered (or dropped, see asic_ejection.drop) packets.
  * @return how many were written to @p out.
  */

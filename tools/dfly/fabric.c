@@ -642,8 +642,11 @@ static void one_cycle(struct dfly_fabric *fab)
 		apply_faults(fab);
 	if (fab->gen.on || fab->queued_src)
 		generate(fab);
-	for (uint32_t r = 0; r < fab->topo->routers; r++)
+	for (uint32_t r = 0; r < fab->topo->routers; r++) {
+		if (r + 1 < fab->topo->routers)
+			asic_prefetch(fab->asics[r + 1]);
 		asic_step(fab->asics[r], fab->now);
+	}
 	collect(fab);
 	/* the firmware runs after its ASIC: frames it queues leave at the next step, tables it
 	 * publishes are used from the next step */
