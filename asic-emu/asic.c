@@ -27,6 +27,10 @@ struct asic_ivc {
 	uint32_t occ;		/* phits stored or reserved */
 	uint32_t hwm;		/* high-water mark of occ */
 	uint64_t last_served;	/* LRS: tick of the last request */
+	/* the head, and its ready_tick, kept here while the VC is not empty: the allocator
+	 * passes over heads still in the pipeline every tick without loading them */
+	struct asic_pkt *hd;
+	uint64_t hd_ready;
 };
 
 struct asic_in {
@@ -473,7 +477,7 @@ static inline uint32_t ivc_count(const struct asic_ivc *q)
 
 static inline struct asic_pkt *ivc_head(const struct asic_ivc *q)
 {
-	return q->ring[q->head & q->mask];
+	return q->hd;
 }
 
 /* Keep the credit gauges of output @p o, VC @p v live: the firmware reads them every period. */
@@ -755,8 +759,11 @@ static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt
 	if (TRACING(as, DFLY_TRACE_VC_ENQ))
 		trace_pkt(as, DFLY_TRACE_VC_ENQ, port, (uint8_t)v, pk, now, DFLY_TRACE_NONE);
 	pkt_cache(as, pk);
-	if (q->tail == q->head)
+	if (q->tail == q->head) {
+		q->hd = pk;
+		q->hd_ready = pk->ready_tick;
 		cc_head(as, port, pk);
+	}
 	q->ring[q->tail++ & q->mask] = pk;
 	q->occ += pk->len;
 	if (q->occ > q->hwm)
@@ -2174,6 +2181,10 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 	if ((arr + ser) * S > end)
 		end = (arr + ser) * S;
 	q->head++;
+	if (q->head != q->tail) {
+		q->hd = q->ring[q->head & q->mask];
+		q->hd_ready = q->hd->ready_tick;
+	}
 	/* the packet after the new head is the next one whose descriptor the allocator and the
 	 * counters read: deep buffers leave it cold (dfly bench dataplane) */
 	if (q->tail - q->head > 1)
@@ -2288,9 +2299,9 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 
 				v = (uint32_t)__builtin_ctz(vm);
 				vm &= vm - 1;
-				pk = ivc_head(&in->vc[v]);
-				if (pk->ready_tick > tick)
+				if (in->vc[v].hd_ready > tick)
 					continue;
+				pk = ivc_head(&in->vc[v]);
 				if (pk->out_port == UINT8_MAX ||
 				    (it == 0 && (olm || (reeval && (pk->flags & ASIC_PKT_DECIDING)))) ||
 				    (it == 0 && ((as->down_mask >> pk->out_port) & 1u))) {
