@@ -11,6 +11,7 @@
  *      arbitration (one input per free output), then grants (credits and output space reserved).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2577,6 +2578,29 @@ unsigned asic_eject_burst(struct asic *as, struct asic_ejection *out, unsigned m
 	while (n < max && as->ej_head != as->ej_tail)
 		out[n++] = as->ej[as->ej_head++ & as->ej_mask];
 	return n;
+}
+
+int asic_check_heads(const struct asic *as, char *why, unsigned len)
+{
+	for (uint32_t i = 0; i < as->radix; i++) {
+		for (uint32_t v = 0; v < as->in[i].nvc; v++) {
+			const struct asic_ivc *q = &as->in[i].vc[v];
+			const struct asic_pkt *pk;
+
+			if (q->head == q->tail)
+				continue;
+			pk = q->ring[q->head & q->mask];
+			if (q->hd != pk || q->hd_ready != pk->ready_tick) {
+				snprintf(why, len,
+					 "router %u port %u VC %u: cached head %p ready %" PRIu64
+					 ", ring head %p ready %" PRIu64,
+					 as->router, i, v, (const void *)q->hd, q->hd_ready,
+					 (const void *)pk, pk->ready_tick);
+				return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 uint64_t asic_pkts_held(const struct asic *as)

@@ -366,6 +366,12 @@ void asic_sync_gauges(struct asic *as);
 int asic_check_drained(const struct asic *as, char *why, unsigned len);
 
 /**
+ * Check that every non-empty input VC's cached head (the packet and its ready tick the
+ * allocator reads) is the packet at the head of its ring. @return 0, or -1 with @p why filled.
+ */
+int asic_check_heads(const struct asic *as, char *why, unsigned len);
+
+/**
  * Diagnostic hook: run the route stage on @p pkt as if its head were ready at input @p in_port
  * now, without queueing it. Fills out_port, out_vc, pend_flags, reason, val_router and the
  * decision flags exactly as the allocator would (and draws from the ASIC's PRNG).

@@ -44,6 +44,11 @@ static void drain_check(struct dfly_fabric *fab, uint64_t want_dead, uint64_t mi
 	char err[256];
 	uint64_t gen, dlv, drop;
 
+	/* under load first: conservation with packets in flight, every VC's cached head */
+	if (dfly_fabric_check_invariants(fab, false, err, sizeof(err)) != 0) {
+		fprintf(stderr, "invariants under load: %s\n", err);
+		fail();
+	}
 	dfly_fabric_set_load(fab, 0);
 	for (int i = 0; i < 200 && dfly_fabric_in_flight(fab) != 0; i++)
 		assert_int_equal(dfly_fabric_step(fab, 200), 0);

@@ -656,6 +656,42 @@ static void test_injection_full(void **state)
 	net_free(&n);
 }
 
+/* Each input VC caches its head and the head's ready tick for the allocator: the check follows
+ * the ring through pushes and grants, and catches a head whose ready tick changed behind it. */
+static void test_head_cache(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct asic_ejection ej[64];
+	struct net n;
+	struct asic_pkt pk[40];
+	char why[200];
+	unsigned got = 0;
+
+	(void)state;
+	par.buf[DFLY_PORT_TERMINAL] = 256;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	for (unsigned i = 0; i < 40; i++) {
+		pkt_init(&pk[i], 0, 1 + i % 3, 0);
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	/* 40 packets, then the credits' way back */
+	for (uint64_t c = 0; c < 3000; c++) {
+		for (uint32_t r = 0; r < n.topo->routers; r++)
+			assert_int_equal(asic_check_heads(n.as[r], why, sizeof(why)), 0);
+		got += net_cycle(&n, c, ej, 64);
+	}
+	assert_int_equal(got, 40);
+	assert_drained(&n);
+	/* a head the VC did not see change */
+	pkt_init(&pk[0], 0, 1, 0);
+	assert_true(asic_inject(n.as[0], 0, &pk[0], 6000));
+	assert_int_equal(asic_check_heads(n.as[0], why, sizeof(why)), 0);
+	pk[0].ready_tick++;
+	assert_int_equal(asic_check_heads(n.as[0], why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "router 0 port 0 VC"));
+	net_free(&n);
+}
+
 /* Tables: the firmware cannot overwrite a bank until the ASIC has switched to the last one. */
 static void test_table_double_buffer(void **state)
 {
@@ -1420,6 +1456,7 @@ int main(void)
 		cmocka_unit_test(test_create_errors),
 		cmocka_unit_test(test_bad_vc_dropped),
 		cmocka_unit_test(test_injection_full),
+		cmocka_unit_test(test_head_cache),
 		cmocka_unit_test(test_single_packet_timing_tail),
 		cmocka_unit_test(test_single_packet_timing_grant),
 		cmocka_unit_test(test_backpressure_tail),
