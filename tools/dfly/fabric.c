@@ -763,14 +763,8 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 				 (unsigned long long)asic_cc_mismatches(fab->asics[r]));
 			return -EBUSY;
 		}
-		{
-			char w[200];
-
-			if (asic_check_heads(fab->asics[r], w, sizeof(w))) {
-				snprintf(why, len, "%s", w);
-				return -EBUSY;
-			}
-		}
+		if (asic_check_heads(fab->asics[r], why, (unsigned)len))
+			return -EBUSY;
 		/* what a dead link discarded left through no link: it counts as sent */
 		tx += rg->drop[DFLY_DROP_LINK_DEAD];
 		if (drained && (rx != tx || enq != deq)) {
