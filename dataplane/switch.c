@@ -12,6 +12,9 @@
  * due, repeat. Links between two routers of one lcore are the model's in-memory links; all
  * others cross a device (port.c).
  */
+/* rte_intr_instance_alloc() and its setters, for intr_thread_park(), are experimental in 22.11 */
+#define ALLOW_EXPERIMENTAL_API
+
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +32,7 @@
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
+#include <rte_interrupts.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -60,6 +65,7 @@ struct app {
 	struct asic_link **links; /* in-process links */
 	uint32_t nlinks;
 	uint64_t epoch_ns;
+	uint64_t stop_ns; /* when the lcores stopped touching the devices (0: they never ran) */
 	double cycle_ns;
 	pthread_t fw_thread;
 	bool fw_running;
@@ -125,11 +131,12 @@ static void usage(FILE *f)
 		"\n"
 		"options (after --):\n"
 		"  --set PATH=VALUE   override a setting of the network file (repeatable)\n"
-		"  --duration S       stop after S seconds (default: run.duration_s, 0 = until SIGINT)\n"
+		"  --duration S       stop S seconds after cycle 0 (the epoch) (default:\n"
+		"                     run.duration_s, 0 = until SIGINT)\n"
 		"  --epoch-ns NS      CLOCK_MONOTONIC time of cycle 0, shared by every process of a\n"
 		"                     testbed so latencies across processes are measured on one clock\n"
 		"                     (default: run.epoch_ns, 0 = this process's start)\n"
-		"  --gen-seconds S    the generators stop after S seconds (the network then drains,\n"
+		"  --gen-seconds S    the generators stop S seconds after cycle 0 (the network then drains,\n"
 		"                     so generated = delivered can be checked at exit)\n"
 		"  --counters FILE    write the final counters there (default: standard output)\n"
 		"  --capture FILE     capture the routers' traffic to a pcap file (format:\n"
@@ -1181,8 +1188,81 @@ static void final_report(FILE *f, double wall)
  * Tear-down
  */
 
+/*
+ * DPDK 22.11's EAL leaves its interrupt thread running through rte_eal_cleanup(), and that
+ * thread keeps registrations whose memory is gone: memif's server frees its listening socket's
+ * interrupt handle without unregistering it, and a control channel closed while its callback
+ * runs (the peer disconnecting as the processes of a testbed stop together) is unregistered
+ * later, by that thread. The next time the thread rebuilds its epoll set, after
+ * rte_eal_cleanup() has unmapped DPDK's heap, it faults (under ASan the fault report deadlocks
+ * with the leak check at exit: the process never ends). So before the clean-up the thread is
+ * parked for good in the callback of an eventfd of ours, which it runs after the events it was
+ * handling; it is never woken, and the process ends around it.
+ */
+static int intr_parked;
+/* reachable to the end, for LeakSanitizer (volatile: a pointer only stored is optimised out) */
+static struct rte_intr_handle *volatile intr_park_handle;
+
+static void intr_park_cb(void *arg __rte_unused)
+{
+	__atomic_store_n(&intr_parked, 1, __ATOMIC_RELEASE);
+	for (;;)
+		pause();
+}
+
+static void intr_thread_park(void)
+{
+	struct timespec ts = {0, 1000000};
+	struct rte_intr_handle *h;
+	uint64_t one = 1;
+	int fd;
+
+	/* an eventfd of our own: the alarm's callback would not do, as rte_eal_cleanup() waits
+	 * for that one to return */
+	fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	h = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	intr_park_handle = h;
+	if (fd < 0 || h == NULL || rte_intr_type_set(h, RTE_INTR_HANDLE_EXT) != 0 ||
+	    rte_intr_fd_set(h, fd) != 0 || rte_intr_callback_register(h, intr_park_cb, NULL) != 0 ||
+	    write(fd, &one, sizeof(one)) != sizeof(one)) {
+		fprintf(stderr, "dfly-switch: cannot park the DPDK interrupt thread\n");
+		return; /* the handle and fd stay: the thread may still see them */
+	}
+	for (int i = 0; i < 2000 && !__atomic_load_n(&intr_parked, __ATOMIC_ACQUIRE); i++)
+		nanosleep(&ts, NULL);
+	if (!__atomic_load_n(&intr_parked, __ATOMIC_ACQUIRE))
+		fprintf(stderr, "dfly-switch: the DPDK interrupt thread did not answer in 2 s\n");
+}
+
+/*
+ * Closing a memif device disconnects the peer process, whose DPDK interrupt thread then unmaps
+ * the shared rings while that process's lcore may still be sending or receiving on them (the
+ * PMD does not guard against it: the lcore faults). The processes of a testbed stop at one
+ * instant (duration and --gen-seconds count from the shared epoch; `dfly testbed down` signals
+ * them together), so each waits DP_CLOSE_LINGER_MS after its own lcores stopped before it
+ * closes anything; by then every peer has stopped touching the devices too.
+ */
+#define DP_CLOSE_LINGER_MS 300u
+
+static void close_linger(void)
+{
+	uint64_t until = app.stop_ns + DP_CLOSE_LINGER_MS * 1000000ull, now;
+	bool fabric = false;
+
+	for (uint32_t i = 0; i < app.nports; i++)
+		fabric |= app.ports[i]->kind == DP_PORT_FABRIC;
+	if (!fabric || app.stop_ns == 0)
+		return;
+	while ((now = mono_ns()) < until) {
+		struct timespec ts = {0, (long)(until - now)};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void teardown(void)
 {
+	close_linger();
 	for (uint32_t i = 0; i < app.nports; i++) {
 		struct dp_port *p = app.ports[i];
 		void *fr[64];
@@ -1197,6 +1277,8 @@ static void teardown(void)
 		if (p->vdev)
 			rte_vdev_uninit(p->name);
 	}
+	if (app.nports > 0)
+		intr_thread_park();
 	for (uint32_t i = 0; i < app.npeers; i++)
 		dp_peer_destroy(app.peers[i]);
 	free(app.peers);
@@ -1544,10 +1626,15 @@ int main(int argc, char **argv)
 		while (!stop) {
 			uint64_t now = mono_ns();
 
+			/* both count from cycle 0, which the processes of a testbed share, so they
+			 * stop generating and stop together (a memif peer must not close its end
+			 * while this one still uses the device: see teardown()) */
+			int64_t since_epoch = (int64_t)(now - app.epoch_ns);
+
 			if (app.dep.run.duration_s > 0 &&
-			    (double)(now - t0) >= app.dep.run.duration_s * 1e9)
+			    (double)since_epoch >= app.dep.run.duration_s * 1e9)
 				break;
-			if (gen_seconds >= 0 && app.gen.on && (double)(now - t0) >= gen_seconds * 1e9)
+			if (gen_seconds >= 0 && app.gen.on && (double)since_epoch >= gen_seconds * 1e9)
 				app.gen.on = false; /* read by the lcores; a late cycle is harmless */
 			if (!app.quiet && app.dep.run.stats_interval_s > 0 && now >= next_progress) {
 				progress((double)(now - t0) / 1e9, c0);
@@ -1579,6 +1666,7 @@ int main(int argc, char **argv)
 out_threads:
 	stop = 1;
 	rte_eal_mp_wait_lcore();
+	app.stop_ns = mono_ns();
 	if (app.fw_running)
 		pthread_join(app.fw_thread, NULL);
 	cap_finish();

@@ -103,7 +103,7 @@ done
 ok "the link is back in use at both ends"
 
 # ---- 3. drain, down, conservation ---------------------------------------------------------------
-sleep 6 # the generators stop 14 s after the start; the network drains
+sleep 9 # the generators stop 14 s after cycle 0 (at most 1.7 s after `up` started); the network drains
 "$dfly" testbed down --dir "$d" >"$tmp/down.out" 2>&1 || { cat "$tmp/down.out"; fail "down"; }
 gen=0 dlv=0 fdrop=0 dead=0
 for f in "$d"/p*.counters; do

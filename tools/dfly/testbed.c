@@ -474,12 +474,28 @@ static void log_tail(const char *path)
 	fclose(f);
 }
 
-/* A memif server's socket file exists (the server binds and listens at once). */
-static bool sock_exists(const char *path)
+/*
+ * A memif server listens on @p path. The file appears at bind(), a few system calls before
+ * listen(), and a client that connects in between is refused (its process then fails), so the
+ * test is the listening flag (__SO_ACCEPTCON, 0x10000) of the socket in /proc/net/unix.
+ */
+static bool sock_listening(const char *path)
 {
-	struct stat st;
+	char line[512 + TB_PATH_MAX], name[TB_PATH_MAX + 2];
+	unsigned flags;
+	bool found = false;
+	FILE *f = fopen("/proc/net/unix", "r");
 
-	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		/* Num RefCount Protocol Flags Type St Inode Path */
+		if (sscanf(line, "%*s %*s %*s %x %*s %*s %*s %s", &flags, name) == 2 &&
+		    (flags & 0x10000u) != 0 && strcmp(name, path) == 0)
+			found = true;
+	}
+	fclose(f);
+	return found;
 }
 
 static int start_switches(struct tb *tb, uint64_t epoch_ns, double duration, double gen_seconds,
@@ -500,12 +516,13 @@ static int start_switches(struct tb *tb, uint64_t epoch_ns, double duration, dou
 			if (p->o.link != TB_LINK_MEMIF || x->proc[1] != i)
 				continue;
 			if (tb->script != NULL) {
-				fprintf(tb->script, "while ! test -S ");
+				fprintf(tb->script, "while ! awk -v p=");
 				dfly_sh_word(tb->script, x->sock);
-				fprintf(tb->script, "; do sleep 0.05; done\n");
+				fprintf(tb->script, " '$4 == \"00010000\" && $8 == p { f = 1 } END { exit !f }' "
+							"/proc/net/unix; do sleep 0.05; done\n");
 				continue;
 			}
-			while (!sock_exists(x->sock)) {
+			while (!sock_listening(x->sock)) {
 				if (!proc_alive(tb->pid[x->proc[0]], 0) || now_s() - t0 > timeout ||
 				    tb_stop) {
 					fprintf(stderr,
@@ -930,9 +947,10 @@ static void usage(FILE *f)
 		"                     which link-level retry must hide\n"
 		"  --cores N          spread the processes over lcores 0..N-1 (default: online CPUs)\n"
 		"  --eal 'ARGS'       more EAL arguments for every dfly-switch\n"
-		"  --duration S       run: seconds before the testbed is stopped\n"
-		"  --gen-seconds S    the generators stop after S s, so the network drains and `run`\n"
-		"                     checks generated = delivered (exit 1 otherwise)\n"
+		"  --duration S       run: the testbed is stopped S s after cycle 0 (the clock\n"
+		"                     starts 0.5 s + 0.2 s per process after `run` started)\n"
+		"  --gen-seconds S    the generators stop S s after cycle 0, so the network drains\n"
+		"                     and `run` checks generated = delivered (exit 1 otherwise)\n"
 		"  --timeout S        seconds `up` waits for the links (default 30)\n"
 		"  --switch PATH, --controld PATH  the executables (default: beside dfly)\n"
 		"  -h, --help         this text\n"
@@ -1359,9 +1377,10 @@ int cmd_testbed(int argc, char **argv)
 			rc = 0;
 			goto out;
 		}
-		/* run: wait, then stop */
+		/* run: wait until `duration` after cycle 0, as the switches count --gen-seconds
+		 * (so the network drains for duration - gen_seconds), then stop */
 		{
-			double t0 = now_s(), last = t0;
+			double t0 = (double)epoch * 1e-9, last = now_s();
 
 			while (!tb_stop && now_s() - t0 < duration) {
 				bool all = true;
