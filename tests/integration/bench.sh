@@ -97,6 +97,15 @@ done
     fail "bench sim"
 awk '$1 == "h2" && $4 == "un" && $8 > 0 { ok = 1 } END { exit !ok }' "$tmp/s.txt" ||
     fail "bench sim: no h2 row"
+# --runs: the medians, then the range of cycles/s around them; the runs agree on what they simulate
+"$dfly" bench sim --configs h2 --patterns un --loads 0.3 --cycles 200 --runs 3 >"$tmp/s3.txt" ||
+    fail "bench sim --runs 3"
+awk '$1 == "h2" && NF == 12 && $11 > 0 && $11 <= $8 && $8 <= $12 { ok = 1 } END { exit !ok }' \
+    "$tmp/s3.txt" || { cat "$tmp/s3.txt"; fail "bench sim --runs 3: no median within min..max"; }
+[ "$(awk '$1 == "h2" { print $6 }' "$tmp/s.txt")" = "$(awk '$1 == "h2" { print $6 }' "$tmp/s3.txt")" ] ||
+    fail "bench sim: accepted load differs between --runs 1 and 3 (same seed)"
+"$dfly" bench sim --runs 0 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "bench sim --runs 0 accepted"
 "$dfly" bench --help >/dev/null || fail "bench --help"
 for k in sim dataplane counters; do
     "$dfly" bench $k --help | grep -q "usage: dfly bench $k" || fail "bench $k --help"

@@ -74,6 +74,10 @@ static void usage_sim(FILE *f)
 		"  --mechanism M      routing.mechanism (default min)\n"
 		"  --cycles N         measured cycles per point (default 2000)\n"
 		"  --warmup N         cycles before the measurement (default N/2)\n"
+		"  --runs N           runs per point (default 1), each in a child process of its\n"
+		"                     own: cycles/s and packets/s are the median, and two more\n"
+		"                     columns give the range of cycles/s; every run must simulate\n"
+		"                     the same packets (same seed), or the point fails\n"
 		"  --set PATH=VALUE   network setting for every point (repeatable)\n"
 		"  -h, --help         this text\n");
 }
@@ -97,6 +101,8 @@ static int sim_network(const char *name, char *path, size_t len, const char **ex
 	}
 	return 0;
 }
+
+static double median_of(double *v, int n);
 
 struct sim_point {
 	uint32_t routers, nodes;
@@ -141,6 +147,44 @@ out:
 	_exit(0);
 }
 
+/* One run of a point in a child process: @p pt, and the child's peak resident memory in KiB.
+ * @return 0, or -1 (set-up error or a failed child: @p pt->err or a message printed). */
+static int sim_run(const char *path, const char **sets, int nsets, uint64_t warmup,
+		   uint64_t cycles, struct sim_point *pt, long *maxrss_kib)
+{
+	struct rusage ru;
+	int fds[2], st;
+	pid_t pid;
+
+	memset(pt, 0, sizeof(*pt));
+	if (pipe(fds) < 0) {
+		snprintf(pt->err, sizeof(pt->err), "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(pt->err, sizeof(pt->err), "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		sim_child(fds[1], path, sets, nsets, warmup, cycles);
+	}
+	close(fds[1]);
+	if (read(fds[0], pt, sizeof(*pt)) != (ssize_t)sizeof(*pt)) {
+		pt->status = 3;
+		snprintf(pt->err, sizeof(pt->err), "the child process failed");
+	}
+	close(fds[0]);
+	memset(&ru, 0, sizeof(ru));
+	wait4(pid, &st, 0, &ru);
+	*maxrss_kib = ru.ru_maxrss;
+	return pt->status == 2 || pt->status == 3 ? -1 : 0;
+}
+
 static int bench_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -149,12 +193,12 @@ static int bench_sim(int argc, char **argv)
 		{"cycles", required_argument, NULL, 'n'},   {"warmup", required_argument, NULL, 'w'},
 		{"set", required_argument, NULL, 's'},	    {"help", no_argument, NULL, 'h'},
 		{"load", required_argument, NULL, 'l'},	    {"pattern", required_argument, NULL, 'p'},
-		{NULL, 0, NULL, 0},
+		{"runs", required_argument, NULL, 'r'},	    {NULL, 0, NULL, 0},
 	};
 	char cfg_buf[512] = "h2,h4,h6", pat_buf[256] = "un,adv+1", load_buf[256] = "0.3,0.8";
 	char *cfgs[BENCH_MAX], *pats[BENCH_MAX], *loads[BENCH_MAX];
 	const char *mech = "min", *user_sets[BENCH_MAX];
-	uint64_t cycles = 2000, warmup = UINT64_MAX;
+	uint64_t cycles = 2000, warmup = UINT64_MAX, runs = 1;
 	int opt, nc, np, nl, nuser = 0, rc = 0;
 
 	optind = 1;
@@ -185,6 +229,12 @@ static int bench_sim(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'r':
+			if (transient_parse_u64(optarg, &runs) < 0 || runs == 0 || runs > 64) {
+				fprintf(stderr, "dfly bench sim: --runs %s: 1..64\n", optarg);
+				return 2;
+			}
+			break;
 		case 's':
 			if (nuser == BENCH_MAX - 8) {
 				fprintf(stderr, "dfly bench sim: too many --set\n");
@@ -210,20 +260,23 @@ static int bench_sim(int argc, char **argv)
 	np = split(pat_buf, pats, BENCH_MAX);
 	nl = split(load_buf, loads, BENCH_MAX);
 	printf("# dfly bench sim: mechanism %s, %" PRIu64 " warm-up + %" PRIu64
-	       " measured cycles per point\n",
-	       mech, warmup, cycles);
-	printf("%-8s %7s %7s %-7s %5s %9s %10s %12s %15s %9s\n", "network", "routers", "nodes",
-	       "pattern", "load", "accepted", "wall_s", "cycles/s", "delivered_pkt/s", "peak_MiB");
+	       " measured cycles per point, %" PRIu64 " run(s): %s\n",
+	       mech, warmup, cycles, runs,
+	       runs > 1 ? "wall, cycles/s and packets/s are medians" : "one run");
+	printf("%-8s %7s %7s %-7s %5s %9s %10s %12s %15s %9s%s\n", "network", "routers", "nodes",
+	       "pattern", "load", "accepted", "wall_s", "cycles/s", "delivered_pkt/s", "peak_MiB",
+	       runs > 1 ? " cycles/s_min cycles/s_max" : "");
 	fflush(stdout);
 	for (int i = 0; i < nc; i++)
 		for (int j = 0; j < np; j++)
 			for (int k = 0; k < nl; k++) {
 				char path[1024], s_load[64], s_pat[64], s_mech[64], s_w[32], s_m[32];
 				const char *sets[BENCH_MAX];
-				int nsets = 0, fds[2], st;
-				struct sim_point pt = {0};
-				struct rusage ru;
-				pid_t pid;
+				double wall[64], cps[64], dps[64], cmin, cmax;
+				struct sim_point pt = {0}, first = {0};
+				long rss, peak = 0;
+				int nsets = 0, watchdog = 0;
+				uint64_t r;
 
 				sim_network(cfgs[i], path, sizeof(path), sets, &nsets);
 				snprintf(s_load, sizeof(s_load), "traffic.load=%s", loads[k]);
@@ -238,40 +291,48 @@ static int bench_sim(int argc, char **argv)
 				sets[nsets++] = s_m;
 				for (int u = 0; u < nuser; u++)
 					sets[nsets++] = user_sets[u];
-				fprintf(stderr, "dfly bench sim: %s %s %s ...\n", cfgs[i], pats[j],
-					loads[k]);
-				if (pipe(fds) < 0) {
-					perror("dfly bench sim: pipe");
-					return 1;
+				for (r = 0; r < runs; r++) {
+					fprintf(stderr,
+						"dfly bench sim: %s %s %s, run %" PRIu64
+						" of %" PRIu64 " ...\n",
+						cfgs[i], pats[j], loads[k], r + 1, runs);
+					if (sim_run(path, sets, nsets, warmup, cycles, &pt, &rss) != 0)
+						break;
+					/* the same seed: every run simulates the same packets */
+					if (r == 0) {
+						first = pt;
+					} else if (pt.accepted != first.accepted) {
+						snprintf(pt.err, sizeof(pt.err),
+							 "run %" PRIu64 " accepted %.6f, run 1 %.6f: "
+							 "not deterministic", r + 1, pt.accepted,
+							 first.accepted);
+						break;
+					}
+					wall[r] = pt.wall;
+					cps[r] = pt.cycles_s;
+					dps[r] = pt.dlv_s;
+					peak = rss > peak ? rss : peak;
+					watchdog |= pt.status == 1;
 				}
-				fflush(NULL);
-				pid = fork();
-				if (pid < 0) {
-					perror("dfly bench sim: fork");
-					return 1;
-				}
-				if (pid == 0) {
-					close(fds[0]);
-					sim_child(fds[1], path, sets, nsets, warmup, cycles);
-				}
-				close(fds[1]);
-				if (read(fds[0], &pt, sizeof(pt)) != (ssize_t)sizeof(pt))
-					pt.status = 3;
-				close(fds[0]);
-				memset(&ru, 0, sizeof(ru));
-				wait4(pid, &st, 0, &ru);
-				if (pt.status == 2 || pt.status == 3) {
-					fprintf(stderr, "dfly bench sim: %s: %s\n", cfgs[i],
-						pt.status == 2 ? pt.err : "the child process failed");
+				if (r < runs) {
+					fprintf(stderr, "dfly bench sim: %s: %s\n", cfgs[i], pt.err);
 					rc = 1;
 					continue;
 				}
-				printf("%-8s %7u %7u %-7s %5s %9.3f %10.2f %12.0f %15.0f %9.1f%s\n",
-				       cfgs[i], pt.routers, pt.nodes, pats[j], loads[k], pt.accepted,
-				       pt.wall, pt.cycles_s, pt.dlv_s, ru.ru_maxrss / 1024.0,
-				       pt.status == 1 ? "  (watchdog fired)" : "");
+				cmin = cmax = cps[0];
+				for (r = 1; r < runs; r++) {
+					cmin = cps[r] < cmin ? cps[r] : cmin;
+					cmax = cps[r] > cmax ? cps[r] : cmax;
+				}
+				printf("%-8s %7u %7u %-7s %5s %9.3f %10.2f %12.0f %15.0f %9.1f", cfgs[i],
+				       first.routers, first.nodes, pats[j], loads[k], first.accepted,
+				       median_of(wall, (int)runs), median_of(cps, (int)runs),
+				       median_of(dps, (int)runs), peak / 1024.0);
+				if (runs > 1)
+					printf(" %12.0f %12.0f", cmin, cmax);
+				printf("%s\n", watchdog ? "  (watchdog fired)" : "");
 				fflush(stdout);
-				if (pt.status == 1)
+				if (watchdog)
 					rc = 1;
 			}
 	return rc;
