@@ -2554,7 +2554,11 @@ void asic_step(struct asic *as, uint64_t now)
 	if (as->regs->knobs.cc_check && asic_cc_recompute_check(as) != 0)
 		as->cc_mismatch++;
 	as->regs->cycle = now;
-	atomic_fetch_add_explicit(&as->regs->steps, 1, memory_order_release);
+	/* the ASIC is the only writer of steps while it runs: a release store, not a locked
+	 * read-modify-write (which would also drain the store buffer of this step's counters) */
+	atomic_store_explicit(&as->regs->steps,
+			      atomic_load_explicit(&as->regs->steps, memory_order_relaxed) + 1,
+			      memory_order_release);
 }
 
 void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port)
