@@ -272,7 +272,7 @@ static int bench_sim(int argc, char **argv)
 			for (int k = 0; k < nl; k++) {
 				char path[1024], s_load[64], s_pat[64], s_mech[64], s_w[32], s_m[32];
 				const char *sets[BENCH_MAX];
-				double wall[64], cps[64], dps[64], cmin, cmax;
+				double wall[64], cps[64], dps[64], cmed;
 				struct sim_point pt = {0}, first = {0};
 				long rss, peak = 0;
 				int nsets = 0, watchdog = 0;
@@ -319,17 +319,14 @@ static int bench_sim(int argc, char **argv)
 					rc = 1;
 					continue;
 				}
-				cmin = cmax = cps[0];
-				for (r = 1; r < runs; r++) {
-					cmin = cps[r] < cmin ? cps[r] : cmin;
-					cmax = cps[r] > cmax ? cps[r] : cmax;
-				}
+				/* median_of() sorts: cps[0] and cps[runs - 1] are then the range */
+				cmed = median_of(cps, (int)runs);
 				printf("%-8s %7u %7u %-7s %5s %9.3f %10.2f %12.0f %15.0f %9.1f", cfgs[i],
 				       first.routers, first.nodes, pats[j], loads[k], first.accepted,
-				       median_of(wall, (int)runs), median_of(cps, (int)runs),
-				       median_of(dps, (int)runs), peak / 1024.0);
+				       median_of(wall, (int)runs), cmed, median_of(dps, (int)runs),
+				       peak / 1024.0);
 				if (runs > 1)
-					printf(" %12.0f %12.0f", cmin, cmax);
+					printf(" %12.0f %12.0f", cps[0], cps[runs - 1]);
 				printf("%s\n", watchdog ? "  (watchdog fired)" : "");
 				fflush(stdout);
 				if (watchdog)

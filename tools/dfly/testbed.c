@@ -481,7 +481,8 @@ static void log_tail(const char *path)
  */
 static bool sock_listening(const char *path)
 {
-	char line[512 + TB_PATH_MAX], name[TB_PATH_MAX + 2];
+	_Static_assert(TB_PATH_MAX == 512u, "the %513s below is TB_PATH_MAX + 1");
+	char line[512 + TB_PATH_MAX], name[TB_PATH_MAX + 2]; /* "@" + path */
 	unsigned flags;
 	bool found = false;
 	FILE *f = fopen("/proc/net/unix", "r");
@@ -490,7 +491,7 @@ static bool sock_listening(const char *path)
 		return false;
 	while (!found && fgets(line, sizeof(line), f) != NULL) {
 		/* Num RefCount Protocol Flags Type St Inode Path */
-		if (sscanf(line, "%*s %*s %*s %x %*s %*s %*s %s", &flags, name) == 2 &&
+		if (sscanf(line, "%*s %*s %*s %x %*s %*s %*s %513s", &flags, name) == 2 &&
 		    (flags & 0x10000u) != 0 && strcmp(name, path) == 0)
 			found = true;
 	}
