@@ -81,7 +81,13 @@ l_good=$(awk '/^latency avg/ { print $3 }' "$tmp/good.out")
 l_bad=$(awk '/^latency avg/ { print $3 }' "$tmp/bad.out")
 awk -v a="$g_good" -v b="$g_bad" 'BEGIN { d = a > b ? a - b : b - a; exit !(d <= 0.03 * a) }' ||
     fail "rate: generated $g_bad against $g_good without bad frames"
-awk -v a="$l_good" -v b="$l_bad" 'BEGIN { exit !(b <= 1.25 * a + 10) }' ||
-    fail "latency: $l_bad cycles against $l_good without bad frames"
+# A sanitizer build (DFLY_SANITIZED=1, scripts/test.sh) falls behind the 2-us clock at times,
+# which delays packets in one run and not the other (a CI run gave 94.1 against 66.5): there
+# the latency is printed, not compared, as memif.sh and testbed.sh do with theirs.
+if ! awk -v a="$l_good" -v b="$l_bad" 'BEGIN { exit !(b <= 1.25 * a + 10) }'; then
+    [ -n "${DFLY_SANITIZED:-}" ] ||
+        fail "latency: $l_bad cycles against $l_good without bad frames"
+    echo "note: latency $l_bad cycles against $l_good without bad frames (sanitizer build: not compared)"
+fi
 echo "wire: $((9 * each)) bad frames on each of 2 ports, each counted by its reason;" \
     "generated $g_bad / $g_good, latency $l_bad / $l_good cycles"
