@@ -138,6 +138,10 @@ static void usage(FILE *f)
 		"                     (default: run.epoch_ns, 0 = this process's start)\n"
 		"  --gen-seconds S    the generators stop S seconds after cycle 0 (the network then drains,\n"
 		"                     so generated = delivered can be checked at exit)\n"
+		"  --exit-drained     with --gen-seconds: exit as soon as every packet this process\n"
+		"                     generated has been delivered in it, or at --duration, whichever\n"
+		"                     comes first (a deployment whose traffic stays inside the\n"
+		"                     process, e.g. with loopback peers: dfly bench dataplane)\n"
 		"  --counters FILE    write the final counters there (default: standard output)\n"
 		"  --capture FILE     capture the routers' traffic to a pcap file (format:\n"
 		"                     include/dfly/trace.h) with the network file's capture.*\n"
@@ -1076,6 +1080,19 @@ static uint64_t percentile(double q)
 	return DP_LAT_BUCKETS - 1;
 }
 
+static uint64_t max_cycle(void)
+{
+	uint64_t m = 0;
+
+	for (uint32_t i = 0; i < app.nlc; i++) {
+		uint64_t c = atomic_load_explicit(&app.lc[i].done_cycle, memory_order_relaxed);
+
+		if (c > m)
+			m = c;
+	}
+	return m;
+}
+
 static uint64_t min_cycle(void)
 {
 	uint64_t m = UINT64_MAX;
@@ -1337,6 +1354,7 @@ int main(int argc, char **argv)
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"free-run", no_argument, NULL, 'F'},
 					     {"gen-frame", required_argument, NULL, 'G'},
+					     {"exit-drained", no_argument, NULL, 'D'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *sets[MAX_SETS], *counters = NULL, *cap_path = NULL;
@@ -1345,7 +1363,8 @@ int main(int argc, char **argv)
 	double duration = -1;
 	uint64_t epoch = 0;
 	double gen_seconds = -1;
-	bool check = false;
+	bool check = false, exit_drained = false;
+	uint64_t drained_at = UINT64_MAX; /* cycle of the first poll that saw the network drained */
 	char err[1024];
 	struct sigaction sa;
 	uint64_t t0, c0, next_progress;
@@ -1405,6 +1424,9 @@ int main(int argc, char **argv)
 		case 'F':
 			app.free_run = true;
 			break;
+		case 'D':
+			exit_drained = true;
+			break;
 		case 'G': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
@@ -1424,6 +1446,11 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	if (exit_drained && gen_seconds < 0) {
+		fprintf(stderr, "dfly-switch: --exit-drained needs --gen-seconds\n");
+		rte_eal_cleanup();
+		return 2;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "dfly-switch: one deployment file expected after --\n");
@@ -1636,6 +1663,20 @@ int main(int argc, char **argv)
 				break;
 			if (gen_seconds >= 0 && app.gen.on && (double)since_epoch >= gen_seconds * 1e9)
 				app.gen.on = false; /* read by the lcores; a late cycle is harmless */
+			if (exit_drained && !app.gen.on) {
+				/* drained twice, the second time once every lcore has stepped a
+				 * cycle after the first: a packet a late cycle generated (it read
+				 * gen.on before the store) would show as generated > delivered */
+				struct dp_sink s;
+
+				sink_totals(&s);
+				if (s.gen_pkts != s.all_pkts + s.fabric_drops)
+					drained_at = UINT64_MAX;
+				else if (drained_at == UINT64_MAX)
+					drained_at = max_cycle();
+				else if (min_cycle() > drained_at + 1)
+					break;
+			}
 			if (!app.quiet && app.dep.run.stats_interval_s > 0 && now >= next_progress) {
 				progress((double)(now - t0) / 1e9, c0);
 				next_progress += (uint64_t)(app.dep.run.stats_interval_s * 1e9);

@@ -7,7 +7,7 @@
 #     per point with a positive rate, and testpmd macswap ran beside it with its ratio;
 #  2. dfly-switch with peers directly: its final report shows the peers' counters, equal
 #     rx and tx, no errors, the switched line, nothing left in the router; link-rate
-#     emulation off is refused by dfly sim;
+#     emulation off is refused by dfly sim; --exit-drained exits once all is delivered;
 #     routers of one process on two lcores, joined by ring pairs, conserve packets;
 #  3. counters: a row per counter kind, positive ns/packet;
 #  4. sim: one point, its row; usage errors exit 2, --help exits 0.
@@ -64,6 +64,18 @@ awk '/^peer / { if ($4 != $6 || $4 == 0 || $NF != 0) bad = 1 } END { exit bad }'
     "$tmp/one.out" || { grep '^peer' "$tmp/one.out"; fail "peer counters"; }
 # drained: nothing left in the router once the generators stopped
 grep -q "held_in_routers 0 " "$tmp/one.out" || fail "packets left in the router"
+# --exit-drained: out as soon as everything generated is delivered, long before --duration
+"$switch" --no-huge -m 512 --no-pci --file-prefix "dflybt$$" -l 0-1 --log-level=3 -- \
+    "$tmp/one.cfg" --free-run --quiet --duration 30 --gen-seconds 1 --exit-drained \
+    --set clock.link_rate=false --set traffic.load=0.5 --set traffic.pattern=un \
+    --set routing.mechanism=min >"$tmp/ed.out" 2>&1 || { cat "$tmp/ed.out"; fail "--exit-drained"; }
+awk '/^generated / { if ($2 != $4 || $2 == 0) bad = 1; seen = 1 }
+     END { exit bad || !seen }' "$tmp/ed.out" || fail "--exit-drained: generated != delivered"
+awk '/^switched / { if ($5 + 0 >= 1 && $5 + 0 < 10) ok = 1 } END { exit !ok }' "$tmp/ed.out" ||
+    { grep '^switched' "$tmp/ed.out"; fail "--exit-drained: not out within 10 s of a 30-s duration"; }
+"$switch" --no-huge -m 512 --no-pci --file-prefix "dflybt$$" -l 0 --log-level=3 -- \
+    "$tmp/one.cfg" --exit-drained >"$tmp/ed2.out" 2>&1
+[ $? = 2 ] && grep -q "needs --gen-seconds" "$tmp/ed2.out" || fail "--exit-drained alone accepted"
 # 2b. routers of one process on two lcores: the links between them are ring pairs presented
 # as net_ring ports (their names carry DPDK's net_ring_ prefix); lossless, drained
 cat >"$tmp/two.cfg" <<CFG

@@ -80,6 +80,9 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 	o.cores = 2;
 	o.sets = sets;
 	o.nsets = 3;
+	/* --dead-us and --loss-ppm, alone and together, reach every process's link settings */
+	o.dead_us = gens ? 600000 : 0;
+	o.loss_ppm = link == TB_LINK_VETH ? 100 : 0;
 	snprintf(what, sizeof(what), "%s split %s link %s hosts %s gens %d", net,
 		 tb_split_name(split), tb_link_name(link), tb_hosts_name(hosts), gens);
 	CHECK(tb_plan_build(&p, &o, err, sizeof(err)) == 0, "%s: %s", what, err);
@@ -101,6 +104,9 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 		CHECK(dp_deploy_load(&d[i], path, NULL, 0, err, sizeof(err)) == 0, "%s: %s", what,
 		      err);
 		CHECK(strcmp(d[i].instance, "ut") == 0, "%s: instance", what);
+		CHECK(d[i].link.dead_us == (o.dead_us ? o.dead_us : 200000u), "%s: dead_us %u", what,
+		      d[i].link.dead_us);
+		CHECK(d[i].link.loss_ppm == o.loss_ppm, "%s: loss_ppm %u", what, d[i].link.loss_ppm);
 		for (uint32_t r = 0; r < p.routers; r++) {
 			if (!d[i].hosted[r])
 				continue;

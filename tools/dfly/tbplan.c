@@ -360,10 +360,19 @@ static int write_proc(const struct tb_plan *p, uint32_t i, FILE *f)
 	if (sep[0] == ',')
 		fprintf(f, "\n);\n");
 	fprintf(f, "generators = \"%s\";\n", p->o.generators ? "all" : "none");
-	if (p->o.loss_ppm)
-		fprintf(f, "# a lossy medium: each receiver discards this many per million fabric frames\n"
-			   "link = { loss_ppm = %u; };\n",
-			p->o.loss_ppm);
+	if (p->o.loss_ppm || p->o.dead_us) {
+		if (p->o.loss_ppm)
+			fprintf(f, "# a lossy medium: each receiver discards this many per million "
+				   "fabric frames\n");
+		if (p->o.dead_us)
+			fprintf(f, "# a link silent this long is declared down (--dead-us)\n");
+		fprintf(f, "link = {");
+		if (p->o.loss_ppm)
+			fprintf(f, " loss_ppm = %u;", p->o.loss_ppm);
+		if (p->o.dead_us)
+			fprintf(f, " dead_us = %u;", p->o.dead_us);
+		fprintf(f, " };\n");
+	}
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -946,6 +946,9 @@ static void usage(FILE *f)
 		"  --loss-ppm N       every receiver of a cross-process link discards N per million\n"
 		"                     fabric frames (link.loss_ppm; for kernels without sch_netem),\n"
 		"                     which link-level retry must hide\n"
+		"  --dead-us US       link.dead_us of every process: a link silent this long is\n"
+		"                     declared down and routed around (default 200000; a slow\n"
+		"                     machine or a sanitizer build stalls longer at times)\n"
 		"  --cores N          spread the processes over lcores 0..N-1 (default: online CPUs)\n"
 		"  --eal 'ARGS'       more EAL arguments for every dfly-switch\n"
 		"  --duration S       run: the testbed is stopped S s after cycle 0 (the clock\n"
@@ -1095,7 +1098,8 @@ int cmd_testbed(int argc, char **argv)
 		{"gen-seconds", required_argument, NULL, 'G'},
 		{"timeout", required_argument, NULL, 't'},
 		{"switch", required_argument, NULL, 'w'}, {"controld", required_argument, NULL, 'C'},
-		{"dir", required_argument, NULL, 'D'},	 {"loss-ppm", required_argument, NULL, 'p'},	 {"help", no_argument, NULL, 'h'},
+		{"dir", required_argument, NULL, 'D'},	 {"loss-ppm", required_argument, NULL, 'p'},
+		{"dead-us", required_argument, NULL, 'X'}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	const char *sets[MAX_SETS];
 	struct tb_opts o;
@@ -1206,6 +1210,18 @@ int cmd_testbed(int argc, char **argv)
 				return 2;
 			}
 			o.loss_ppm = (uint32_t)ppm;
+			break;
+		}
+		case 'X': {
+			char *end;
+			unsigned long us = strtoul(optarg, &end, 10);
+
+			if (*optarg == '\0' || *end != '\0' || us < 1000 || us > 100000000) {
+				fprintf(stderr, "dfly testbed: --dead-us %s: 1000..100000000\n",
+					optarg);
+				return 2;
+			}
+			o.dead_us = (uint32_t)us;
 			break;
 		}
 		case 'h':

@@ -61,6 +61,7 @@ struct tb_opts {
 	bool generators;	/**< nodes that are not hosts run the synthetic generators */
 	enum tb_fw firmware;
 	uint32_t loss_ppm; /**< link.loss_ppm of every device fabric link (testing, no netem) */
+	uint32_t dead_us;  /**< link.dead_us of every process; 0 = the deployment default */
 	uint32_t cores; /**< lcores the processes are spread over (process i on i mod cores) */
 	const char *const *sets; /**< --set PATH=VALUE for the network file */
 	int nsets;
