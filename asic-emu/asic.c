@@ -34,6 +34,13 @@ struct asic_ivc {
 	uint64_t hd_ready;
 };
 
+/* One slot of the arrival calendar (struct asic). */
+struct asic_cal {
+	uint64_t in, out;
+};
+
+#define ASIC_CAL_MASK (ASIC_CAL_SLOTS - 1)
+
 struct asic_in {
 	struct asic_ivc vc[DFLY_MAX_VCS];
 	uint32_t nvc;
@@ -103,6 +110,14 @@ struct asic {
 	uint64_t local_out_mask; /* local outputs with a link (PB in-band info flits) */
 	struct asic_ejection *ej;
 	uint32_t ej_head, ej_tail, ej_mask;
+	/* the arrival calendar: slot c & ASIC_CAL_MASK has bit i of `in` set if data or a
+	 * control record is due on the link into input i at cycle c, bit o of `out` if a credit
+	 * is due on the link out of output o; a step visits only those links (and the far ones:
+	 * due too late for the calendar, polled until their lines are empty) */
+	struct asic_cal *cal;
+	uint64_t cal_next;	/* the first cycle whose slot has not been taken yet */
+	uint64_t in_far;	/* inputs with a record due beyond the calendar */
+	uint64_t out_far;	/* outputs with a credit due beyond the calendar */
 	struct asic_in in[DFLY_MAX_PORTS];
 	struct asic_out out[DFLY_MAX_PORTS];
 	/* failover (cold: read when a link is down) */
@@ -197,7 +212,8 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	 * driver drains every cycle, so twice that never fills */
 	as->ej_mask = pow2_at_least(2 * (topo->radix + topo->p) + 4) - 1;
 	as->ej = calloc(as->ej_mask + 1, sizeof(*as->ej));
-	if (as->ej == NULL)
+	as->cal = calloc(ASIC_CAL_SLOTS, sizeof(*as->cal));
+	if (as->ej == NULL || as->cal == NULL)
 		goto out_free;
 	as->tbl_pb = &regs->tables[0].pb;
 	as->tbl_ectn = &regs->tables[0].ectn;
@@ -220,6 +236,7 @@ void asic_destroy(struct asic *as)
 		free(as->out[i].fifo);
 	}
 	free(as->ej);
+	free(as->cal);
 	free(as);
 }
 
@@ -370,6 +387,25 @@ static void cb_copy_out(const struct asic_link *l, uint32_t pos, void *dst, uint
 	memcpy((uint8_t *)dst + first, l->cbuf, len - first);
 }
 
+/* Something is due at cycle @p due on the link into input @p port of @p as (data or control) or,
+ * @p out, on the link out of output @p port (a credit): its calendar slot, or polling. A record
+ * due before the receiver's next step is taken at that step, as a polled link would. */
+static inline void cal_mark(struct asic *as, uint32_t port, bool out, uint64_t due)
+{
+	uint64_t c = due > as->cal_next ? due : as->cal_next;
+
+	if (c - as->cal_next > ASIC_CAL_MASK) {
+		if (out)
+			as->out_far |= 1ull << port;
+		else
+			as->in_far |= 1ull << port;
+	} else if (out) {
+		as->cal[c & ASIC_CAL_MASK].out |= 1ull << port;
+	} else {
+		as->cal[c & ASIC_CAL_MASK].in |= 1ull << port;
+	}
+}
+
 /* @return false if the line has no room (the caller counts the drop). */
 static bool ctrl_push(struct asic_link *l, uint64_t due, enum asic_ctrl_kind kind, const void *b,
 		      uint16_t len)
@@ -385,6 +421,8 @@ static bool ctrl_push(struct asic_link *l, uint64_t due, enum asic_ctrl_kind kin
 	cb_copy_in(l, l->cb_tail, hdr, CREC_HDR);
 	cb_copy_in(l, l->cb_tail + CREC_HDR, b, len);
 	l->cb_tail += need;
+	if (l->down != NULL)
+		cal_mark(l->down, l->down_port, false, due);
 	return true;
 }
 
@@ -422,6 +460,8 @@ bool asic_link_push_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due
 	l->data[l->d_tail & l->mask].pkt = pkt;
 	l->data[l->d_tail & l->mask].due = due;
 	l->d_tail++;
+	if (l->down != NULL)
+		cal_mark(l->down, l->down_port, false, due);
 	return true;
 }
 
@@ -447,6 +487,8 @@ bool asic_link_push_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint
 	c->due = due;
 	c->phits = phits;
 	c->vc = vc;
+	if (l->up != NULL)
+		cal_mark(l->up, l->up_port, true, due);
 	return true;
 }
 
@@ -1773,10 +1815,8 @@ static void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
  * Per-cycle stages
  */
 
-static void rx_credits(struct asic *as, uint64_t now)
+static void rx_credits(struct asic *as, uint64_t now, uint64_t m)
 {
-	uint64_t m = as->link_out_mask;
-
 	while (m) {
 		uint32_t o = ctz64(m);
 		struct asic_out *out = &as->out[o];
@@ -1790,6 +1830,8 @@ static void rx_credits(struct asic *as, uint64_t now)
 			as->regs->port_ctr[o][DFLY_CREDITS_RX] += c->phits;
 			credit_gauge(as, o, c->vc);
 		}
+		if (l->c_head == l->c_tail)
+			as->out_far &= ~(1ull << o);
 	}
 }
 
@@ -1816,10 +1858,8 @@ static void pb_rx(struct asic *as, uint32_t port, uint32_t vec)
 	as->regs->port_ctr[port][DFLY_PB_RX]++;
 }
 
-static void rx_data(struct asic *as, uint64_t now)
+static void rx_data(struct asic *as, uint64_t now, uint64_t m)
 {
-	uint64_t m = as->link_in_mask;
-
 	while (m) {
 		uint32_t i = ctz64(m);
 		struct asic_in *in = &as->in[i];
@@ -1855,9 +1895,8 @@ static void rx_data(struct asic *as, uint64_t now)
 
 /* Control frames due on the incoming links go up the CPU port (fabric ports only: terminal
  * ports have no control line, so a host can never reach the firmware). */
-static void rx_ctrl(struct asic *as, uint64_t now)
+static void rx_ctrl(struct asic *as, uint64_t now, uint64_t m)
 {
-	uint64_t m = as->link_in_mask;
 	uint8_t buf[DFLY_CPU_FRAME_MAX];
 
 	while (m) {
@@ -1888,6 +1927,9 @@ static void rx_ctrl(struct asic *as, uint64_t now)
 			}
 			as->regs->port_ctr[i][DFLY_CTRL_RX]++;
 		}
+		/* a far input stays polled until both its lines are empty */
+		if (l->cb_head == l->cb_tail && l->d_head == l->d_tail)
+			as->in_far &= ~(1ull << i);
 	}
 }
 
@@ -2086,6 +2128,9 @@ static void out_stage(struct asic *as, uint64_t now)
 					l->data[l->d_tail & l->mask].pkt = pk;
 					l->data[l->d_tail & l->mask].due = now + l->latency;
 					l->d_tail++;
+					if (l->down != NULL)
+						cal_mark(l->down, l->down_port, false,
+							 now + l->latency);
 					if (TRACING(as, DFLY_TRACE_PORT_TX))
 						trace_pkt(as, DFLY_TRACE_PORT_TX, o, pk->vc, pk, now,
 							  DFLY_TRACE_NONE);
@@ -2132,6 +2177,8 @@ static void release_inputs(struct asic *as, uint64_t tick, uint64_t now)
 			c->phits = in->rel_len;
 			c->vc = in->rel_vc;
 			l->c_tail++;
+			if (l->up != NULL)
+				cal_mark(l->up, l->up_port, true, now + l->latency);
 			as->regs->port_ctr[i][DFLY_CREDITS_TX] += in->rel_len;
 		}
 		as->rel_mask &= ~(1ull << i);
@@ -2488,7 +2535,9 @@ void asic_set_group_view(struct asic *as, const struct asic *const *view)
  */
 void asic_prefetch(const struct asic *as)
 {
-	uint64_t m = as->link_in_mask;
+	/* only the links something is due on at the next step (the calendar) */
+	const struct asic_cal *sl = &as->cal[as->cal_next & ASIC_CAL_MASK];
+	uint64_t m = sl->in | as->in_far;
 
 	while (m) {
 		const struct asic_link *l = as->in[ctz64(m)].link;
@@ -2496,7 +2545,7 @@ void asic_prefetch(const struct asic *as)
 		m &= m - 1;
 		__builtin_prefetch(&l->data[l->d_head & l->mask]);
 	}
-	m = as->link_out_mask;
+	m = sl->out | as->out_far;
 	while (m) {
 		const struct asic_link *l = as->out[ctz64(m)].link;
 
@@ -2528,10 +2577,25 @@ void asic_step(struct asic *as, uint64_t now)
 {
 	uint32_t S = as->par.speedup;
 
+	uint64_t due_in = as->in_far, due_out = as->out_far;
+
+	/* the calendar slots up to now (one, unless the driver skipped cycles) */
+	for (uint64_t c = as->cal_next; c <= now && c - as->cal_next < ASIC_CAL_SLOTS; c++) {
+		struct asic_cal *sl = &as->cal[c & ASIC_CAL_MASK];
+
+		due_in |= sl->in;
+		due_out |= sl->out;
+		sl->in = sl->out = 0;
+	}
+	if (now >= as->cal_next)
+		as->cal_next = now + 1;
 	acquire_tables(as, now);
-	rx_credits(as, now);
-	rx_data(as, now);
-	rx_ctrl(as, now);
+	if (due_out)
+		rx_credits(as, now, due_out);
+	if (due_in) {
+		rx_data(as, now, due_in);
+		rx_ctrl(as, now, due_in);
+	}
 	tx_cpu(as, now);
 	if (as->out_mask)
 		out_stage(as, now);

@@ -325,7 +325,20 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 /** Free phits of the best injection VC of @p port (what the node sees through its credits). */
 uint32_t asic_inject_room(const struct asic *as, uint32_t port);
 
-/** Advance the ASIC through cycle @p now (called once per cycle, increasing). */
+/**
+ * Slots of an ASIC's arrival calendar. A step visits only the links something is due on: every
+ * push onto a link (the ASIC's own output stage and credit returns, asic_link_push_data(),
+ * _credit(), _ctrl()) marks the receiver's slot of the due cycle. A record due ASIC_CAL_SLOTS or
+ * more cycles after the receiver's next step makes its port polled every step until the link
+ * is empty; one due before the next step is taken at that step, as a polled link would. The
+ * papers' links are 10 and 100 cycles long.
+ */
+#define ASIC_CAL_SLOTS 1024u
+
+/**
+ * Advance the ASIC through cycle @p now (called once per cycle, increasing; a driver may skip
+ * cycles: what fell due in between is taken at @p now).
+ */
 void asic_step(struct asic *as, uint64_t now);
 
 /**

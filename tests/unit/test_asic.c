@@ -622,15 +622,87 @@ static void test_bad_vc_dropped(void **state)
 	l = n.links[0]; /* router 0 local → router 1 */
 	pkt_init(&pk, 0, 1, 0);
 	pk.vc = 7;
-	l->data[l->d_tail & l->mask].pkt = &pk;
-	l->data[l->d_tail & l->mask].due = 5;
-	l->d_tail++;
+	assert_true(asic_link_push_data(l, &pk, 5)); /* as if router 0 had sent it */
 	for (uint64_t c = 0; c < 10; c++)
 		got += net_cycle(&n, c, ej + got, 4 - got);
 	assert_int_equal(got, 1);
 	assert_int_equal(ej[0].drop, 1 + DFLY_DROP_BAD_VC);
 	assert_int_equal(n.regs[1].drop[DFLY_DROP_BAD_VC], 1);
 	assert_int_equal(asic_pkts_held(n.as[1]), 0);
+	net_free(&n);
+}
+
+/* Step router 1 of @p n alone through @p c; the first ejection's cycle or UINT64_MAX. */
+static uint64_t cal_step(struct net *n, uint64_t c)
+{
+	struct asic_ejection ej[4];
+
+	asic_step(n->as[1], c);
+	return asic_eject_burst(n->as[1], ej, 4) ? ej[0].tail_cycle : UINT64_MAX;
+}
+
+/*
+ * The arrival calendar (ASIC_CAL_SLOTS): whatever a link's receiver is told is due arrives at
+ * exactly that step, whether it fits the calendar, lies beyond it (polled), is already late, or
+ * falls in cycles the driver skipped; credits and control records likewise. A packet with a VC
+ * the port lacks is dropped the cycle it arrives, which dates its arrival.
+ */
+static void test_calendar(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk[5];
+	struct asic_link *l, *back = NULL;
+	uint64_t c, seen, far = ASIC_CAL_SLOTS + 500;
+	uint32_t vec = 0x5;
+
+	(void)state;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	l = n.links[0]; /* router 0 local → router 1 */
+	for (uint32_t k = 0; k < n.nlinks; k++)
+		if (n.links[k]->up == n.as[1] && n.links[k]->down == n.as[0])
+			back = n.links[k]; /* router 1 → router 0: its credits reach router 1 */
+	assert_non_null(back);
+	for (int k = 0; k < 5; k++) {
+		pkt_init(&pk[k], 0, 1, 0);
+		pk[k].vc = 7;
+	}
+	/* 1. beyond the calendar: polled, taken at its due cycle, not before */
+	assert_true(asic_link_push_data(l, &pk[0], far));
+	for (c = 0, seen = UINT64_MAX; c <= far && seen == UINT64_MAX; c++)
+		seen = cal_step(&n, c);
+	assert_int_equal(seen, far);
+	/* 2. the last slot the calendar holds and the first it does not, side by side */
+	assert_true(asic_link_push_data(l, &pk[1], far + ASIC_CAL_SLOTS));
+	assert_true(asic_link_push_data(l, &pk[2], far + ASIC_CAL_SLOTS + 1));
+	for (seen = UINT64_MAX; seen == UINT64_MAX; c++)
+		seen = cal_step(&n, c);
+	assert_int_equal(seen, far + ASIC_CAL_SLOTS);
+	assert_int_equal(cal_step(&n, c), far + ASIC_CAL_SLOTS + 1);
+	c++;
+	/* 3. late (due before the next step): taken at the next step */
+	assert_true(asic_link_push_data(l, &pk[3], 5));
+	assert_int_equal(cal_step(&n, c), c);
+	c++;
+	/* 4. due in cycles the driver skips: taken at the step it makes */
+	assert_true(asic_link_push_data(l, &pk[4], c + 10));
+	assert_int_equal(cal_step(&n, c), UINT64_MAX);
+	assert_int_equal(cal_step(&n, c + 40), c + 40);
+	c += 41;
+	/* 5. credits (a line is FIFO: in due order), one in the calendar and one beyond it, and
+	 * a control record */
+	assert_true(asic_link_push_credit(back, 0, 4, c + 7));
+	assert_true(asic_link_push_credit(back, 0, 3, c + far));
+	assert_true(asic_link_push_ctrl(l, ASIC_CTRL_PB_INFO, &vec, sizeof(vec), c + 9));
+	for (uint64_t k = 0; k <= far; k++) {
+		uint64_t rx = n.regs[1].port_ctr[back->up_port][DFLY_CREDITS_RX];
+
+		cal_step(&n, c + k);
+		rx = n.regs[1].port_ctr[back->up_port][DFLY_CREDITS_RX] - rx;
+		assert_int_equal(rx, k == 7 ? 4 : k == far ? 3 : 0);
+		assert_int_equal(n.regs[1].mech.pb_rx_count[l->down_port], k >= 9 ? 1 : 0);
+	}
+	assert_int_equal(n.regs[1].drop[DFLY_DROP_BAD_VC], 5);
 	net_free(&n);
 }
 
@@ -1455,6 +1527,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_errors),
 		cmocka_unit_test(test_bad_vc_dropped),
+		cmocka_unit_test(test_calendar),
 		cmocka_unit_test(test_injection_full),
 		cmocka_unit_test(test_head_cache),
 		cmocka_unit_test(test_single_packet_timing_tail),
