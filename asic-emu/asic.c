@@ -32,6 +32,11 @@ struct asic_ivc {
 	 * passes over heads still in the pipeline every tick without loading them */
 	struct asic_pkt *hd;
 	uint64_t hd_ready;
+	/* ...and, once its route is settled (a MIN/VAL/UGAL/PB decision made, one VC), the
+	 * head's output port, VC and length: a head blocked for credits or a busy output is
+	 * passed over every tick without loading it. hd_port UINT8_MAX: not settled. */
+	uint8_t hd_port, hd_vc;
+	uint16_t hd_len;
 };
 
 /* One slot of the arrival calendar (struct asic). */
@@ -805,6 +810,7 @@ static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt
 	if (q->tail == q->head) {
 		q->hd = pk;
 		q->hd_ready = pk->ready_tick;
+		q->hd_port = UINT8_MAX;
 		cc_head(as, port, pk);
 	}
 	q->ring[q->tail++ & q->mask] = pk;
@@ -2232,6 +2238,7 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 	if (q->head != q->tail) {
 		q->hd = q->ring[q->head & q->mask];
 		q->hd_ready = q->hd->ready_tick;
+		q->hd_port = UINT8_MAX;
 	}
 	/* the packet after the new head is the next one whose descriptor the allocator and the
 	 * counters read: deep buffers leave it cold (dfly bench dataplane) */
@@ -2345,11 +2352,25 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 			while (vm) {
 				struct asic_pkt *pk;
 
+				struct asic_ivc *q;
+
 				v = (uint32_t)__builtin_ctz(vm);
 				vm &= vm - 1;
-				if (in->vc[v].hd_ready > tick)
+				q = &in->vc[v];
+				if (q->hd_ready > tick)
 					continue;
-				pk = ivc_head(&in->vc[v]);
+				/* a settled head that cannot go: counted without loading it */
+				if (q->hd_port != UINT8_MAX && !olm &&
+				    !((as->down_mask >> q->hd_port) & 1u) &&
+				    !port_feasible(as, q->hd_port, q->hd_vc, q->hd_len, tick)) {
+					if (it == 0) {
+						regs->vc_ctr[i][v][DFLY_VC_HEAD_WAIT]++;
+						if (!has_credits(as, q->hd_port, q->hd_vc, q->hd_len))
+							regs->vc_ctr[i][v][DFLY_VC_CREDIT_STALL]++;
+					}
+					continue;
+				}
+				pk = ivc_head(q);
 				if (pk->out_port == UINT8_MAX ||
 				    (it == 0 && (olm || (reeval && (pk->flags & ASIC_PKT_DECIDING)))) ||
 				    (it == 0 && ((as->down_mask >> pk->out_port) & 1u))) {
@@ -2358,6 +2379,12 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 				}
 				if (pk->vc_allow & (pk->vc_allow - 1))
 					flex_pick(as, pk);
+				else if (!olm && !(pk->flags & ASIC_PKT_DECIDING) &&
+					 pk->out_port != UINT8_MAX) {
+					q->hd_port = pk->out_port;
+					q->hd_vc = pk->out_vc;
+					q->hd_len = pk->len;
+				}
 				if (feasible(as, pk, tick)) {
 					cand |= 1ull << v;
 					key[v] = par->in_arb == DFLY_ARB_AGE ? pk->gen_cycle
@@ -2424,6 +2451,7 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 					pk->flags &= (uint16_t)~(ASIC_PKT_ROUTED | ASIC_PKT_NONMIN |
 								 ASIC_PKT_NOINTER | ASIC_PKT_DECIDING);
 					pk->out_port = UINT8_MAX;
+					as->in[i].vc[v].hd_port = UINT8_MAX;
 				}
 			}
 		}
@@ -2562,12 +2590,17 @@ void asic_prefetch(const struct asic *as)
 	}
 	m = as->in_mask;
 	while (m) {
-		const struct asic_in *in = &as->in[ctz64(m)];
+		uint32_t i = ctz64(m);
+		const struct asic_in *in = &as->in[i];
 		uint32_t vm = in->vc_mask;
 
 		m &= m - 1;
 		while (vm) {
-			__builtin_prefetch(ivc_head(&in->vc[__builtin_ctz(vm)]));
+			uint32_t v = (uint32_t)__builtin_ctz(vm);
+
+			__builtin_prefetch(ivc_head(&in->vc[v]));
+			/* the stall counters a blocked head adds to */
+			__builtin_prefetch(&as->regs->vc_ctr[i][v][DFLY_VC_HEAD_WAIT], 1);
 			vm &= vm - 1;
 		}
 	}
@@ -2664,6 +2697,16 @@ int asic_check_heads(const struct asic *as, char *why, unsigned len)
 					 ", ring head %p ready %" PRIu64,
 					 as->router, i, v, (const void *)q->hd, q->hd_ready,
 					 (const void *)pk, pk->ready_tick);
+				return -1;
+			}
+			if (q->hd_port != UINT8_MAX &&
+			    (q->hd_port != pk->out_port || q->hd_vc != pk->out_vc ||
+			     q->hd_len != pk->len || (pk->flags & ASIC_PKT_DECIDING))) {
+				snprintf(why, len,
+					 "router %u port %u VC %u: cached route port %u VC %u len %u, "
+					 "head packet's port %u VC %u len %u flags %#x",
+					 as->router, i, v, q->hd_port, q->hd_vc, q->hd_len,
+					 pk->out_port, pk->out_vc, pk->len, pk->flags);
 				return -1;
 			}
 		}

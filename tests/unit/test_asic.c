@@ -761,6 +761,30 @@ static void test_head_cache(void **state)
 	pk[0].ready_tick++;
 	assert_int_equal(asic_check_heads(n.as[0], why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "router 0 port 0 VC"));
+	pk[0].ready_tick--;
+	/* a settled route the allocator keeps for a blocked head (port, VC, length): packets to
+	 * router 1 with no credits towards it, so the head waits */
+	{
+		uint32_t o = dfly_topo_min_port(n.topo, 0, 1, 1);
+
+		for (uint32_t v = 0; v < par.vcs[DFLY_PORT_LOCAL]; v++)
+			asic_debug_set_credits(n.as[0], o, v, 0);
+	}
+	for (unsigned i = 1; i < 4; i++) {
+		pkt_init(&pk[i], 0, 1, 6000);
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 6000));
+	}
+	for (uint64_t c = 6000; c < 6100; c++) {
+		assert_int_equal(asic_check_heads(n.as[0], why, sizeof(why)), 0);
+		got += net_cycle(&n, c, ej, 64);
+	}
+	assert_int_equal(asic_check_heads(n.as[0], why, sizeof(why)), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(pk[i].inj_cycle, 0); /* none could go */
+		pk[i].len++;
+	}
+	assert_int_equal(asic_check_heads(n.as[0], why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "cached route"));
 	net_free(&n);
 }
 
