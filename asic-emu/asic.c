@@ -2351,7 +2351,6 @@ static void allocate(struct asic *as, uint64_t tick, uint64_t now)
 				continue;
 			while (vm) {
 				struct asic_pkt *pk;
-
 				struct asic_ivc *q;
 
 				v = (uint32_t)__builtin_ctz(vm);

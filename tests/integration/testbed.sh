@@ -99,22 +99,38 @@ memif_run() {
 		awk '$1 !~ /^#/ && $1 != "mech" { print $5; exit }')
 	python3 -c "import sys; a, b = float('$lat'), float('$slat'); sys.exit(abs(a - b) > $tol * b)"
 }
-# Latency within 5% of dfly sim's. A real-time run that lost the CPU for a while (a busy VM; a
-# normal CI run once gave 327 against 114, with thousands of link-layer retransmissions) is run
-# once more, and a second mismatch fails. A sanitizer build (DFLY_SANITIZED=1) runs behind the
-# clock at times, which delays packets: there the latency is printed, not compared.
+# Latency within 5% of dfly sim's, in a run that kept real time. A run that lost the CPU for a
+# while (a busy VM) delays packets: CI runs gave 327, then 768 and 206, against 114, with link
+# flaps, thousands of link-layer retransmissions and lcores far behind the clock, where a calm
+# run has none of them (18 in a row within 2.1 %). disturbed DIR says why a run does not count:
+# a link declared down, more than 100 retransmissions, or an lcore more than 1,000 cycles
+# (10 ms) behind. Such a run is made again, up to 3 times; a mismatch in a run that kept real
+# time fails at once; 3 disturbed runs leave the latency uncompared (said in a note). A
+# sanitizer build (DFLY_SANITIZED=1) runs behind the clock at times: there the latency is
+# printed, not compared.
+disturbed() {
+	local downs retx behind
+	downs=$(cat "$1"/p*.log 2>/dev/null | grep -c "link down")
+	retx=$(for f in "$1"/p*.log; do grep -o 'retx [0-9]*$' "$f" | tail -1; done |
+		awk '{ s += $2 } END { print s + 0 }')
+	behind=$(cat "$1"/p*.counters 2>/dev/null | sed -n 's/.*fell behind.*at most \([0-9]*\) cycles.*/\1/p' |
+		awk '$1 > m { m = $1 } END { print m + 0 }')
+	why="$downs link downs, $retx retransmissions, lcores at most $behind cycles behind"
+	[ "$downs" -gt 0 ] || [ "$retx" -gt 100 ] || [ "$behind" -gt 1000 ]
+}
 tol=0.05
-mdir="$tmp/memif"
-if ! memif_run "$mdir"; then
+for attempt in 1 2 3; do
+	mdir="$tmp/memif$attempt"
+	memif_run "$mdir" && break
 	if [ -n "${DFLY_SANITIZED:-}" ]; then
 		echo "note: memif: latency $lat vs dfly sim $slat (sanitizer build: not compared)"
-	else
-		echo "note: memif: latency $lat vs dfly sim $slat; running it again"
-		clean_check memif "$mdir"
-		mdir="$tmp/memif2"
-		memif_run "$mdir" || fail "memif: latency $lat vs dfly sim $slat (twice)"
+		break
 	fi
-fi
+	disturbed "$mdir" || fail "memif: latency $lat vs dfly sim $slat in a run that kept real time ($why)"
+	echo "note: memif: latency $lat vs dfly sim $slat in a run that lost the CPU ($why)"
+	[ "$attempt" -lt 3 ] || { echo "note: memif: 3 disturbed runs: latency not compared"; break; }
+	clean_check memif "$mdir"
+done
 # every process captured its routers (FILE-r<first router>); merged, the trace sees every packet
 caps=$(ls "$tmp"/cap-r*.pcap 2>/dev/null | wc -l)
 [ "$caps" -eq 3 ] || fail "memif: $caps capture files, expected 3"
