@@ -458,15 +458,33 @@ struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now)
 	return l->data[l->d_head++ & l->mask].pkt;
 }
 
-bool asic_link_push_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due)
+/* Put a packet on the data line (room checked by the caller) and tell the receiver when. */
+static inline void link_put_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due)
 {
-	if (l->d_tail - l->d_head > l->mask)
-		return false;
 	l->data[l->d_tail & l->mask].pkt = pkt;
 	l->data[l->d_tail & l->mask].due = due;
 	l->d_tail++;
 	if (l->down != NULL)
 		cal_mark(l->down, l->down_port, false, due);
+}
+
+/* Put a credit return on the credit line (room checked by the caller) and tell the receiver. */
+static inline void link_put_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due)
+{
+	struct asic_link_credit *c = &l->credit[l->c_tail++ & l->mask];
+
+	c->due = due;
+	c->phits = phits;
+	c->vc = vc;
+	if (l->up != NULL)
+		cal_mark(l->up, l->up_port, true, due);
+}
+
+bool asic_link_push_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due)
+{
+	if (l->d_tail - l->d_head > l->mask)
+		return false;
+	link_put_data(l, pkt, due);
 	return true;
 }
 
@@ -484,16 +502,9 @@ bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16
 
 bool asic_link_push_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due)
 {
-	struct asic_link_credit *c;
-
 	if (l->c_tail - l->c_head > l->mask)
 		return false;
-	c = &l->credit[l->c_tail++ & l->mask];
-	c->due = due;
-	c->phits = phits;
-	c->vc = vc;
-	if (l->up != NULL)
-		cal_mark(l->up, l->up_port, true, due);
+	link_put_credit(l, vc, phits, due);
 	return true;
 }
 
@@ -2131,12 +2142,7 @@ static void out_stage(struct asic *as, uint64_t now)
 						out->vec_sent = true;
 						as->regs->port_ctr[o][DFLY_PB_PIGGY_TX]++;
 					}
-					l->data[l->d_tail & l->mask].pkt = pk;
-					l->data[l->d_tail & l->mask].due = now + l->latency;
-					l->d_tail++;
-					if (l->down != NULL)
-						cal_mark(l->down, l->down_port, false,
-							 now + l->latency);
+					link_put_data(l, pk, now + l->latency);
 					if (TRACING(as, DFLY_TRACE_PORT_TX))
 						trace_pkt(as, DFLY_TRACE_PORT_TX, o, pk->vc, pk, now,
 							  DFLY_TRACE_NONE);
@@ -2176,15 +2182,7 @@ static void release_inputs(struct asic *as, uint64_t tick, uint64_t now)
 		in->vc[in->rel_vc].occ -= in->rel_len;
 		as->regs->vc_ctr[i][in->rel_vc][DFLY_VC_DEQ_PKTS]++;
 		if (in->link != NULL) {
-			struct asic_link *l = in->link;
-			struct asic_link_credit *c = &l->credit[l->c_tail & l->mask];
-
-			c->due = now + l->latency;
-			c->phits = in->rel_len;
-			c->vc = in->rel_vc;
-			l->c_tail++;
-			if (l->up != NULL)
-				cal_mark(l->up, l->up_port, true, now + l->latency);
+			link_put_credit(in->link, in->rel_vc, in->rel_len, now + in->link->latency);
 			as->regs->port_ctr[i][DFLY_CREDITS_TX] += in->rel_len;
 		}
 		as->rel_mask &= ~(1ull << i);

@@ -1080,14 +1080,15 @@ static uint64_t percentile(double q)
 	return DP_LAT_BUCKETS - 1;
 }
 
-static uint64_t max_cycle(void)
+/* The last cycle done by the slowest (@p max false) or the fastest lcore. */
+static uint64_t lcore_cycle(bool max)
 {
-	uint64_t m = 0;
+	uint64_t m = max ? 0 : UINT64_MAX;
 
 	for (uint32_t i = 0; i < app.nlc; i++) {
 		uint64_t c = atomic_load_explicit(&app.lc[i].done_cycle, memory_order_relaxed);
 
-		if (c > m)
+		if (max ? c > m : c < m)
 			m = c;
 	}
 	return m;
@@ -1095,15 +1096,7 @@ static uint64_t max_cycle(void)
 
 static uint64_t min_cycle(void)
 {
-	uint64_t m = UINT64_MAX;
-
-	for (uint32_t i = 0; i < app.nlc; i++) {
-		uint64_t c = atomic_load_explicit(&app.lc[i].done_cycle, memory_order_relaxed);
-
-		if (c < m)
-			m = c;
-	}
-	return m;
+	return lcore_cycle(false);
 }
 
 static void progress(double t, uint64_t c0)
@@ -1673,7 +1666,7 @@ int main(int argc, char **argv)
 				if (s.gen_pkts != s.all_pkts + s.fabric_drops)
 					drained_at = UINT64_MAX;
 				else if (drained_at == UINT64_MAX)
-					drained_at = max_cycle();
+					drained_at = lcore_cycle(true);
 				else if (min_cycle() > drained_at + 1)
 					break;
 			}
