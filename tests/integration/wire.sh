@@ -53,41 +53,56 @@ val() { # FILE KEY: the counter KEY of the final report (0 if absent)
     awk -v k="$2" '$1 == k { v = $2 } END { print v + 0 }' "$1"
 }
 
-run good 0
-run bad "$each"
-for k in decode_truncated decode_version decode_type fabric_other not_peer; do
-    [ "$(val "$tmp/bad.out" "drop.$k")" = $((2 * each)) ] ||
-        fail "drop.$k = $(val "$tmp/bad.out" "drop.$k"), expected $((2 * each))"
-done
-[ "$(val "$tmp/bad.out" drop.decode_range)" = $((4 * each)) ] ||
-    fail "drop.decode_range = $(val "$tmp/bad.out" drop.decode_range), expected $((4 * each))"
-for p in 2 5; do
-    for k in llr_dup_rx llr_gap_rx; do
-        [ "$(val "$tmp/bad.out" "port$p.$k")" = "$each" ] ||
-            fail "port$p.$k = $(val "$tmp/bad.out" "port$p.$k"), expected $each"
+check_counts() { # every bad frame counted by its reason, nothing else dropped
+    for k in decode_truncated decode_version decode_type fabric_other not_peer; do
+        [ "$(val "$tmp/bad.out" "drop.$k")" = $((2 * each)) ] ||
+            fail "drop.$k = $(val "$tmp/bad.out" "drop.$k"), expected $((2 * each))"
     done
+    [ "$(val "$tmp/bad.out" drop.decode_range)" = $((4 * each)) ] ||
+        fail "drop.decode_range = $(val "$tmp/bad.out" drop.decode_range), expected $((4 * each))"
+    for p in 2 5; do
+        for k in llr_dup_rx llr_gap_rx; do
+            [ "$(val "$tmp/bad.out" "port$p.$k")" = "$each" ] ||
+                fail "port$p.$k = $(val "$tmp/bad.out" "port$p.$k"), expected $each"
+        done
+    done
+    # nothing else dropped, in either run (inj_full: the generators' own back-pressure)
+    for r in good bad; do
+        other=$(awk '$1 ~ /^drop\./ && $1 != "drop.inj_full" && $1 !~ /^drop\.(decode|fabric_other|not_peer)/ { print }' \
+            "$tmp/$r.out")
+        [ -z "$other" ] || fail "$r: unexpected drops: $other"
+    done
+    [ -z "$(awk '$1 ~ /^drop\./' "$tmp/good.out" | grep -v inj_full)" ] || fail "good: drops"
+}
+# The good traffic keeps its rate and latency. Both are real-time figures: a VM that takes the
+# CPU away from one run and not the other moves them (a CI run gave 113.2 cycles against 77.5,
+# and a calm pair gives 70-72 against 72-77), so a pair that differs is made again, up to 3
+# times, and the test fails only when 3 pairs in a row differ: an effect of the bad frames
+# shows in every pair. The exact counts above are checked in every pair.
+# A sanitizer build (DFLY_SANITIZED=1, scripts/test.sh) falls behind the 2-us clock most of the
+# time: there the latency is printed, not compared, as memif.sh and testbed.sh do with theirs.
+behind() { sed -n 's/.*fell behind the clock in \([0-9]*\) slices (at most \([0-9]*\).*/\1 slices, at most \2 cycles/p' "$1"; }
+for attempt in 1 2 3; do
+    run good 0
+    run bad "$each"
+    check_counts
+    g_good=$(awk '/^generated / { print $2 }' "$tmp/good.out")
+    g_bad=$(awk '/^generated / { print $2 }' "$tmp/bad.out")
+    l_good=$(awk '/^latency avg/ { print $3 }' "$tmp/good.out")
+    l_bad=$(awk '/^latency avg/ { print $3 }' "$tmp/bad.out")
+    why=""
+    awk -v a="$g_good" -v b="$g_bad" 'BEGIN { d = a > b ? a - b : b - a; exit !(d <= 0.03 * a) }' ||
+        why="rate: generated $g_bad against $g_good without bad frames"
+    if ! awk -v a="$l_good" -v b="$l_bad" 'BEGIN { exit !(b <= 1.25 * a + 10) }'; then
+        if [ -n "${DFLY_SANITIZED:-}" ]; then
+            echo "note: latency $l_bad cycles against $l_good without bad frames (sanitizer build: not compared)"
+        else
+            why="${why:+$why; }latency: $l_bad cycles against $l_good without bad frames"
+        fi
+    fi
+    [ -n "$why" ] || break
+    echo "note: pair $attempt: $why (behind the clock: good $(behind "$tmp/good.out"); bad $(behind "$tmp/bad.out"))"
+    [ "$attempt" -lt 3 ] || fail "$why, in 3 pairs in a row"
 done
-# nothing else dropped, in either run (inj_full: the generators' own back-pressure)
-for r in good bad; do
-    other=$(awk '$1 ~ /^drop\./ && $1 != "drop.inj_full" && $1 !~ /^drop\.(decode|fabric_other|not_peer)/ { print }' \
-        "$tmp/$r.out")
-    [ -z "$other" ] || fail "$r: unexpected drops: $other"
-done
-[ -z "$(awk '$1 ~ /^drop\./' "$tmp/good.out" | grep -v inj_full)" ] || fail "good: drops"
-# the good traffic kept its rate and latency
-g_good=$(awk '/^generated / { print $2 }' "$tmp/good.out")
-g_bad=$(awk '/^generated / { print $2 }' "$tmp/bad.out")
-l_good=$(awk '/^latency avg/ { print $3 }' "$tmp/good.out")
-l_bad=$(awk '/^latency avg/ { print $3 }' "$tmp/bad.out")
-awk -v a="$g_good" -v b="$g_bad" 'BEGIN { d = a > b ? a - b : b - a; exit !(d <= 0.03 * a) }' ||
-    fail "rate: generated $g_bad against $g_good without bad frames"
-# A sanitizer build (DFLY_SANITIZED=1, scripts/test.sh) falls behind the 2-us clock at times,
-# which delays packets in one run and not the other (a CI run gave 94.1 against 66.5): there
-# the latency is printed, not compared, as memif.sh and testbed.sh do with theirs.
-if ! awk -v a="$l_good" -v b="$l_bad" 'BEGIN { exit !(b <= 1.25 * a + 10) }'; then
-    [ -n "${DFLY_SANITIZED:-}" ] ||
-        fail "latency: $l_bad cycles against $l_good without bad frames"
-    echo "note: latency $l_bad cycles against $l_good without bad frames (sanitizer build: not compared)"
-fi
 echo "wire: $((9 * each)) bad frames on each of 2 ports, each counted by its reason;" \
     "generated $g_bad / $g_good, latency $l_bad / $l_good cycles"
