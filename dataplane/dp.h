@@ -27,6 +27,7 @@
 #include "regs_shm.h"
 
 #define DP_BURST 32u	   /**< frames per rx/tx burst */
+#define DP_STALL_NS 10000000ull /**< a gap between two polls of a port this long is a stall */
 #define DP_TXQ 256u	   /**< frames a port queues for its device between two flushes */
 #define DP_LAT_BUCKETS 65536u /**< latency histogram, cycles (the last bucket is "more") */
 
@@ -75,6 +76,9 @@ struct dp_port {
 	uint64_t hello_next_ns;
 	uint64_t last_rx_ns;	  /**< last valid frame from the peer (liveness, link.dead_us) */
 	bool dead;		  /**< declared down by liveness: the ASIC port is held down */
+	uint64_t last_poll_ns;	  /**< previous dp_fabric_rx() (stalls are left out of liveness) */
+	uint64_t stalls;	  /**< polling gaps over DP_STALL_NS */
+	uint64_t stall_max_ns;	  /**< the longest of them */
 	struct dfly_rng loss_rng; /**< link.loss_ppm draws */
 
 	/* host */

@@ -21,7 +21,9 @@
  *     credits, data) for link.dead_us is declared down: the ASIC port is held down
  *     (asic_port_set_down), so the router stops using it and fails over (routing.failover);
  *     the retry layer keeps offering what is unacknowledged. The first valid frame after that
- *     brings it back (port counters link_downs, link_ups).
+ *     brings it back (port counters link_downs, link_ups). Only polled time counts: a gap of
+ *     more than DP_STALL_NS between two polls (the process or the machine did not run) is
+ *     left out, as the peer could not be heard in it.
  * Host port: ordinary Ethernet from the host is classified (host.h): carried to the node its
  *   destination MAC belongs to, answered (proxy ARP), or dropped by a named reason. Frames are
  *   read only when the injection queue has room for the largest frame, so a busy fabric pushes
@@ -520,8 +522,22 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
 {
 	struct rte_mbuf *pk[DP_BURST];
-	uint16_t n = rte_eth_rx_burst(p->eth, 0, pk, DP_BURST);
+	uint16_t n;
 
+	/* Liveness counts only the time the port was polled. A gap between two polls longer
+	 * than DP_STALL_NS means this process (or the whole machine: a VM losing its CPU) did
+	 * not run, and the peer could not have been heard in it: the gap moves the deadline. A
+	 * peer that stops while we run is still declared down after link.dead_us. */
+	if (p->last_poll_ns != 0 && now_ns - p->last_poll_ns > DP_STALL_NS) {
+		uint64_t gap = now_ns - p->last_poll_ns;
+
+		p->last_rx_ns = p->last_rx_ns + gap < now_ns ? p->last_rx_ns + gap : now_ns;
+		p->stalls++;
+		if (gap > p->stall_max_ns)
+			p->stall_max_ns = gap;
+	}
+	p->last_poll_ns = now_ns;
+	n = rte_eth_rx_burst(p->eth, 0, pk, DP_BURST);
 	ctr(p, DFLY_WIRE_RX_FRAMES, n);
 	/* the frames were written by another core or a device: fetch them all at once */
 	for (uint16_t i = 0; i < n; i++)

@@ -1185,6 +1185,17 @@ static void final_report(FILE *f, double wall)
 				"lcore %u fell behind the clock in %" PRIu64 " slices (at most %" PRIu64
 				" cycles): raise clock.cycle_ns to run in real time\n",
 				app.lc[i].lcore, app.lc[i].slices_full, app.lc[i].behind_max);
+	for (uint32_t i = 0; i < app.nlc; i++)
+		for (uint32_t k = 0; k < app.lc[i].nports; k++) {
+			const struct dp_port *p = app.lc[i].ports[k];
+
+			if (p->kind == DP_PORT_FABRIC && p->stalls)
+				fprintf(f,
+					"router %u port %u (%s): %" PRIu64 " polling gaps over %llu ms "
+					"(at most %.1f ms), left out of link.dead_us\n",
+					p->rt->id, p->port, p->name, p->stalls,
+					DP_STALL_NS / 1000000ull, (double)p->stall_max_ns * 1e-6);
+		}
 	for (uint32_t r = 0; r < app.topo->routers; r++) {
 		if (app.rt[r].regs == NULL)
 			continue;

@@ -22,6 +22,14 @@ trap 'rm -rf "$tmp" "/var/run/dpdk/$pfx"' EXIT
 trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 each=40
+# A sanitizer build (DFLY_SANITIZED=1, scripts/test.sh) runs several times slower: a 2-us cycle
+# leaves it 100,000 cycles behind and a stall beyond link.dead_us (200 ms) takes a link down,
+# which drops what it held (a CI run: fabric_drops 6792). There the cycle is 8 us and a link
+# is dead after 600 ms, as failover.sh does.
+cycle_ns=2000 dead=""
+if [ -n "${DFLY_SANITIZED:-}" ]; then
+    cycle_ns=8000 dead=" dead_us = 600000;"
+fi
 
 deploy() { # FILE FAULTS
     cat >"$1" <<CFG
@@ -35,13 +43,13 @@ ports = ( { router = 0; port = 2; dev = "peer"; args = "faults=$2"; },
           { router = 0; port = 5; dev = "peer"; args = "faults=$2"; },
           { router = 0; port = 6; dev = "peer"; } );
 generators = "all";
-link = { credit_delay_us = 0; };
+link = { credit_delay_us = 0;$dead };
 CFG
 }
 run() { # NAME FAULTS
     deploy "$tmp/$1.cfg" "$2"
     "$switch" --no-huge -m 512 --no-pci --file-prefix "$pfx" -l 0-1 --log-level=3 -- \
-        "$tmp/$1.cfg" --quiet --duration 3 --gen-seconds 2.5 --set clock.cycle_ns=2000 \
+        "$tmp/$1.cfg" --quiet --duration 20 --gen-seconds 2.5 --exit-drained --set clock.cycle_ns=$cycle_ns \
         --set traffic.load=0.3 >"$tmp/$1.out" 2>&1 || { cat "$tmp/$1.out"; fail "$1: exit"; }
     awk '/^generated / { if ($2 != $4 || $2 == 0) bad = 1; seen = 1 }
          END { exit bad || !seen }' "$tmp/$1.out" ||
@@ -74,14 +82,23 @@ check_counts() { # every bad frame counted by its reason, nothing else dropped
     done
     [ -z "$(awk '$1 ~ /^drop\./' "$tmp/good.out" | grep -v inj_full)" ] || fail "good: drops"
 }
-# The good traffic keeps its rate and latency. Both are real-time figures: a VM that takes the
-# CPU away from one run and not the other moves them (a CI run gave 113.2 cycles against 77.5,
-# and a calm pair gives 70-72 against 72-77), so a pair that differs is made again, up to 3
-# times, and the test fails only when 3 pairs in a row differ: an effect of the bad frames
-# shows in every pair. The exact counts above are checked in every pair.
-# A sanitizer build (DFLY_SANITIZED=1, scripts/test.sh) falls behind the 2-us clock most of the
-# time: there the latency is printed, not compared, as memif.sh and testbed.sh do with theirs.
-behind() { sed -n 's/.*fell behind the clock in \([0-9]*\) slices (at most \([0-9]*\).*/\1 slices, at most \2 cycles/p' "$1"; }
+# The good traffic keeps its rate and latency. Both are real-time figures, and a VM that takes
+# the CPU away moves them: CI gave 113.2 cycles against 77.5, and in a slow hour an idle lcore
+# woke up to 133 ms late, 100,000 cycles behind the clock. A calm pair is within 3 % (70-72
+# against 72-77 cycles; its lcore at most 1,400 cycles behind, no polling gap over 10 ms).
+# disturbed FILE says why a run does not count: its lcore more than 5,000 cycles (10 ms) behind
+# the clock, or a port not polled for more than 10 ms. Such a pair is made again, up to 3 times;
+# a difference in a calm pair fails at once; after 3 disturbed pairs the rate and latency are
+# printed, not compared. The exact counts above are checked in every pair.
+# A sanitizer build (DFLY_SANITIZED=1, scripts/test.sh) falls behind even its 8-us clock: there
+# the rate and the latency are printed, not compared, as memif.sh and testbed.sh do with theirs.
+disturbed() { # FILE
+    local behind gaps
+    behind=$(sed -n 's/.*fell behind the clock in .* (at most \([0-9]*\) cycles).*/\1/p' "$1")
+    gaps=$(grep -c "polling gaps over" "$1")
+    why="${why:+$why; }$(basename "$1" .out): ${behind:-0} cycles behind, $gaps ports with polling gaps"
+    [ "${behind:-0}" -gt 5000 ] || [ "$gaps" -gt 0 ]
+}
 for attempt in 1 2 3; do
     run good 0
     run bad "$each"
@@ -90,19 +107,23 @@ for attempt in 1 2 3; do
     g_bad=$(awk '/^generated / { print $2 }' "$tmp/bad.out")
     l_good=$(awk '/^latency avg/ { print $3 }' "$tmp/good.out")
     l_bad=$(awk '/^latency avg/ { print $3 }' "$tmp/bad.out")
-    why=""
+    diff=""
     awk -v a="$g_good" -v b="$g_bad" 'BEGIN { d = a > b ? a - b : b - a; exit !(d <= 0.03 * a) }' ||
-        why="rate: generated $g_bad against $g_good without bad frames"
-    if ! awk -v a="$l_good" -v b="$l_bad" 'BEGIN { exit !(b <= 1.25 * a + 10) }'; then
-        if [ -n "${DFLY_SANITIZED:-}" ]; then
-            echo "note: latency $l_bad cycles against $l_good without bad frames (sanitizer build: not compared)"
-        else
-            why="${why:+$why; }latency: $l_bad cycles against $l_good without bad frames"
-        fi
+        diff="rate: generated $g_bad against $g_good without bad frames"
+    awk -v a="$l_good" -v b="$l_bad" 'BEGIN { exit !(b <= 1.25 * a + 10) }' ||
+        diff="${diff:+$diff; }latency: $l_bad cycles against $l_good without bad frames"
+    [ -n "$diff" ] || break
+    if [ -n "${DFLY_SANITIZED:-}" ]; then
+        echo "note: $diff (sanitizer build: not compared)"
+        break
     fi
-    [ -n "$why" ] || break
-    echo "note: pair $attempt: $why (behind the clock: good $(behind "$tmp/good.out"); bad $(behind "$tmp/bad.out"))"
-    [ "$attempt" -lt 3 ] || fail "$why, in 3 pairs in a row"
+    why=""
+    d1=0 d2=0
+    disturbed "$tmp/good.out" && d1=1
+    disturbed "$tmp/bad.out" && d2=1
+    [ $((d1 + d2)) -gt 0 ] || fail "$diff, in a pair that kept real time ($why)"
+    echo "note: pair $attempt: $diff, in a pair that lost the CPU ($why)"
+    [ "$attempt" -lt 3 ] || { echo "note: 3 disturbed pairs: rate and latency not compared"; break; }
 done
 echo "wire: $((9 * each)) bad frames on each of 2 ports, each counted by its reason;" \
     "generated $g_bad / $g_good, latency $l_bad / $l_good cycles"

@@ -585,14 +585,20 @@ static int wait_ready(struct tb *tb, double timeout)
 	if (shm == NULL)
 		return -1;
 	for (;;) {
-		uint32_t up = 0, want = 0, files = 0;
+		uint32_t up = 0, want = 0, files = 0, stepping = 0;
 		const char *bad = NULL;
 		char why[160] = "";
 
+		/* a router steps once its process has started every device: before that, a
+		 * net_tap is still being set up (its queues opened by name in the switch's
+		 * namespace) and moving it away loses it */
 		for (uint32_t r = 0; r < p->routers; r++)
 			if (shm[r].regs != NULL ||
-			    dfly_regs_shm_open(&shm[r], p->o.name, r) == 0)
+			    dfly_regs_shm_open(&shm[r], p->o.name, r) == 0) {
 				files++;
+				stepping += atomic_load_explicit(&shm[r].regs->steps,
+								 memory_order_relaxed) > 0;
+			}
 		for (uint32_t k = 0; k < p->nxl; k++)
 			for (int e = 0; e < 2; e++) {
 				const struct dfly_regs_shm *s = &shm[p->xl[k].router[e]];
@@ -615,7 +621,7 @@ static int wait_ready(struct tb *tb, double timeout)
 			fprintf(stderr, "dfly testbed: %s\n", why);
 			break;
 		}
-		if (files == p->routers && up == want) {
+		if (files == p->routers && stepping == p->routers && up == want) {
 			rc = 0;
 			printf("testbed %s: %u routers in %u process(es), %u cross-process link "
 			       "end(s) up in %.1f s\n",
@@ -634,9 +640,9 @@ static int wait_ready(struct tb *tb, double timeout)
 			}
 		if (now_s() - t0 > timeout || tb_stop) {
 			fprintf(stderr,
-				"dfly testbed: not ready after %.0f s: %u of %u register files, %u of "
-				"%u link ends up (see %s/p*.log)\n",
-				timeout, files, p->routers, up, want, p->dir);
+				"dfly testbed: not ready after %.0f s: %u of %u register files, %u "
+				"routers stepping, %u of %u link ends up (see %s/p*.log)\n",
+				timeout, files, p->routers, stepping, up, want, p->dir);
 			break;
 		}
 		usleep(20000);
