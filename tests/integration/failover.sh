@@ -13,6 +13,8 @@
 #  3. the generators stop, the network drains, `down`: every generated packet is delivered or
 #     counted as discarded behind the dead link (fabric_drops = drop.link_dead), and nothing of
 #     the testbed remains.
+# Before the fault, every process is stopped for 3 x link.dead_us and continued: a stall of the
+# whole machine takes no link down (liveness leaves out polling gaps), and it is reported.
 # Needs root (namespaces). Removes what it created, also on failure.
 #
 #   failover.sh DFLY SOURCE_DIR
@@ -26,6 +28,7 @@ d="$tmp/tb"
 checks=0
 
 cleanup() {
+	pkill -CONT -f -- "--file-prefix ${name}p" 2>/dev/null # if a failure came between STOP and CONT
 	[ -f "$d/testbed.state" ] && "$dfly" testbed down --dir "$d" >/dev/null 2>&1
 	for ns in $(ip netns list 2>/dev/null | awk -v p="$name-" 'index($1, p) == 1 { print $1 }'); do
 		ip netns del "$ns" 2>/dev/null
@@ -70,6 +73,18 @@ sleep 2
 snap "$tmp/s0"
 [ "$(get "$tmp/s0" r0.port2.tx_pkts)" -gt 0 ] || fail "router 0 sends nothing on its global link"
 [ "$(sum "$tmp/s0" route.fail_nonmin)" -eq 0 ] || fail "failover before any fault"
+
+# ---- 0. a stall is not a fault ------------------------------------------------------------------
+# Every process stopped for 3 x link.dead_us (the machine not running them, as a VM that loses
+# its CPUs): no peer was heard, but none could have been, and no link is declared down.
+pkill -STOP -f -- "--file-prefix ${name}p" || fail "no dfly-switch to stop"
+sleep "$(awk -v u="$dead_us" 'BEGIN { print 3 * u / 1e6 }')"
+pkill -CONT -f -- "--file-prefix ${name}p"
+sleep 1
+snap "$tmp/s0b"
+[ "$(sum "$tmp/s0b" link_downs)" -eq 0 ] ||
+	fail "a stall of every process took $(sum "$tmp/s0b" link_downs) link ends down"
+ok "every process stopped for $((3 * dead_us / 1000)) ms: no link declared down"
 
 # ---- 1. down ------------------------------------------------------------------------------------
 ip -n "$name-s0" link set "${name}l1a" down || fail "cannot set ${name}l1a down"
@@ -127,4 +142,7 @@ pgrep -f -- "--file-prefix ${name}p" >/dev/null && fail "dfly-switch still runni
 ls /dev/shm/dfly."$name".r* >/dev/null 2>&1 && fail "register files left"
 ip netns list 2>/dev/null | grep -q "^$name-" && fail "namespaces left"
 ok "nothing of the testbed remains"
+grep -q "polling gaps over 10 ms" "$d/p0.counters" ||
+	fail "p0.counters does not report the stall: $(grep -c gaps "$d/p0.counters")"
+ok "the stall is reported: $(grep -m1 "polling gaps" "$d/p0.counters")"
 echo "failover: $checks checks passed"
