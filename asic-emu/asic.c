@@ -392,40 +392,101 @@ static void cb_copy_out(const struct asic_link *l, uint32_t pos, void *dst, uint
 	memcpy((uint8_t *)dst + first, l->cbuf, len - first);
 }
 
+/*
+ * Routers stepped on several threads (dfly sim --threads): within a cycle, what one router's
+ * step writes and another's reads is a link's lines (the sender's tail, the receiver's head)
+ * and the receiver's calendar. Nothing pushed during a cycle is due in it (every link has a
+ * latency of at least 1), so a receiver only needs what was pushed before the cycle began:
+ * - tails are published with a release store and read with an acquire load (a plain move on
+ *   x86), so a receiver that sees a new tail sees its record, which is not due yet;
+ * - calendar words and the far masks take atomic ORs: two senders may mark one slot;
+ * - a control line's room counts only what every order of the steps has freed (ctrl_room_head).
+ * One thread pays a locked OR per push for this.
+ */
+#define LOAD_ACQ(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define STORE_REL(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+
 /* Something is due at cycle @p due on the link into input @p port of @p as (data or control) or,
  * @p out, on the link out of output @p port (a credit): its calendar slot, or polling. A record
- * due before the receiver's next step is taken at that step, as a polled link would. */
+ * due before the receiver's next step is taken at that step, as a polled link would. The
+ * calendar's last slot is left unused: a sender on another thread reads the receiver's
+ * cal_next before or after the receiver's step of the same cycle, and either way its mark
+ * never lands on the slot that step is clearing. */
 static inline void cal_mark(struct asic *as, uint32_t port, bool out, uint64_t due)
 {
-	uint64_t c = due > as->cal_next ? due : as->cal_next;
+	uint64_t next = __atomic_load_n(&as->cal_next, __ATOMIC_RELAXED);
+	uint64_t c = due > next ? due : next;
+	uint64_t bit = 1ull << port;
 
-	if (c - as->cal_next > ASIC_CAL_MASK) {
-		if (out)
-			as->out_far |= 1ull << port;
-		else
-			as->in_far |= 1ull << port;
-	} else if (out) {
-		as->cal[c & ASIC_CAL_MASK].out |= 1ull << port;
-	} else {
-		as->cal[c & ASIC_CAL_MASK].in |= 1ull << port;
-	}
+	if (c - next >= ASIC_CAL_MASK)
+		__atomic_fetch_or(out ? &as->out_far : &as->in_far, bit, __ATOMIC_SEQ_CST);
+	else if (out)
+		__atomic_fetch_or(&as->cal[c & ASIC_CAL_MASK].out, bit, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_or(&as->cal[c & ASIC_CAL_MASK].in, bit, __ATOMIC_RELAXED);
 }
 
-/* @return false if the line has no room (the caller counts the drop). */
-static bool ctrl_push(struct asic_link *l, uint64_t due, enum asic_ctrl_kind kind, const void *b,
-		      uint16_t len)
+/* A far port is polled until its lines are empty (each @p tail at its @p head): clear its bit,
+ * then look again, as a sender on another thread may have pushed and set it in between. */
+static inline void far_done(uint64_t *far, uint32_t port, const uint32_t *tail1, uint32_t head1,
+			    const uint32_t *tail2, uint32_t head2)
+{
+	uint64_t bit = 1ull << port;
+
+	if (!(__atomic_load_n(far, __ATOMIC_RELAXED) & bit) || LOAD_ACQ(*tail1) != head1 ||
+	    LOAD_ACQ(*tail2) != head2)
+		return;
+	__atomic_fetch_and(far, ~bit, __ATOMIC_SEQ_CST);
+	if (LOAD_ACQ(*tail1) != head1 || LOAD_ACQ(*tail2) != head2)
+		__atomic_fetch_or(far, bit, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The first byte of a control line the sender may not overwrite. A driver's line (the receiver
+ * is not an ASIC, or @p now is 0): the receiver's head. An ASIC receiver is stepped every cycle
+ * and takes every record due by then, so by cycle @p now it has taken those due before it, and
+ * those due at @p now only if its step came first: the room counts the former only (cb_shead,
+ * kept by the sender), bounded by the real head, so it is the same whatever order the routers
+ * of a cycle are stepped in, or on how many threads.
+ */
+static uint32_t ctrl_room_head(struct asic_link *l, uint64_t now)
+{
+	uint32_t real = LOAD_ACQ(l->cb_head);
+
+	if (l->down == NULL || now == 0)
+		return real;
+	while (l->cb_shead != real) {
+		uint64_t due;
+
+		cb_copy_out(l, l->cb_shead, &due, sizeof(due));
+		if (due >= now)
+			break;
+		{
+			uint16_t len;
+
+			cb_copy_out(l, l->cb_shead + 8, &len, sizeof(len));
+			l->cb_shead += CREC_HDR + ((len + 7u) & ~7u);
+		}
+	}
+	return l->cb_shead;
+}
+
+/* Pushed at cycle @p now (0: by a driver). @return false if the line has no room (the caller
+ * counts the drop). */
+static bool ctrl_push(struct asic_link *l, uint64_t now, uint64_t due, enum asic_ctrl_kind kind,
+		      const void *b, uint16_t len)
 {
 	uint32_t need = CREC_HDR + ((len + 7u) & ~7u);
 	uint8_t hdr[CREC_HDR] = {0};
 
-	if (l->cb_tail - l->cb_head + need > l->cb_mask + 1)
+	if (l->cb_tail - ctrl_room_head(l, now) + need > l->cb_mask + 1)
 		return false;
 	memcpy(hdr, &due, 8);
 	memcpy(hdr + 8, &len, 2);
 	hdr[10] = (uint8_t)kind;
 	cb_copy_in(l, l->cb_tail, hdr, CREC_HDR);
 	cb_copy_in(l, l->cb_tail + CREC_HDR, b, len);
-	l->cb_tail += need;
+	STORE_REL(l->cb_tail, l->cb_tail + need);
 	if (l->down != NULL)
 		cal_mark(l->down, l->down_port, false, due);
 	return true;
@@ -438,7 +499,7 @@ static bool ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t 
 	uint8_t hdr[CREC_HDR];
 	uint64_t due;
 
-	if (l->cb_head == l->cb_tail)
+	if (l->cb_head == LOAD_ACQ(l->cb_tail))
 		return false;
 	cb_copy_out(l, l->cb_head, hdr, CREC_HDR);
 	memcpy(&due, hdr, 8);
@@ -447,13 +508,13 @@ static bool ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t 
 	memcpy(len, hdr + 8, 2);
 	*kind = hdr[10];
 	cb_copy_out(l, l->cb_head + CREC_HDR, b, *len < max ? *len : max);
-	l->cb_head += CREC_HDR + ((*len + 7u) & ~7u);
+	STORE_REL(l->cb_head, l->cb_head + CREC_HDR + ((*len + 7u) & ~7u));
 	return true;
 }
 
 struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now)
 {
-	if (l->d_head == l->d_tail || l->data[l->d_head & l->mask].due > now)
+	if (l->d_head == LOAD_ACQ(l->d_tail) || l->data[l->d_head & l->mask].due > now)
 		return NULL;
 	return l->data[l->d_head++ & l->mask].pkt;
 }
@@ -463,7 +524,7 @@ static inline void link_put_data(struct asic_link *l, struct asic_pkt *pkt, uint
 {
 	l->data[l->d_tail & l->mask].pkt = pkt;
 	l->data[l->d_tail & l->mask].due = due;
-	l->d_tail++;
+	STORE_REL(l->d_tail, l->d_tail + 1);
 	if (l->down != NULL)
 		cal_mark(l->down, l->down_port, false, due);
 }
@@ -471,11 +532,12 @@ static inline void link_put_data(struct asic_link *l, struct asic_pkt *pkt, uint
 /* Put a credit return on the credit line (room checked by the caller) and tell the receiver. */
 static inline void link_put_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due)
 {
-	struct asic_link_credit *c = &l->credit[l->c_tail++ & l->mask];
+	struct asic_link_credit *c = &l->credit[l->c_tail & l->mask];
 
 	c->due = due;
 	c->phits = phits;
 	c->vc = vc;
+	STORE_REL(l->c_tail, l->c_tail + 1);
 	if (l->up != NULL)
 		cal_mark(l->up, l->up_port, true, due);
 }
@@ -492,7 +554,7 @@ bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16
 {
 	struct asic_link_credit *c;
 
-	if (l->c_head == l->c_tail || l->credit[l->c_head & l->mask].due > now)
+	if (l->c_head == LOAD_ACQ(l->c_tail) || l->credit[l->c_head & l->mask].due > now)
 		return false;
 	c = &l->credit[l->c_head++ & l->mask];
 	*vc = c->vc;
@@ -522,7 +584,7 @@ bool asic_link_pop_ctrl(struct asic_link *l, uint64_t now, enum asic_ctrl_kind *
 bool asic_link_push_ctrl(struct asic_link *l, enum asic_ctrl_kind kind, const void *buf,
 			 uint16_t len, uint64_t due)
 {
-	return ctrl_push(l, due, kind, buf, len);
+	return ctrl_push(l, 0, due, kind, buf, len);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1840,15 +1902,14 @@ static void rx_credits(struct asic *as, uint64_t now, uint64_t m)
 		struct asic_link *l = out->link;
 
 		m &= m - 1;
-		while (l->c_head != l->c_tail && l->credit[l->c_head & l->mask].due <= now) {
+		while (l->c_head != LOAD_ACQ(l->c_tail) && l->credit[l->c_head & l->mask].due <= now) {
 			struct asic_link_credit *c = &l->credit[l->c_head++ & l->mask];
 
 			out->credits[c->vc] += c->phits;
 			as->regs->port_ctr[o][DFLY_CREDITS_RX] += c->phits;
 			credit_gauge(as, o, c->vc);
 		}
-		if (l->c_head == l->c_tail)
-			as->out_far &= ~(1ull << o);
+		far_done(&as->out_far, o, &l->c_tail, l->c_head, &l->c_tail, l->c_head);
 	}
 }
 
@@ -1883,7 +1944,7 @@ static void rx_data(struct asic *as, uint64_t now, uint64_t m)
 		struct asic_link *l = in->link;
 
 		m &= m - 1;
-		while (l->d_head != l->d_tail && l->data[l->d_head & l->mask].due <= now) {
+		while (l->d_head != LOAD_ACQ(l->d_tail) && l->data[l->d_head & l->mask].due <= now) {
 			struct asic_pkt *pk = l->data[l->d_head++ & l->mask].pkt;
 
 			if (TRACING(as, DFLY_TRACE_PORT_RX))
@@ -1945,8 +2006,7 @@ static void rx_ctrl(struct asic *as, uint64_t now, uint64_t m)
 			as->regs->port_ctr[i][DFLY_CTRL_RX]++;
 		}
 		/* a far input stays polled until both its lines are empty */
-		if (l->cb_head == l->cb_tail && l->d_head == l->d_tail)
-			as->in_far &= ~(1ull << i);
+		far_done(&as->in_far, i, &l->d_tail, l->d_head, &l->cb_tail, l->cb_head);
 	}
 }
 
@@ -1997,7 +2057,7 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
 		free(l->cbuf);
 		l->cbuf = nb;
 		l->cb_mask = want - 1;
-		l->cb_head = l->cb_tail = 0;
+		l->cb_head = l->cb_tail = l->cb_shead = 0;
 	}
 	l->cf_types = types;
 	l->cf_loss_ppm = loss_ppm;
@@ -2037,7 +2097,7 @@ static void tx_cpu(struct asic *as, uint64_t now)
 				start = out->link_free > now ? out->link_free : now;
 				ser = ctrl_phits(as, sl->len);
 			}
-			if (!ctrl_push(out->link, start + ser + out->link->latency + late, ASIC_CTRL_FRAME,
+			if (!ctrl_push(out->link, now, start + ser + out->link->latency + late, ASIC_CTRL_FRAME,
 				       sl->frame, sl->len)) {
 				as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
 			} else {
@@ -2071,7 +2131,7 @@ static void pb_info_flits(struct asic *as, uint64_t now)
 		if (out->link_free > now || out->head != out->tail ||
 		    (out->vec_sent && out->last_vec == vec))
 			continue;
-		if (!ctrl_push(out->link, now + out->link->latency, ASIC_CTRL_PB_INFO, &vec,
+		if (!ctrl_push(out->link, now, now + out->link->latency, ASIC_CTRL_PB_INFO, &vec,
 			       sizeof(vec))) {
 			as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
 			continue;
@@ -2562,7 +2622,9 @@ void asic_prefetch(const struct asic *as)
 {
 	/* only the links something is due on at the next step (the calendar) */
 	const struct asic_cal *sl = &as->cal[as->cal_next & ASIC_CAL_MASK];
-	uint64_t m = sl->in | as->in_far;
+	/* relaxed loads: senders on other threads may be marking this slot (cal_mark) */
+	uint64_t m = __atomic_load_n(&sl->in, __ATOMIC_RELAXED) |
+		     __atomic_load_n(&as->in_far, __ATOMIC_RELAXED);
 
 	while (m) {
 		const struct asic_link *l = as->in[ctz64(m)].link;
@@ -2570,7 +2632,8 @@ void asic_prefetch(const struct asic *as)
 		m &= m - 1;
 		__builtin_prefetch(&l->data[l->d_head & l->mask]);
 	}
-	m = sl->out | as->out_far;
+	m = __atomic_load_n(&sl->out, __ATOMIC_RELAXED) |
+	    __atomic_load_n(&as->out_far, __ATOMIC_RELAXED);
 	while (m) {
 		const struct asic_link *l = as->out[ctz64(m)].link;
 
@@ -2607,7 +2670,8 @@ void asic_step(struct asic *as, uint64_t now)
 {
 	uint32_t S = as->par.speedup;
 
-	uint64_t due_in = as->in_far, due_out = as->out_far;
+	uint64_t due_in = __atomic_load_n(&as->in_far, __ATOMIC_RELAXED);
+	uint64_t due_out = __atomic_load_n(&as->out_far, __ATOMIC_RELAXED);
 
 	/* the calendar slots up to now (one, unless the driver skipped cycles) */
 	for (uint64_t c = as->cal_next; c <= now && c - as->cal_next < ASIC_CAL_SLOTS; c++) {
@@ -2618,7 +2682,7 @@ void asic_step(struct asic *as, uint64_t now)
 		sl->in = sl->out = 0;
 	}
 	if (now >= as->cal_next)
-		as->cal_next = now + 1;
+		__atomic_store_n(&as->cal_next, now + 1, __ATOMIC_RELAXED);
 	acquire_tables(as, now);
 	if (due_out)
 		rx_credits(as, now, due_out);

@@ -185,6 +185,7 @@ struct asic_link {
 	/* control line: records {u64 due, u16 len, u8 kind, pad} + bytes, 8-byte aligned */
 	uint8_t *cbuf;
 	uint32_t cb_mask, cb_head, cb_tail;
+	uint32_t cb_shead; /**< sender's: first byte it may not overwrite (asic.c ctrl_room_head) */
 	struct asic *up;    /**< upstream ASIC (sends data, receives credits) */
 	struct asic *down;  /**< downstream ASIC */
 	uint16_t up_port;   /**< output port on the upstream ASIC */

@@ -5,6 +5,7 @@
 #
 # Neither simulator is packaged in Debian: build them yourself and name the binaries:
 #   FOGSIM=/path/to/fogsim BOOKSIM=/path/to/booksim scripts/simcmp.sh [NETS] [LOADS]
+#   THREADS=N: dfly steps its routers on N threads (sim.threads; default 1, as the others)
 # NETS: any of h2 h4 h6 (default "h2 h4 h6"); LOADS: default "0.3 0.8". Either binary may be
 # left out. The figures in docs/PERFORMANCE.md were made with FOGSim at github.com/fuentesp/
 # fogsim dcdd75f and BookSim2 at github.com/booksim/booksim2 (src/ at 923f1a9/348aedf), both
@@ -147,7 +148,8 @@ for net in $NETS; do
 	for load in $LOADS; do
 		# dfly: the CFG-T router of configs/h4.cfg at this size
 		read -r dc dp da dm < <("$dfly" bench sim --configs h4 --patterns un --loads "$load" \
-			--warmup 1000 --cycles 5000 --set "topology.p=$h" --set "topology.a=$((2 * h))" \
+			--warmup 1000 --cycles 5000 --threads "${THREADS:-1}" \
+			--set "topology.p=$h" --set "topology.a=$((2 * h))" \
 			--set "topology.h=$h" 2>/dev/null | awk '$1 == "h4" { print $8, $9, $6, $10 }')
 		# the latency from dfly sim itself (1,000 + 2,000 cycles, as FOGSim's shorter run)
 		dl=$("$dfly" sim configs/h4.cfg --set "topology.p=$h" --set "topology.a=$((2 * h))" \

@@ -118,6 +118,14 @@ awk '$1 == "h2" && NF == 12 && $11 > 0 && $11 <= $8 && $8 <= $12 { ok = 1 } END 
     fail "bench sim: accepted load differs between --runs 1 and 3 (same seed)"
 "$dfly" bench sim --runs 0 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "bench sim --runs 0 accepted"
+# --threads 2: the same packets (sim.threads gives the results of one thread)
+"$dfly" bench sim --configs h2 --patterns un --loads 0.3 --cycles 200 --threads 2 >"$tmp/st.txt" ||
+    fail "bench sim --threads 2"
+grep -q "2 thread(s)" "$tmp/st.txt" || fail "bench sim --threads 2: not in the header"
+[ "$(awk '$1 == "h2" { print $6 }' "$tmp/s.txt")" = "$(awk '$1 == "h2" { print $6 }' "$tmp/st.txt")" ] ||
+    fail "bench sim: accepted load differs between 1 and 2 threads"
+"$dfly" bench sim --threads 0 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "bench sim --threads 0 accepted"
 "$dfly" bench --help >/dev/null || fail "bench --help"
 for k in sim dataplane counters; do
     "$dfly" bench $k --help | grep -q "usage: dfly bench $k" || fail "bench $k --help"

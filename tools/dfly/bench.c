@@ -81,6 +81,8 @@ static void usage_sim(FILE *f)
 		"                     own: cycles/s and packets/s are the median, and two more\n"
 		"                     columns give the range of cycles/s; every run must simulate\n"
 		"                     the same packets (same seed), or the point fails\n"
+		"  --threads N        threads stepping the routers of each cycle (sim.threads,\n"
+		"                     default 1): the same packets, on N cores\n"
 		"  --set PATH=VALUE   network setting for every point (repeatable)\n"
 		"  -h, --help         this text\n");
 }
@@ -196,12 +198,14 @@ static int bench_sim(int argc, char **argv)
 		{"cycles", required_argument, NULL, 'n'},   {"warmup", required_argument, NULL, 'w'},
 		{"set", required_argument, NULL, 's'},	    {"help", no_argument, NULL, 'h'},
 		{"load", required_argument, NULL, 'l'},	    {"pattern", required_argument, NULL, 'p'},
-		{"runs", required_argument, NULL, 'r'},	    {NULL, 0, NULL, 0},
+		{"runs", required_argument, NULL, 'r'},	    {"threads", required_argument, NULL, 't'},
+		{NULL, 0, NULL, 0},
 	};
 	char cfg_buf[512] = "h2,h4,h6", pat_buf[256] = "un,adv+1", load_buf[256] = "0.3,0.8";
 	char *cfgs[BENCH_MAX], *pats[BENCH_MAX], *loads[BENCH_MAX];
 	const char *mech = "min", *user_sets[BENCH_MAX];
-	uint64_t cycles = 2000, warmup = UINT64_MAX, runs = 1;
+	uint64_t cycles = 2000, warmup = UINT64_MAX, runs = 1, threads = 1;
+	char s_threads[32];
 	int opt, nc, np, nl, nuser = 0, rc = 0;
 
 	optind = 1;
@@ -238,8 +242,15 @@ static int bench_sim(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 't':
+			if (transient_parse_u64(optarg, &threads) < 0 || threads == 0 ||
+			    threads > 64) {
+				fprintf(stderr, "dfly bench sim: --threads %s: 1..64\n", optarg);
+				return 2;
+			}
+			break;
 		case 's':
-			if (nuser == BENCH_MAX - 8) {
+			if (nuser == BENCH_MAX - 10) {
 				fprintf(stderr, "dfly bench sim: too many --set\n");
 				return 2;
 			}
@@ -262,9 +273,10 @@ static int bench_sim(int argc, char **argv)
 	nc = split(cfg_buf, cfgs, BENCH_MAX);
 	np = split(pat_buf, pats, BENCH_MAX);
 	nl = split(load_buf, loads, BENCH_MAX);
+	snprintf(s_threads, sizeof(s_threads), "sim.threads=%" PRIu64, threads);
 	printf("# dfly bench sim: mechanism %s, %" PRIu64 " warm-up + %" PRIu64
-	       " measured cycles per point, %" PRIu64 " run(s): %s\n",
-	       mech, warmup, cycles, runs,
+	       " measured cycles per point, %" PRIu64 " thread(s), %" PRIu64 " run(s): %s\n",
+	       mech, warmup, cycles, threads, runs,
 	       runs > 1 ? "wall, cycles/s and packets/s are medians" : "one run");
 	printf("%-8s %7s %7s %-7s %5s %9s %10s %12s %15s %9s%s\n", "network", "routers", "nodes",
 	       "pattern", "load", "accepted", "wall_s", "cycles/s", "delivered_pkt/s", "peak_MiB",
@@ -292,6 +304,7 @@ static int bench_sim(int argc, char **argv)
 				sets[nsets++] = s_mech;
 				sets[nsets++] = s_w;
 				sets[nsets++] = s_m;
+				sets[nsets++] = s_threads;
 				for (int u = 0; u < nuser; u++)
 					sets[nsets++] = user_sets[u];
 				for (r = 0; r < runs; r++) {

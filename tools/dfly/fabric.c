@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,7 +77,152 @@ struct dfly_fabric {
 
 	struct dfly_capture *cap; /* `dfly sim --capture`, or NULL */
 	struct dfly_capture_stats cap_st;
+
+	struct fab_pool *pool; /* sim.threads > 1: the threads that step the routers */
 };
+
+/* ---------------------------------------------------------------------------------------------
+ * Threads (sim.threads). A cycle's router steps and firmware ticks are split into contiguous
+ * ranges, one per thread; generation before and collection after stay on the caller's thread.
+ * Routers of one cycle interact only through links whose latency is at least one cycle, and a
+ * link is safe to share within a cycle (asic.c, cal_mark), so the results are those of one
+ * thread, bit for bit, whatever the number. Not threaded (one thread steps every router): a
+ * capture (one trace stream), UGAL-G (reads its group's queues during the step) and an
+ * external firmware (lockstep with dfly-controld).
+ */
+struct fab_part {
+	struct dfly_fabric *fab;
+	uint32_t r0, r1; /* routers [r0, r1) */
+	pthread_t th;
+	bool started;
+};
+
+struct fab_pool {
+	uint32_t n; /* threads, the caller's included */
+	struct fab_part *part;
+	_Alignas(64) _Atomic uint64_t go; /* 1 + the cycle the workers step; UINT64_MAX: exit */
+	_Alignas(64) _Atomic uint32_t done; /* workers done with the cycle */
+};
+
+static void step_range(struct dfly_fabric *fab, uint32_t r0, uint32_t r1)
+{
+	for (uint32_t r = r0; r < r1; r++) {
+		if (r + 1 < r1)
+			asic_prefetch(fab->asics[r + 1]);
+		asic_step(fab->asics[r], fab->now);
+	}
+}
+
+/* the firmware runs after its ASIC: frames it queues leave at the next step, tables it
+ * publishes are used from the next step */
+static void fw_range(struct dfly_fabric *fab, uint32_t r0, uint32_t r1)
+{
+	for (uint32_t r = r0; r < r1; r++)
+		if (fab->fw_stopped == NULL || !fab->fw_stopped[r])
+			fw_tick(fab->fws[r], fab->now);
+}
+
+/* Spin, then yield: on a machine with fewer free cores than threads the other one needs ours. */
+static inline void pool_wait(unsigned *spins)
+{
+	if (++*spins < 4096)
+		__builtin_ia32_pause();
+	else
+		sched_yield();
+}
+
+static void *pool_main(void *arg)
+{
+	struct fab_part *pt = arg;
+	struct fab_pool *pool = pt->fab->pool;
+	uint64_t seen = 0;
+
+	for (;;) {
+		uint64_t go;
+		unsigned spins = 0;
+
+		while ((go = atomic_load_explicit(&pool->go, memory_order_acquire)) == seen)
+			pool_wait(&spins);
+		if (go == UINT64_MAX)
+			return NULL;
+		seen = go;
+		step_range(pt->fab, pt->r0, pt->r1);
+		fw_range(pt->fab, pt->r0, pt->r1);
+		atomic_fetch_add_explicit(&pool->done, 1, memory_order_release);
+	}
+}
+
+static void pool_stop(struct dfly_fabric *fab)
+{
+	struct fab_pool *pool = fab->pool;
+
+	if (pool == NULL)
+		return;
+	atomic_store_explicit(&pool->go, UINT64_MAX, memory_order_release);
+	for (uint32_t k = 1; k < pool->n; k++)
+		if (pool->part[k].started)
+			pthread_join(pool->part[k].th, NULL);
+	free(pool->part);
+	free(pool);
+	fab->pool = NULL;
+}
+
+static int pool_start(struct dfly_fabric *fab, uint32_t n, char *err, size_t errlen)
+{
+	struct fab_pool *pool;
+	uint32_t R = fab->topo->routers;
+
+	if (n > R)
+		n = R;
+	if (n <= 1)
+		return 0;
+	pool = calloc(1, sizeof(*pool));
+	if (pool == NULL || (pool->part = calloc(n, sizeof(*pool->part))) == NULL) {
+		free(pool);
+		snprintf(err, errlen, "sim.threads: out of memory");
+		return -ENOMEM;
+	}
+	pool->n = n;
+	atomic_init(&pool->go, 0);
+	atomic_init(&pool->done, 0);
+	fab->pool = pool;
+	for (uint32_t k = 0; k < n; k++) {
+		pool->part[k].fab = fab;
+		pool->part[k].r0 = (uint32_t)((uint64_t)R * k / n);
+		pool->part[k].r1 = (uint32_t)((uint64_t)R * (k + 1) / n);
+	}
+	for (uint32_t k = 1; k < n; k++) {
+		int rc = pthread_create(&pool->part[k].th, NULL, pool_main, &pool->part[k]);
+
+		if (rc != 0) {
+			snprintf(err, errlen, "sim.threads: cannot start thread %u: %s", k,
+				 strerror(rc));
+			pool_stop(fab);
+			return -rc;
+		}
+		pool->part[k].started = true;
+	}
+	return 0;
+}
+
+/* One cycle's steps and ticks on every thread of the pool. */
+static void pool_cycle(struct dfly_fabric *fab)
+{
+	struct fab_pool *pool = fab->pool;
+	unsigned spins = 0;
+
+	atomic_store_explicit(&pool->go, fab->now + 1, memory_order_release);
+	step_range(fab, pool->part[0].r0, pool->part[0].r1);
+	fw_range(fab, pool->part[0].r0, pool->part[0].r1);
+	while (atomic_load_explicit(&pool->done, memory_order_acquire) != pool->n - 1)
+		pool_wait(&spins);
+	atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+}
+
+uint32_t dfly_fabric_threads(const struct dfly_fabric *fab)
+{
+	return fab->pool != NULL ? fab->pool->n : 1;
+}
 
 /* ---------------------------------------------------------------------------------------------
  * Packet pool
@@ -494,6 +641,29 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		errno = EINVAL;
 		goto out_err;
 	}
+	{
+		/* DFLY_SIM_THREADS overrides sim.threads: the whole sim suite can be run threaded
+		 * to show it gives the same results */
+		const char *env = getenv("DFLY_SIM_THREADS");
+		uint32_t n = cfg->threads;
+		int rc;
+
+		if (env != NULL && *env != '\0') {
+			char *end;
+			unsigned long v = strtoul(env, &end, 10);
+
+			if (*end != '\0' || v < 1 || v > 64) {
+				snprintf(err, errlen, "DFLY_SIM_THREADS=%s: expected 1 to 64", env);
+				errno = EINVAL;
+				goto out_err;
+			}
+			n = (uint32_t)v;
+		}
+		if (fab->shm == NULL && (rc = pool_start(fab, n, err, errlen)) < 0) {
+			errno = -rc;
+			goto out_err;
+		}
+	}
 	return fab;
 
 out_nomem:
@@ -508,6 +678,7 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 {
 	if (fab == NULL)
 		return;
+	pool_stop(fab);
 	if (fab->cap != NULL && fab->asics != NULL)
 		dfly_fabric_capture_close(fab, NULL);
 	for (uint32_t l = 0; l < fab->nlinks; l++)
@@ -642,20 +813,17 @@ static void one_cycle(struct dfly_fabric *fab)
 		apply_faults(fab);
 	if (fab->gen.on || fab->queued_src)
 		generate(fab);
-	for (uint32_t r = 0; r < fab->topo->routers; r++) {
-		if (r + 1 < fab->topo->routers)
-			asic_prefetch(fab->asics[r + 1]);
-		asic_step(fab->asics[r], fab->now);
-	}
-	collect(fab);
-	/* the firmware runs after its ASIC: frames it queues leave at the next step, tables it
-	 * publishes are used from the next step */
-	if (fab->shm == NULL) {
-		for (uint32_t r = 0; r < fab->topo->routers; r++)
-			if (fab->fw_stopped == NULL || !fab->fw_stopped[r])
-				fw_tick(fab->fws[r], fab->now);
+	if (fab->pool != NULL && fab->cap == NULL &&
+	    fab->regs[0]->knobs.mode != DFLY_MODE_UGAL_G) {
+		pool_cycle(fab);
+		collect(fab);
 	} else {
-		wait_external_fw(fab);
+		step_range(fab, 0, fab->topo->routers);
+		collect(fab);
+		if (fab->shm == NULL)
+			fw_range(fab, 0, fab->topo->routers);
+		else
+			wait_external_fw(fab);
 	}
 	fab->now++;
 }

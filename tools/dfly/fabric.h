@@ -112,6 +112,10 @@ int dfly_fabric_step(struct dfly_fabric *fab, uint64_t cycles);
 void dfly_fabric_set_load(struct dfly_fabric *fab, double load);
 /** Packets in the network: injection queues, routers, links. */
 uint64_t dfly_fabric_in_flight(const struct dfly_fabric *fab);
+
+/** Threads stepping the routers (sim.threads, DFLY_SIM_THREADS; at most one per router). A
+ *  cycle with a capture, UGAL-G or an external firmware is stepped on one. */
+uint32_t dfly_fabric_threads(const struct dfly_fabric *fab);
 /**
  * Fault: stop (or restart) the firmware of router @p r: its fw_tick is skipped from the next
  * cycle on, so its heartbeat, broadcasts and tables stand still; a restarted firmware resumes

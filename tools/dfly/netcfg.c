@@ -307,6 +307,8 @@ static const struct nc_setting nc_settings[] = {
 	     "cycles without delivery with packets queued"),
 	NC_I("sim.seed", NC_U64, seed, 1, 0, INT64_MAX, "first seed"),
 	NC_I("sim.seeds", NC_U32, seeds, 1, 1, 10000, "runs per load: seed, seed+1, ..."),
+	NC_I("sim.threads", NC_U32, threads, 1, 1, 64,
+	     "threads stepping the routers of each cycle (same results for any number)"),
 };
 /* clang-format on */
 

@@ -190,6 +190,8 @@ struct dfly_netcfg {
 	uint64_t watchdog;  /**< sim.watchdog: cycles without delivery with packets queued, 10000 */
 	uint64_t seed;	    /**< sim.seed: default 1 */
 	uint32_t seeds;	    /**< sim.seeds: runs per load with seed, seed+1, …; default 1 */
+	uint32_t threads;   /**< sim.threads: threads stepping the routers of a cycle; default 1
+			     (DFLY_SIM_THREADS in the environment overrides it) */
 };
 
 /** Longest error message dfly_netcfg_load() writes. */
