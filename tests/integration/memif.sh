@@ -56,17 +56,40 @@ clk="--set clock.cycle_ns=10000"
 lat_tol=0.05
 mis_tol=3
 # A real-time run that lost the CPU for a while (a busy VM: link-layer retransmissions pile up,
-# a normal CI run once gave UN latency 155 against 114) is run once more; a second mismatch fails.
+# a normal CI run once gave UN latency 155 against 114, another ADV+1 latency 281 and 557
+# against 204) does not say what the emulation does. disturbed NAME says why a run does not
+# count: a link declared down, more than 100 retransmissions, a lcore more than 1,000 cycles
+# (10 ms) behind the clock, or a port not polled for 10 ms. A calm run has none of them. A
+# mismatch in a calm run fails at once; a disturbed run is made again, up to 3 times, and after
+# 3 disturbed runs the figures are printed, not compared. A run that did not drain in time is
+# disturbed too when it lost the CPU (lost otherwise); 3 such runs fail.
 # Under the sanitizers the figures are printed, not compared.
 mismatch=""
-fidelity() { # fidelity CHECK: run CHECK (which sets $mismatch); on a mismatch, once more
-	"$1" && return 0
-	if [ -n "${DFLY_SANITIZED:-}" ]; then
-		echo "note:$mismatch (sanitizer build: not compared)"
-		return 0
-	fi
-	echo "note:$mismatch; running it again (link-layer retransmissions so far: $(retx_sum "$tmp"/*.a "$tmp"/*.b))"
-	"$1" || fail "${mismatch# } (twice)"
+disturbed() { # disturbed NAME: sets $why
+    local downs retx behind gaps
+    downs=$(cat "$tmp/$1".a.log "$tmp/$1".b.log 2>/dev/null | grep -c "link down")
+    retx=$(retx_sum "$tmp/$1.a" "$tmp/$1.b")
+    behind=$(cat "$tmp/$1.a" "$tmp/$1.b" 2>/dev/null |
+        sed -n 's/.*fell behind.*at most \([0-9]*\) cycles.*/\1/p' | awk '$1 > m { m = $1 } END { print m + 0 }')
+    gaps=$(cat "$tmp/$1.a" "$tmp/$1.b" 2>/dev/null | grep -c "polling gaps over")
+    why="$downs link downs, $retx retransmissions, lcores at most $behind cycles behind, $gaps ports with polling gaps"
+    [ "$downs" -gt 0 ] || [ "$retx" -gt 100 ] || [ "$behind" -gt 1000 ] || [ "$gaps" -gt 0 ]
+}
+fidelity() { # fidelity CHECK NAME: run CHECK (which runs NAME and sets $mismatch)
+    local attempt
+    for attempt in 1 2 3; do
+        "$1" && return 0
+        if [ -n "${DFLY_SANITIZED:-}" ]; then
+            echo "note:$mismatch (sanitizer build: not compared)"
+            return 0
+        fi
+        disturbed "$2" || fail "${mismatch# } in a run that kept real time ($why)"
+        echo "note:$mismatch in a run that lost the CPU ($why)"
+    done
+    echo "note: $2: 3 disturbed runs: not compared"
+    case "$mismatch" in
+    *"not drained"*) fail "$2: no run drained in 3 (the machine is too slow for real time)" ;;
+    esac
 }
 
 # Links are declared dead after 2 s of silence, not 200 ms: this test is about fidelity and
@@ -92,26 +115,36 @@ listening() {
     awk -v p="$1" '$4 == "00010000" && ($8 == p || $8 == "@" p) { f = 1 } END { exit !f }' /proc/net/unix
 }
 
-# run NAME SETS: both processes, generators on for 3 s, then 1.5 s to drain
+# run NAME SETS: both processes, generators on for 3 s, then 3 s to drain (a busy VM can leave a
+# process a second behind the clock). A memif client whose connect is refused on a stalled VM
+# ("Failed to connect socket", with the server listening) is started again, up to 3 times.
 run() {
-    local name=$1 sets=$2 ep sk
-    ep=$(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC) + 300000000)')
-    rm -f "$tmp/l.sock" "$tmp/g.sock"
-    # shellcheck disable=SC2086
-    "$sw" $eal -l 0 --file-prefix "${tag}a" -- "$tmp/a.cfg" $clk $sets --epoch-ns "$ep" \
-        --gen-seconds 3 --duration 4.5 --quiet --counters "$tmp/$name.a" >"$tmp/$name.a.log" 2>&1 &
-    local pa=$!
-    pids="$pids $pa"
-    # the memif client needs the server's sockets listening (abstract by default; bound is not
-    # enough: a connect between bind() and listen() is refused)
-    for sk in $(sed -n 's/.*socket=\([^,]*\),.*/\1/p' "$tmp/a.cfg"); do
-        for _ in $(seq 200); do listening "$sk" && break; sleep 0.05; done
+    local name=$1 sets=$2 ep sk try
+    for try in 1 2 3; do
+        ep=$(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC) + 300000000)')
+        rm -f "$tmp/l.sock" "$tmp/g.sock"
+        # shellcheck disable=SC2086
+        "$sw" $eal -l 0 --file-prefix "${tag}a" -- "$tmp/a.cfg" $clk $sets --epoch-ns "$ep" \
+            --gen-seconds 3 --duration 6 --quiet --counters "$tmp/$name.a" >"$tmp/$name.a.log" 2>&1 &
+        local pa=$!
+        pids="$pids $pa"
+        # the memif client needs the server's sockets listening (abstract by default; bound is
+        # not enough: a connect between bind() and listen() is refused)
+        for sk in $(sed -n 's/.*socket=\([^,]*\),.*/\1/p' "$tmp/a.cfg"); do
+            for _ in $(seq 200); do listening "$sk" && break; sleep 0.05; done
+        done
+        # shellcheck disable=SC2086
+        if "$sw" $eal -l 1 --file-prefix "${tag}b" -- "$tmp/b.cfg" $clk $sets --epoch-ns "$ep" \
+            --gen-seconds 3 --duration 6 --quiet --counters "$tmp/$name.b" >"$tmp/$name.b.log" 2>&1; then
+            wait "$pa" || { cat "$tmp/$name.a.log"; fail "$name: process a"; }
+            return 0
+        fi
+        grep -q "Failed to connect socket" "$tmp/$name.b.log" && [ "$try" -lt 3 ] ||
+            { cat "$tmp/$name.b.log"; fail "$name: process b"; }
+        echo "note: $name: the memif client's connect was refused; starting both again"
+        kill "$pa" 2>/dev/null
+        wait "$pa" 2>/dev/null
     done
-    # shellcheck disable=SC2086
-    "$sw" $eal -l 1 --file-prefix "${tag}b" -- "$tmp/b.cfg" $clk $sets --epoch-ns "$ep" \
-        --gen-seconds 3 --duration 4.5 --quiet --counters "$tmp/$name.b" >"$tmp/$name.b.log" 2>&1 ||
-        { cat "$tmp/$name.b.log"; fail "$name: process b"; }
-    wait "$pa" || { cat "$tmp/$name.a.log"; fail "$name: process a"; }
 }
 
 # field FILE KEY: the number after KEY on the summary lines
@@ -151,7 +184,13 @@ un_check() {
     run un "--set routing.mechanism=min --set traffic.load=0.1"
     g=$(sum_field "$tmp/un.a" "$tmp/un.b" generated)
     d=$(sum_field "$tmp/un.a" "$tmp/un.b" delivered)
-    [ "$g" -gt 5000 ] && [ "$g" -eq "$d" ] || lost un "UN: generated $g delivered $d"
+    mismatch=""
+    if ! [ "$g" -gt 5000 ] || ! [ "$g" -eq "$d" ]; then
+        # a run that fell seconds behind the clock has not drained when its duration ends
+        disturbed un || lost un "UN: generated $g delivered $d"
+        mismatch=" UN: generated $g delivered $d (not drained, or too few generated)"
+        return 1
+    fi
     pass "memif UN 0.1 MIN: $g generated, $d delivered"
     lat=$(wavg "$tmp/un.a" "$tmp/un.b" avg)
     slat=$(sim_field "--set routing.mechanism=min --set traffic.load=0.1" 5)
@@ -159,14 +198,19 @@ un_check() {
     rel "$lat" "$slat" "$lat_tol" || { mismatch=" UN latency $lat vs dfly sim $slat"; return 1; }
     pass "memif UN latency $lat cycles, dfly sim $slat"
 }
-fidelity un_check
+fidelity un_check un
 
 adv_check() {
     local sets="--set routing.mechanism=ugal --set traffic.pattern=adv+1 --set traffic.load=0.3"
     run adv "$sets"
     g=$(sum_field "$tmp/adv.a" "$tmp/adv.b" generated)
     d=$(sum_field "$tmp/adv.a" "$tmp/adv.b" delivered)
-    [ "$g" -eq "$d" ] || lost adv "ADV+1: generated $g delivered $d"
+    mismatch=""
+    if [ "$g" -ne "$d" ]; then
+        disturbed adv || lost adv "ADV+1: generated $g delivered $d"
+        mismatch=" ADV+1: generated $g delivered $d (not drained)"
+        return 1
+    fi
     mis=$(wavg "$tmp/adv.a" "$tmp/adv.b" misrouted)
     smis=$(sim_field "$sets" 8)
     lat=$(wavg "$tmp/adv.a" "$tmp/adv.b" avg)
@@ -178,7 +222,7 @@ adv_check() {
     pass "memif ADV+1 0.3 UGAL: misrouted $mis%, dfly sim $smis%"
     pass "memif ADV+1 latency $lat cycles, dfly sim $slat"
 }
-fidelity adv_check
+fidelity adv_check adv
 
 # ---- 3: the global link over a lossy veth
 if ip link add "${tag}a" type veth peer name "${tag}b" 2>/dev/null; then

@@ -122,13 +122,20 @@ static void fw_range(struct dfly_fabric *fab, uint32_t r0, uint32_t r1)
 			fw_tick(fab->fws[r], fab->now);
 }
 
-/* Spin, then yield: on a machine with fewer free cores than threads the other one needs ours. */
+/* Spin, then yield (on a machine with fewer free cores than threads the other one needs ours),
+ * then sleep: a worker whose caller is busy elsewhere (between runs, printing) does not hold a
+ * core. */
 static inline void pool_wait(unsigned *spins)
 {
-	if (++*spins < 4096)
+	if (++*spins < 4096) {
 		__builtin_ia32_pause();
-	else
+	} else if (*spins < 65536) {
 		sched_yield();
+	} else {
+		struct timespec ts = {0, 50000};
+
+		nanosleep(&ts, NULL);
+	}
 }
 
 static void *pool_main(void *arg)
