@@ -55,6 +55,13 @@
 struct asic;
 void asic_set_group_view(struct asic *as, const struct asic *const *view);
 
+/**
+ * @p on: other ASICs that push onto this one's links (its neighbours) may be stepped on other
+ * threads in the same cycle (dfly sim's sim.threads), so marks on its arrival calendar are
+ * atomic. Off (the default): plain. The results are the same either way.
+ */
+void asic_set_threaded(struct asic *as, bool on);
+
 /** One event at a capture point (include/dfly/trace.h). */
 struct asic_trace_ev {
 	uint8_t point;		     /**< enum dfly_trace_point */

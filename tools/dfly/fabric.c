@@ -190,6 +190,8 @@ static int pool_start(struct dfly_fabric *fab, uint32_t n, char *err, size_t err
 		return -ENOMEM;
 	}
 	pool->n = n;
+	for (uint32_t r = 0; r < R; r++)
+		asic_set_threaded(fab->asics[r], true);
 	atomic_init(&pool->go, 0);
 	atomic_init(&pool->done, 0);
 	fab->pool = pool;
