@@ -1094,15 +1094,10 @@ static uint64_t lcore_cycle(bool max)
 	return m;
 }
 
-static uint64_t min_cycle(void)
-{
-	return lcore_cycle(false);
-}
-
 static void progress(double t, uint64_t c0)
 {
 	struct dp_sink s;
-	uint64_t cyc = min_cycle(), retx = 0;
+	uint64_t cyc = lcore_cycle(false), retx = 0;
 
 	sink_totals(&s);
 	for (uint32_t i = 0; i < app.nports; i++)
@@ -1128,7 +1123,7 @@ static void final_report(FILE *f, double wall)
 	for (uint32_t i = 0; i < app.nlinks; i++)
 		link_pkts += asic_link_pkts(app.links[i]);
 	fprintf(f, "# dfly-switch %s: %u routers, %.2f s, cycle %" PRIu64 "\n", app.dep.path,
-		app.dep.nhosted, wall, min_cycle());
+		app.dep.nhosted, wall, lcore_cycle(false));
 	fprintf(f,
 		"generated %" PRIu64 " delivered %" PRIu64 " gen_drops %" PRIu64
 		" host_frames %" PRIu64 " held_in_routers %" PRIu64 " on_inprocess_links %" PRIu64
@@ -1678,7 +1673,7 @@ int main(int argc, char **argv)
 					drained_at = UINT64_MAX;
 				else if (drained_at == UINT64_MAX)
 					drained_at = lcore_cycle(true);
-				else if (min_cycle() > drained_at + 1)
+				else if (lcore_cycle(false) > drained_at + 1)
 					break;
 			}
 			if (!app.quiet && app.dep.run.stats_interval_s > 0 && now >= next_progress) {
@@ -1693,7 +1688,7 @@ int main(int argc, char **argv)
 						 app.ports[i]->rt->regs->link_state[app.ports[i]->port] ==
 							 DFLY_LINK_UP;
 				if (all_up)
-					atomic_store(&measure_from, min_cycle() + app.dep.net.warmup);
+					atomic_store(&measure_from, lcore_cycle(false) + app.dep.net.warmup);
 			}
 			if (mine != NULL)
 				lcore_slice(mine);
