@@ -46,7 +46,7 @@ static const char *const link_names[] = {"replay",	 "rto_us",	     "ack_every",
 					 "credit_delay_us", "credit_refresh_us", "hello_us", "dead_us",
 					 "loss_ppm", NULL};
 static const char *const run_names[] = {"duration_s", "stats_interval_s", "max_steps", "mbufs",
-					"epoch_ns",   NULL};
+					"epoch_ns",   "idle",		  NULL};
 
 /* Refuse a member of group @p g that is not in @p names (a typo must not be ignored). */
 static int check_names(struct dp_ctx *c, const config_setting_t *g, const char *where,
@@ -523,6 +523,17 @@ static int load_link_run(struct dp_ctx *c)
 			if (config_setting_get_int64(s) < 0)
 				return fail(c, s, "run.epoch_ns", "must be ≥ 0");
 			d->run.epoch_ns = (uint64_t)config_setting_get_int64(s);
+		}
+		s = config_setting_get_member(r, "idle");
+		if (s != NULL) {
+			const char *v = config_setting_get_string(s);
+
+			if (v != NULL && strcmp(v, "sleep") == 0)
+				d->run.idle = DP_IDLE_SLEEP;
+			else if (v != NULL && strcmp(v, "spin") == 0)
+				d->run.idle = DP_IDLE_SPIN;
+			else
+				return fail(c, s, "run.idle", "expected \"sleep\" or \"spin\"");
 		}
 	}
 	return 0;

@@ -17,7 +17,8 @@
  *   link = { replay = 1024; rto_us = 2000; ack_every = 16; ack_delay_us = 20;
  *            keepalive_us = 1000; nak_us = 500; credit_delay_us = 10; credit_refresh_us = 1000;
  *            hello_us = 100000; dead_us = 200000; };
- *   run = { duration_s = 0.0; stats_interval_s = 1.0; max_steps = 64; mbufs = 0; epoch_ns = 0; };
+ *   run = { duration_s = 0.0; stats_interval_s = 1.0; max_steps = 64; mbufs = 0; epoch_ns = 0;
+ *           idle = "sleep"; };          # "sleep" | "spin": what an lcore with nothing due does
  *
  * Every error names the file, the line and the setting; nothing starts with an invalid file.
  */
@@ -92,6 +93,13 @@ struct dp_link_cfg {
 				       frames, as a lossy medium would (where netem is missing) */
 };
 
+/** What an lcore does when nothing is due (run.idle). */
+enum dp_idle {
+	DP_IDLE_SLEEP = 0, /**< nanosleep until the next cycle (at most 20 µs) when the cycle is
+			        ≥ 2 µs: leaves the core to other processes (default) */
+	DP_IDLE_SPIN,	   /**< never sleep: on a dedicated core, no late wake-ups */
+};
+
 /** Run parameters. */
 struct dp_run_cfg {
 	double duration_s;	 /**< stop after this long; 0 = until SIGINT/SIGTERM */
@@ -100,6 +108,7 @@ struct dp_run_cfg {
 	uint32_t mbufs;		 /**< packet buffers; 0 = sized from the hosted routers */
 	uint64_t epoch_ns;	 /**< CLOCK_MONOTONIC ns of cycle 0 (shared by a testbed's
 				      processes); 0 = this process's start */
+	enum dp_idle idle;	 /**< run.idle, default DP_IDLE_SLEEP */
 };
 
 /** A loaded deployment. */

@@ -136,6 +136,8 @@ struct dp_lcore {
 	uint64_t cur;	     /**< next cycle to step */
 	uint64_t behind_max; /**< largest lag seen (cycles the clock was ahead after a slice) */
 	uint64_t slices_full; /**< slices that hit max_steps with the clock still ahead */
+	uint64_t sleeps;      /**< idle sleeps (run.idle = "sleep") */
+	uint64_t sleep_late_max_ns; /**< the latest wake-up after an idle sleep, past its time */
 	struct dp_sink sink;
 	_Atomic uint64_t done_cycle; /**< cur, published for the progress line */
 	struct dp_cap_ring *cap;     /**< capture ring of this lcore, or NULL */

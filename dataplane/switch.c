@@ -733,14 +733,23 @@ static void lcore_slice(struct dp_lcore *lc)
 		}
 		atomic_store_explicit(&lc->done_cycle, lc->cur, memory_order_relaxed);
 		if (steps == 0 && io == 0) {
-			/* idle until the next cycle (or 20 µs), leaving the core to others */
+			/* idle until the next cycle (or 20 µs), leaving the core to others; a
+			 * machine that wakes us late is measured (run.idle = "spin" avoids it) */
 			uint64_t wait = (uint64_t)app.cycle_ns;
-			struct timespec ts = {0, (long)(wait > 20000 ? 20000 : wait)};
 
-			if (wait >= 2000)
+			if (wait >= 2000 && app.dep.run.idle == DP_IDLE_SLEEP) {
+				struct timespec ts = {0, (long)(wait > 20000 ? 20000 : wait)};
+				uint64_t t0 = mono_ns(), late;
+
 				nanosleep(&ts, NULL);
-			else
+				late = mono_ns() - t0;
+				late = late > (uint64_t)ts.tv_nsec ? late - (uint64_t)ts.tv_nsec : 0;
+				lc->sleeps++;
+				if (late > lc->sleep_late_max_ns)
+					lc->sleep_late_max_ns = late;
+			} else {
 				rte_pause();
+			}
 		}
 	}
 }
@@ -1180,6 +1189,12 @@ static void final_report(FILE *f, double wall)
 				"lcore %u fell behind the clock in %" PRIu64 " slices (at most %" PRIu64
 				" cycles): raise clock.cycle_ns to run in real time\n",
 				app.lc[i].lcore, app.lc[i].slices_full, app.lc[i].behind_max);
+	for (uint32_t i = 0; i < app.nlc; i++)
+		fprintf(f,
+			"lcore %u idle: run.idle = \"%s\", %" PRIu64 " sleeps, woken at most %.3f ms "
+			"late\n",
+			app.lc[i].lcore, app.dep.run.idle == DP_IDLE_SPIN ? "spin" : "sleep",
+			app.lc[i].sleeps, (double)app.lc[i].sleep_late_max_ns * 1e-6);
 	for (uint32_t i = 0; i < app.nlc; i++)
 		for (uint32_t k = 0; k < app.lc[i].nports; k++) {
 			const struct dp_port *p = app.lc[i].ports[k];

@@ -129,6 +129,7 @@ link: replay not a power of two|s/replay = 1024;/replay = 1000;/||FILE:12: link.
 link: dead_us out of range|s/replay = 1024;/dead_us = 200000000;/||FILE:12: link.dead_us: 'dead_us' = 200000000 out of range [0, 100000000]
 run: max_steps out of range|s/max_steps = 16;/max_steps = 0;/||FILE:13: run.max_steps: 'max_steps' = 0 out of range [1, 1000000]
 run: negative duration|s/duration_s = 1.0;/duration_s = -1.0;/||FILE:13: run.duration_s: must be ≥ 0
+run: unknown idle|s/duration_s = 1.0;/duration_s = 1.0; idle = "nap";/||FILE:13: run.idle: expected "sleep" or "spin"
 # -- the network, through the deployment (--set) and dfly sim
 network: unknown mechanism||--set routing.mechanism=fastest|--set routing.mechanism=fastest: routing.mechanism: unknown mechanism 'fastest' (expected one of: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g)
 network: oracle refused in real time||--set routing.mechanism=ugal-g|FILE: network: NET: routing.mechanism ugal-g reads other routers' queues (a non-physical oracle, spec 4.5): dfly sim only

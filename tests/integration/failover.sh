@@ -145,4 +145,9 @@ ok "nothing of the testbed remains"
 grep -q "polling gaps over 10 ms" "$d/p0.counters" ||
 	fail "p0.counters does not report the stall: $(grep -c gaps "$d/p0.counters")"
 ok "the stall is reported: $(grep -m1 "polling gaps" "$d/p0.counters")"
+# run.idle = "sleep" (the default: testbed processes share cores): a 4-us cycle leaves the lcore
+# idle most of the time, and the report counts its sleeps
+n=$(sed -n 's/^lcore [0-9]* idle: run.idle = "sleep", \([0-9]*\) sleeps.*/\1/p' "$d/p0.counters")
+[ "${n:-0}" -gt 0 ] || fail "p0.counters: no idle sleeps reported: $(grep '^lcore' "$d/p0.counters")"
+ok "idle: $(grep -m1 '^lcore [0-9]* idle' "$d/p0.counters")"
 echo "failover: $checks checks passed"
