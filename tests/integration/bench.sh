@@ -124,6 +124,13 @@ awk '$1 == "h2" && NF == 12 && $11 > 0 && $11 <= $8 && $8 <= $12 { ok = 1 } END 
 grep -q "2 thread(s)" "$tmp/st.txt" || fail "bench sim --threads 2: not in the header"
 [ "$(awk '$1 == "h2" { print $6 }' "$tmp/s.txt")" = "$(awk '$1 == "h2" { print $6 }' "$tmp/st.txt")" ] ||
     fail "bench sim: accepted load differs between 1 and 2 threads"
+# --cpu-time: per CPU second, said in the header; the same packets
+"$dfly" bench sim --configs h2 --patterns un --loads 0.3 --cycles 200 --cpu-time >"$tmp/sc.txt" ||
+    fail "bench sim --cpu-time"
+grep -q "per CPU second (--cpu-time)" "$tmp/sc.txt" || fail "bench sim --cpu-time: not in the header"
+awk '$1 == "h2" && $8 > 0 { ok = 1 } END { exit !ok }' "$tmp/sc.txt" || fail "bench sim --cpu-time: no h2 row"
+[ "$(awk '$1 == "h2" { print $6 }' "$tmp/s.txt")" = "$(awk '$1 == "h2" { print $6 }' "$tmp/sc.txt")" ] ||
+    fail "bench sim: accepted load differs with --cpu-time"
 "$dfly" bench sim --threads 0 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "bench sim --threads 0 accepted"
 "$dfly" bench --help >/dev/null || fail "bench --help"

@@ -83,6 +83,10 @@ static void usage_sim(FILE *f)
 		"                     the same packets (same seed), or the point fails\n"
 		"  --threads N        threads stepping the routers of each cycle (sim.threads,\n"
 		"                     default 1): the same packets, on N cores\n"
+		"  --cpu-time         cycles/s and packets/s per second of CPU time the process\n"
+		"                     used (all its threads), not of wall time: on a shared\n"
+		"                     machine, time stolen by other guests is left out (what\n"
+		"                     scripts/simcmp.sh compares; wall_s stays the wall time)\n"
 		"  --set PATH=VALUE   network setting for every point (repeatable)\n"
 		"  -h, --help         this text\n");
 }
@@ -111,20 +115,28 @@ static double median_of(double *v, int n);
 
 struct sim_point {
 	uint32_t routers, nodes;
-	double wall, cycles_s, dlv_s, accepted;
+	double wall, cpu, cycles_s, dlv_s, accepted;
 	int status; /* 0 ok, 1 watchdog, 2 set-up error */
 	char err[256];
 };
 
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static void sim_child(int fd, const char *path, const char **sets, int nsets, uint64_t warmup,
-		      uint64_t cycles)
+		      uint64_t cycles, bool cpu_time)
 {
 	struct sim_point pt = {0};
 	char err[DFLY_NETCFG_ERRLEN];
 	struct dfly_netcfg cfg;
 	struct dfly_fabric *fab;
 	uint64_t g0, d0, x0, g1, d1, x1;
-	double t0;
+	double t0, c0, per;
 
 	if (dfly_netcfg_load(&cfg, path, sets, (unsigned)nsets, err, sizeof(err)) != 0 ||
 	    (fab = dfly_fabric_create(&cfg, cfg.seed, err, sizeof(err))) == NULL) {
@@ -138,12 +150,15 @@ static void sim_child(int fd, const char *path, const char **sets, int nsets, ui
 		pt.status = 1;
 	dfly_fabric_totals(fab, &g0, &d0, &x0);
 	t0 = now_s();
+	c0 = cpu_s();
 	if (pt.status == 0 && dfly_fabric_step(fab, cycles) != 0)
 		pt.status = 1;
+	pt.cpu = cpu_s() - c0;
 	pt.wall = now_s() - t0;
 	dfly_fabric_totals(fab, &g1, &d1, &x1);
-	pt.cycles_s = pt.wall > 0 ? (double)cycles / pt.wall : 0;
-	pt.dlv_s = pt.wall > 0 ? (double)(d1 - d0) / pt.wall : 0;
+	per = cpu_time ? pt.cpu : pt.wall;
+	pt.cycles_s = per > 0 ? (double)cycles / per : 0;
+	pt.dlv_s = per > 0 ? (double)(d1 - d0) / per : 0;
 	pt.accepted = (double)(d1 - d0) * cfg.pkt_phits / ((double)pt.nodes * (double)cycles);
 	dfly_fabric_destroy(fab);
 out:
@@ -155,7 +170,7 @@ out:
 /* One run of a point in a child process: @p pt, and the child's peak resident memory in KiB.
  * @return 0, or -1 (set-up error or a failed child: @p pt->err or a message printed). */
 static int sim_run(const char *path, const char **sets, int nsets, uint64_t warmup,
-		   uint64_t cycles, struct sim_point *pt, long *maxrss_kib)
+		   uint64_t cycles, bool cpu_time, struct sim_point *pt, long *maxrss_kib)
 {
 	struct rusage ru;
 	int fds[2], st;
@@ -176,7 +191,7 @@ static int sim_run(const char *path, const char **sets, int nsets, uint64_t warm
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		sim_child(fds[1], path, sets, nsets, warmup, cycles);
+		sim_child(fds[1], path, sets, nsets, warmup, cycles, cpu_time);
 	}
 	close(fds[1]);
 	if (read(fds[0], pt, sizeof(*pt)) != (ssize_t)sizeof(*pt)) {
@@ -199,7 +214,7 @@ static int bench_sim(int argc, char **argv)
 		{"set", required_argument, NULL, 's'},	    {"help", no_argument, NULL, 'h'},
 		{"load", required_argument, NULL, 'l'},	    {"pattern", required_argument, NULL, 'p'},
 		{"runs", required_argument, NULL, 'r'},	    {"threads", required_argument, NULL, 't'},
-		{NULL, 0, NULL, 0},
+		{"cpu-time", no_argument, NULL, 'C'},	    {NULL, 0, NULL, 0},
 	};
 	char cfg_buf[512] = "h2,h4,h6", pat_buf[256] = "un,adv+1", load_buf[256] = "0.3,0.8";
 	char *cfgs[BENCH_MAX], *pats[BENCH_MAX], *loads[BENCH_MAX];
@@ -207,10 +222,14 @@ static int bench_sim(int argc, char **argv)
 	uint64_t cycles = 2000, warmup = UINT64_MAX, runs = 1, threads = 1;
 	char s_threads[32];
 	int opt, nc, np, nl, nuser = 0, rc = 0;
+	bool cpu_time = false;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'C':
+			cpu_time = true;
+			break;
 		case 'c':
 			snprintf(cfg_buf, sizeof(cfg_buf), "%s", optarg);
 			break;
@@ -275,9 +294,10 @@ static int bench_sim(int argc, char **argv)
 	nl = split(load_buf, loads, BENCH_MAX);
 	snprintf(s_threads, sizeof(s_threads), "sim.threads=%" PRIu64, threads);
 	printf("# dfly bench sim: mechanism %s, %" PRIu64 " warm-up + %" PRIu64
-	       " measured cycles per point, %" PRIu64 " thread(s), %" PRIu64 " run(s): %s\n",
+	       " measured cycles per point, %" PRIu64 " thread(s), %" PRIu64 " run(s): %s%s\n",
 	       mech, warmup, cycles, threads, runs,
-	       runs > 1 ? "wall, cycles/s and packets/s are medians" : "one run");
+	       runs > 1 ? "wall, cycles/s and packets/s are medians" : "one run",
+	       cpu_time ? "; cycles/s and packets/s per CPU second (--cpu-time)" : "");
 	printf("%-8s %7s %7s %-7s %5s %9s %10s %12s %15s %9s%s\n", "network", "routers", "nodes",
 	       "pattern", "load", "accepted", "wall_s", "cycles/s", "delivered_pkt/s", "peak_MiB",
 	       runs > 1 ? " cycles/s_min cycles/s_max" : "");
@@ -312,7 +332,8 @@ static int bench_sim(int argc, char **argv)
 						"dfly bench sim: %s %s %s, run %" PRIu64
 						" of %" PRIu64 " ...\n",
 						cfgs[i], pats[j], loads[k], r + 1, runs);
-					if (sim_run(path, sets, nsets, warmup, cycles, &pt, &rss) != 0)
+					if (sim_run(path, sets, nsets, warmup, cycles, cpu_time, &pt,
+						    &rss) != 0)
 						break;
 					/* the same seed: every run simulates the same packets */
 					if (r == 0) {
@@ -395,21 +416,6 @@ static void usage_dataplane(FILE *f)
 		"                     directory under /tmp, removed at the end unless --keep)\n"
 		"  --keep             keep DIR\n"
 		"  -h, --help         this text\n");
-}
-
-static const char *self_dir(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (slash == NULL)
-		return NULL;
-	*slash = '\0';
-	return buf;
 }
 
 /* Run argv with stdout and stderr to @p out; kill it (SIGINT, then SIGKILL) after

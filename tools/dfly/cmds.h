@@ -5,11 +5,15 @@
 #ifndef DFLY_CMDS_H
 #define DFLY_CMDS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 /** Monotonic wall-clock seconds (main.c). */
 double now_s(void);
+
+/** The directory of the running executable into @p buf (main.c). @return @p buf, or NULL. */
+const char *self_dir(char *buf, size_t len);
 
 /** Parse a decimal unsigned 64-bit number, digits only (main.c). @return 0 or -EINVAL. */
 int transient_parse_u64(const char *s, uint64_t *out);

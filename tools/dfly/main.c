@@ -179,6 +179,21 @@ static int parse_loads(const char *arg, double *loads, int max)
 	return n;
 }
 
+const char *self_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash == NULL)
+		return NULL;
+	*slash = '\0';
+	return buf;
+}
+
 double now_s(void)
 {
 	struct timespec ts;

@@ -236,21 +236,6 @@ static bool proc_alive(pid_t pid, unsigned long long start)
 	return s != 0 && (start == 0 || s == start) && st != 'Z' && st != 'X';
 }
 
-static const char *self_dir(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (slash == NULL)
-		return NULL;
-	*slash = '\0';
-	return buf;
-}
-
 /* Copy a C string, cut to @p len - 1 bytes. */
 static void copy_str(char *dst, size_t len, const char *src)
 {
