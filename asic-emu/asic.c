@@ -271,6 +271,7 @@ struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asi
 	l->credit = calloc(n, sizeof(*l->credit));
 	/* control line: one PB_STATE-sized record per cycle in flight plus two of the largest */
 	l->cb_mask = pow2_at_least((latency + 2) * 64 + 2 * (16 + DFLY_CPU_FRAME_MAX)) - 1;
+	l->cb_cap = l->cb_mask + 1;
 	l->cbuf = calloc(l->cb_mask + 1, 1);
 	if (l->data == NULL || l->credit == NULL || l->cbuf == NULL) {
 		asic_link_destroy(l);
@@ -318,6 +319,7 @@ struct asic_link *asic_link_create_half(struct asic *as, uint32_t port, bool out
 	l->data = calloc(n, sizeof(*l->data));
 	l->credit = calloc(n, sizeof(*l->credit));
 	l->cb_mask = pow2_at_least((latency + 2) * 64 + 64 * (16 + DFLY_CPU_FRAME_MAX)) - 1;
+	l->cb_cap = l->cb_mask + 1;
 	l->cbuf = calloc(l->cb_mask + 1, 1);
 	if (l->data == NULL || l->credit == NULL || l->cbuf == NULL) {
 		asic_link_destroy(l);
@@ -459,10 +461,13 @@ static inline void far_done(uint64_t *far, uint32_t port, const uint32_t *tail1,
 static uint32_t ctrl_room_head(struct asic_link *l, uint64_t now)
 {
 	uint32_t real = LOAD_ACQ(l->cb_head);
+	/* with a lag (asic_link_set_lag) the receiver may not have taken them yet, but the room
+	 * counts them as a receiver stepped every cycle would have: the same line is full */
+	uint32_t end = l->lag ? l->cb_tail : real;
 
 	if (l->down == NULL || now == 0)
 		return real;
-	while (l->cb_shead != real) {
+	while (l->cb_shead != end) {
 		uint64_t due;
 
 		cb_copy_out(l, l->cb_shead, &due, sizeof(due));
@@ -486,8 +491,13 @@ static bool ctrl_push(struct asic_link *l, uint64_t now, uint64_t due, enum asic
 	uint32_t need = CREC_HDR + ((len + 7u) & ~7u);
 	uint8_t hdr[CREC_HDR] = {0};
 
-	if (l->cb_tail - ctrl_room_head(l, now) + need > l->cb_mask + 1)
+	if (l->cb_tail - ctrl_room_head(l, now) + need > l->cb_cap)
 		return false;
+	/* what a lagging receiver has not taken yet is at most cb_cap more (asic_link_set_lag) */
+	if (l->cb_tail - LOAD_ACQ(l->cb_head) + need > l->cb_mask + 1) {
+		fprintf(stderr, "asic: control line overrun (lag %u)\n", l->lag);
+		abort();
+	}
 	memcpy(hdr, &due, 8);
 	memcpy(hdr + 8, &len, 2);
 	hdr[10] = (uint8_t)kind;
@@ -2051,25 +2061,64 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
 			     uint32_t delay, uint64_t seed)
 {
 	uint32_t want = pow2_at_least((l->latency + delay + 2) * 64 + 2 * (16 + DFLY_CPU_FRAME_MAX));
+	uint32_t phys = l->lag ? 2 * want : want;
 
-	if (want > l->cb_mask + 1) {
+	if (want > l->cb_cap) {
 		/* late frames stay on the line longer: room for delay cycles more of them */
 		uint8_t *nb;
 
 		if (l->cb_head != l->cb_tail)
 			return -EBUSY;
-		nb = calloc(want, 1);
+		nb = calloc(phys, 1);
 		if (nb == NULL)
 			return -ENOMEM;
 		free(l->cbuf);
 		l->cbuf = nb;
-		l->cb_mask = want - 1;
+		l->cb_mask = phys - 1;
+		l->cb_cap = want;
 		l->cb_head = l->cb_tail = l->cb_shead = 0;
 	}
 	l->cf_types = types;
 	l->cf_loss_ppm = loss_ppm;
 	l->cf_delay = delay;
 	dfly_rng_seed(&l->cf_rng, seed, 0xcf00000000ull + (uint64_t)l->up_port);
+	return 0;
+}
+
+int asic_link_set_lag(struct asic_link *l, uint32_t lag)
+{
+	const struct asic *up = l->up;
+	struct asic_link_pkt *data;
+	struct asic_link_credit *credit;
+	uint8_t *cbuf;
+	uint32_t n;
+
+	if (lag >= l->latency || up == NULL || l->down == NULL)
+		return -EINVAL;
+	if (l->d_head != l->d_tail || l->c_head != l->c_tail || l->cb_head != l->cb_tail)
+		return -EBUSY;
+	/* as asic_link_create(), with lag cycles more in flight */
+	n = pow2_at_least((l->latency + 2 + lag) * up->par.speedup / up->min_len + 4);
+	data = calloc(n, sizeof(*data));
+	credit = calloc(n, sizeof(*credit));
+	cbuf = calloc(lag ? 2 * (size_t)l->cb_cap : l->cb_cap, 1);
+	if (data == NULL || credit == NULL || cbuf == NULL) {
+		free(data);
+		free(credit);
+		free(cbuf);
+		return -ENOMEM;
+	}
+	free(l->data);
+	free(l->credit);
+	free(l->cbuf);
+	l->data = data;
+	l->credit = credit;
+	l->cbuf = cbuf;
+	l->mask = n - 1;
+	l->cb_mask = (lag ? 2 * l->cb_cap : l->cb_cap) - 1;
+	l->d_head = l->d_tail = l->c_head = l->c_tail = 0;
+	l->cb_head = l->cb_tail = l->cb_shead = 0;
+	l->lag = lag;
 	return 0;
 }
 

@@ -193,6 +193,9 @@ struct asic_link {
 	uint8_t *cbuf;
 	uint32_t cb_mask, cb_head, cb_tail;
 	uint32_t cb_shead; /**< sender's: first byte it may not overwrite (asic.c ctrl_room_head) */
+	uint32_t cb_cap;   /**< bytes the line holds (cb_mask + 1, or half of it with a lag) */
+	uint32_t lag;	   /**< cycles the receiver may be stepped behind the sender, beyond one
+			        (asic_link_set_lag) */
 	struct asic *up;    /**< upstream ASIC (sends data, receives credits) */
 	struct asic *down;  /**< downstream ASIC */
 	uint16_t up_port;   /**< output port on the upstream ASIC */
@@ -288,6 +291,16 @@ void asic_link_destroy(struct asic_link *l);
  */
 int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_ppm,
 			     uint32_t delay, uint64_t seed);
+
+/**
+ * Let the receiver of @p l be stepped up to @p lag cycles behind its sender (beyond the one
+ * cycle of any order of a cycle's steps): a driver that steps each router several cycles in a
+ * row (dfly sim, sim.batch) needs lag = those cycles − 1, at most the link's latency − 1. The
+ * rings grow by what the sender can push in @p lag cycles, and the control line keeps its
+ * capacity (what counts as full is what it was) in a buffer twice as large, so the run is the
+ * same. Needs the link empty. @return 0, -EINVAL (lag ≥ latency), -EBUSY or -ENOMEM.
+ */
+int asic_link_set_lag(struct asic_link *l, uint32_t lag);
 
 /**
  * Create one half of a link whose other end is not an ASIC of this process (dfly-switch: the

@@ -79,6 +79,8 @@ struct dfly_fabric {
 	struct dfly_capture_stats cap_st;
 
 	struct fab_pool *pool; /* sim.threads > 1: the threads that step the routers */
+	uint32_t lookahead;    /* sim.batch: cycles a router may be stepped in a row (the links'
+				  smallest latency; its links take the lag), else 1 */
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -335,14 +337,16 @@ void dfly_fabric_set_load(struct dfly_fabric *fab, double load)
 	dfly_gen_set_load(&fab->gen, load, fab->cfg.pkt_phits);
 }
 
-static void generate(struct dfly_fabric *fab)
+/* The nodes of router @p r at cycle fab->now: each one's draws come from its own stream, so the
+ * order of the routers does not matter (sim.batch). */
+static void generate_router(struct dfly_fabric *fab, uint32_t r)
 {
 	const struct dfly_topo *t = fab->topo;
 	bool unbounded = fab->cfg.source == DFLY_SRC_UNBOUNDED;
+	struct asic *as = fab->asics[r];
 
-	for (uint32_t n = 0; n < t->nodes; n++) {
+	for (uint32_t n = r * t->p; n < (r + 1) * t->p; n++) {
 		struct node_src *s = &fab->src[n];
-		struct asic *as = fab->asics[n / t->p];
 		uint32_t port = n % t->p;
 
 		/* an unbounded source first retries what it queued */
@@ -388,13 +392,19 @@ static void generate(struct dfly_fabric *fab)
 				fab->queued_src++;
 			} else {
 				fab->drop_inj++;
-				fab->regs[n / t->p]->drop[DFLY_DROP_INJ_FULL]++;
+				fab->regs[r]->drop[DFLY_DROP_INJ_FULL]++;
 				if (fab->cap != NULL)
 					capture_edge_drop(fab, as, port, pk);
 				pkt_free(fab, pk);
 			}
 		}
 	}
+}
+
+static void generate(struct dfly_fabric *fab)
+{
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		generate_router(fab, r);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -438,11 +448,12 @@ int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, 
 	return rc;
 }
 
-static void collect(struct dfly_fabric *fab)
+/* What router @p r delivered by cycle fab->now. */
+static void collect_router(struct dfly_fabric *fab, uint32_t r)
 {
 	struct asic_ejection ej[64];
 
-	for (uint32_t r = 0; r < fab->topo->routers; r++) {
+	{
 		unsigned n;
 
 		while ((n = asic_eject_burst(fab->asics[r], ej, 64)) > 0) {
@@ -456,7 +467,10 @@ static void collect(struct dfly_fabric *fab)
 					continue;
 				}
 				fab->dlv_total++;
-				fab->last_delivery = fab->now;
+				/* the latest: with sim.batch a router's cycles come after
+				 * later cycles of the routers before it */
+				if (fab->now > fab->last_delivery)
+					fab->last_delivery = fab->now;
 				if (fab->tap)
 					tap_delivery(fab, &ej[k]);
 				if (fab->measuring) {
@@ -477,6 +491,12 @@ static void collect(struct dfly_fabric *fab)
 			}
 		}
 	}
+}
+
+static void collect(struct dfly_fabric *fab)
+{
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		collect_router(fab, r);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -617,6 +637,22 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		}
 	}
 	fab->nlinks = nl;
+	/* sim.batch: a router may be stepped up to the smallest link latency in a row, as nothing
+	 * it receives in those cycles was sent in them; its links hold that much more */
+	fab->lookahead = 1;
+	if (cfg->batch && nl > 0) {
+		uint32_t la = UINT32_MAX;
+
+		for (uint32_t l = 0; l < nl; l++)
+			if (fab->links[l]->latency < la)
+				la = fab->links[l]->latency;
+		for (uint32_t l = 0; l < nl && la > 1; l++)
+			if (asic_link_set_lag(fab->links[l], la - 1) != 0) {
+				snprintf(err, errlen, "sim.batch: link %u: no memory", l);
+				goto out_err;
+			}
+		fab->lookahead = la;
+	}
 	if (o != NULL && o->ctrl_types != 0) {
 		for (uint32_t l = 0; l < nl; l++) {
 			if (asic_link_set_ctrl_fault(fab->links[l], o->ctrl_types, o->ctrl_loss_ppm,
@@ -837,6 +873,83 @@ static void one_cycle(struct dfly_fabric *fab)
 	fab->now++;
 }
 
+/*
+ * sim.batch: step each router @p n cycles in a row, then the next router. A router receives at
+ * cycle c only what was sent by cycle c − latency, so while n is at most the smallest link
+ * latency nothing a router receives in the batch was sent in it, and every order of the steps
+ * gives the same state: the links hold the lag (asic_link_set_lag), the sources draw from
+ * per-node streams. Only the order of deliveries within a batch differs (the tap's; every
+ * statistic is a sum, count or maximum). A router's state stays in the core's cache for its n
+ * cycles, instead of being fetched again every cycle: dfly sim on a network larger than the
+ * cache is memory-bound (h4: 4.3 µs per router and cycle at 264 routers, 1.35 µs at 40).
+ */
+static void batch_cycles(struct dfly_fabric *fab, uint64_t n)
+{
+	uint64_t c0 = fab->now;
+	uint32_t R = fab->topo->routers;
+
+	if (fab->nfaults)
+		apply_faults(fab);
+	for (uint32_t r = 0; r < R; r++) {
+		struct asic *as = fab->asics[r];
+		bool fw = fab->fw_stopped == NULL || !fab->fw_stopped[r];
+
+		if (r + 1 < R)
+			asic_prefetch(fab->asics[r + 1]);
+		for (uint64_t c = c0; c < c0 + n; c++) {
+			fab->now = c;
+			generate_router(fab, r);
+			asic_step(as, c);
+			collect_router(fab, r);
+			if (fw)
+				fw_tick(fab->fws[r], c);
+		}
+	}
+	fab->now = c0 + n;
+}
+
+/* Whether the next cycles may be batched: one thread, and none of what needs every router at
+ * one cycle (a capture's single stream in time order, UGAL-G's oracle, dfly-controld). */
+static bool batch_ok(const struct dfly_fabric *fab)
+{
+	return fab->lookahead > 1 && fab->pool == NULL && fab->cap == NULL && fab->shm == NULL &&
+	       fab->regs[0]->knobs.mode != DFLY_MODE_UGAL_G;
+}
+
+/* @p n cycles: in batches (sim.batch) when allowed, each ending before the next scheduled link
+ * fault, which must find every router at its cycle; else cycle by cycle. */
+static void advance(struct dfly_fabric *fab, uint64_t n)
+{
+	while (n > 0) {
+		uint64_t k = 1;
+
+		if (batch_ok(fab)) {
+			k = n < fab->lookahead ? n : fab->lookahead;
+			for (uint32_t i = 0; i < fab->nfaults; i++) {
+				const struct dfly_link_fault *f = &fab->faults[i];
+
+				if (f->down > fab->now && f->down - fab->now < k)
+					k = f->down - fab->now;
+				if (f->up > fab->now && f->up - fab->now < k)
+					k = f->up - fab->now;
+			}
+		}
+		if (k > 1)
+			batch_cycles(fab, k);
+		else
+			one_cycle(fab);
+		n -= k;
+	}
+}
+
+/* Cycles to the next multiple of 1024 (the watchdog's and the progress line's), at most @p n. */
+static uint64_t to_1024(const struct dfly_fabric *fab, uint64_t n)
+{
+	uint64_t k = 1024 - (fab->now & 1023);
+
+	return k < n ? k : n;
+}
+
 static int watchdog(struct dfly_fabric *fab, char *why, size_t len)
 {
 	if (fab->now - fab->last_delivery <= fab->cfg.watchdog)
@@ -857,8 +970,11 @@ int dfly_fabric_step(struct dfly_fabric *fab, uint64_t cycles)
 {
 	char why[256];
 
-	for (uint64_t c = 0; c < cycles; c++) {
-		one_cycle(fab);
+	while (cycles > 0) {
+		uint64_t k = to_1024(fab, cycles);
+
+		advance(fab, k);
+		cycles -= k;
 		if ((fab->now & 1023) == 0 && watchdog(fab, why, sizeof(why)))
 			return -EDEADLK;
 	}
@@ -1055,12 +1171,18 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 
 	memset(res, 0, sizeof(*res));
 	while (fab->now < total) {
+		uint64_t k;
+
 		if (fab->now == cfg->warmup) {
 			fab->measuring = true;
 			for (uint32_t r = 0; r < fab->topo->routers; r++)
 				fab->inj_at_start[r] = router_injected(fab, r);
 		}
-		one_cycle(fab);
+		/* to the next multiple of 1024, the window's start or the end */
+		k = to_1024(fab, total - fab->now);
+		if (fab->now < cfg->warmup && cfg->warmup - fab->now < k)
+			k = cfg->warmup - fab->now;
+		advance(fab, k);
 		if ((fab->now & 1023) == 0) {
 			if ((rc = watchdog(fab, res->why, sizeof(res->why))) != 0)
 				break;
@@ -1090,8 +1212,8 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 		/* let the last credits travel home over the slowest link */
 		uint32_t lat = cfg->lat_global > cfg->lat_local ? cfg->lat_global : cfg->lat_local;
 
-		for (uint32_t c = 0; c < lat + 2 * cfg->pipe_xbar + 2 && rc == 0; c++)
-			one_cycle(fab);
+		if (rc == 0)
+			advance(fab, lat + 2 * cfg->pipe_xbar + 2);
 	}
 	res->in_flight = dfly_fabric_in_flight(fab);
 	res->drained = res->in_flight == 0 && fab->queued_src == 0;

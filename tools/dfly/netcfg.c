@@ -309,6 +309,9 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("sim.seeds", NC_U32, seeds, 1, 1, 10000, "runs per load: seed, seed+1, ..."),
 	NC_I("sim.threads", NC_U32, threads, 1, 1, 64,
 	     "threads stepping the routers of each cycle (same results for any number)"),
+	NC_B("sim.batch", batch, true,
+	     "step each router over the links' lookahead (their smallest latency) in one go, "
+	     "while its state is in cache (same results)"),
 };
 /* clang-format on */
 

@@ -192,6 +192,8 @@ struct dfly_netcfg {
 	uint32_t seeds;	    /**< sim.seeds: runs per load with seed, seed+1, …; default 1 */
 	uint32_t threads;   /**< sim.threads: threads stepping the routers of a cycle; default 1
 			     (DFLY_SIM_THREADS in the environment overrides it) */
+	bool batch;	    /**< sim.batch: one thread steps each router several cycles in a row
+			     (up to the smallest link latency), the same results; default true */
 };
 
 /** Longest error message dfly_netcfg_load() writes. */
