@@ -483,6 +483,24 @@ static uint32_t ctrl_room_head(struct asic_link *l, uint64_t now)
 	return l->cb_shead;
 }
 
+/* The line's buffer, twice as large, what it holds kept in place: a receiver that lags its
+ * sender (asic_link_set_lag, one thread) leaves at most cb_cap bytes more on it than a receiver
+ * stepped every cycle, so 2 * cb_cap is enough, and most lines never need it. */
+static int cb_grow(struct asic_link *l)
+{
+	uint32_t size = 2 * (l->cb_mask + 1);
+	uint8_t *nb;
+
+	if (!l->lag || size > 2 * l->cb_cap || (nb = calloc(size, 1)) == NULL)
+		return -1;
+	for (uint32_t pos = l->cb_head; pos != l->cb_tail; pos++)
+		nb[pos & (size - 1)] = l->cbuf[pos & l->cb_mask];
+	free(l->cbuf);
+	l->cbuf = nb;
+	l->cb_mask = size - 1;
+	return 0;
+}
+
 /* Pushed at cycle @p now (0: by a driver). @return false if the line has no room (the caller
  * counts the drop). */
 static bool ctrl_push(struct asic_link *l, uint64_t now, uint64_t due, enum asic_ctrl_kind kind,
@@ -493,9 +511,10 @@ static bool ctrl_push(struct asic_link *l, uint64_t now, uint64_t due, enum asic
 
 	if (l->cb_tail - ctrl_room_head(l, now) + need > l->cb_cap)
 		return false;
-	/* what a lagging receiver has not taken yet is at most cb_cap more (asic_link_set_lag) */
-	if (l->cb_tail - LOAD_ACQ(l->cb_head) + need > l->cb_mask + 1) {
-		fprintf(stderr, "asic: control line overrun (lag %u)\n", l->lag);
+	/* a lagging receiver (asic_link_set_lag) may not have taken up to cb_cap bytes more */
+	if (l->cb_tail - LOAD_ACQ(l->cb_head) + need > l->cb_mask + 1 && cb_grow(l) != 0) {
+		fprintf(stderr, "asic: control line of %u bytes overrun (lag %u)\n", l->cb_mask + 1,
+			l->lag);
 		abort();
 	}
 	memcpy(hdr, &due, 8);
@@ -2061,7 +2080,6 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
 			     uint32_t delay, uint64_t seed)
 {
 	uint32_t want = pow2_at_least((l->latency + delay + 2) * 64 + 2 * (16 + DFLY_CPU_FRAME_MAX));
-	uint32_t phys = l->lag ? 2 * want : want;
 
 	if (want > l->cb_cap) {
 		/* late frames stay on the line longer: room for delay cycles more of them */
@@ -2069,12 +2087,12 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
 
 		if (l->cb_head != l->cb_tail)
 			return -EBUSY;
-		nb = calloc(phys, 1);
+		nb = calloc(want, 1);
 		if (nb == NULL)
 			return -ENOMEM;
 		free(l->cbuf);
 		l->cbuf = nb;
-		l->cb_mask = phys - 1;
+		l->cb_mask = want - 1;
 		l->cb_cap = want;
 		l->cb_head = l->cb_tail = l->cb_shead = 0;
 	}
@@ -2090,7 +2108,6 @@ int asic_link_set_lag(struct asic_link *l, uint32_t lag)
 	const struct asic *up = l->up;
 	struct asic_link_pkt *data;
 	struct asic_link_credit *credit;
-	uint8_t *cbuf;
 	uint32_t n;
 
 	if (lag >= l->latency || up == NULL || l->down == NULL)
@@ -2101,21 +2118,16 @@ int asic_link_set_lag(struct asic_link *l, uint32_t lag)
 	n = pow2_at_least((l->latency + 2 + lag) * up->par.speedup / up->min_len + 4);
 	data = calloc(n, sizeof(*data));
 	credit = calloc(n, sizeof(*credit));
-	cbuf = calloc(lag ? 2 * (size_t)l->cb_cap : l->cb_cap, 1);
-	if (data == NULL || credit == NULL || cbuf == NULL) {
+	if (data == NULL || credit == NULL) {
 		free(data);
 		free(credit);
-		free(cbuf);
 		return -ENOMEM;
 	}
 	free(l->data);
 	free(l->credit);
-	free(l->cbuf);
 	l->data = data;
 	l->credit = credit;
-	l->cbuf = cbuf;
 	l->mask = n - 1;
-	l->cb_mask = (lag ? 2 * l->cb_cap : l->cb_cap) - 1;
 	l->d_head = l->d_tail = l->c_head = l->c_tail = 0;
 	l->cb_head = l->cb_tail = l->cb_shead = 0;
 	l->lag = lag;

@@ -193,7 +193,8 @@ struct asic_link {
 	uint8_t *cbuf;
 	uint32_t cb_mask, cb_head, cb_tail;
 	uint32_t cb_shead; /**< sender's: first byte it may not overwrite (asic.c ctrl_room_head) */
-	uint32_t cb_cap;   /**< bytes the line holds (cb_mask + 1, or half of it with a lag) */
+	uint32_t cb_cap;   /**< bytes the line holds (cb_mask + 1, or half of it once a lagging
+			        receiver made it grow) */
 	uint32_t lag;	   /**< cycles the receiver may be stepped behind the sender, beyond one
 			        (asic_link_set_lag) */
 	struct asic *up;    /**< upstream ASIC (sends data, receives credits) */
@@ -297,8 +298,9 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
  * cycle of any order of a cycle's steps): a driver that steps each router several cycles in a
  * row (dfly sim, sim.batch) needs lag = those cycles − 1, at most the link's latency − 1. The
  * rings grow by what the sender can push in @p lag cycles, and the control line keeps its
- * capacity (what counts as full is what it was) in a buffer twice as large, so the run is the
- * same. Needs the link empty. @return 0, -EINVAL (lag ≥ latency), -EBUSY or -ENOMEM.
+ * capacity (what counts as full is what it was), its buffer doubling the first time the
+ * receiver's lag needs it, so the run is the same. One thread only: the buffer moves. Needs
+ * the link empty. @return 0, -EINVAL (lag ≥ latency), -EBUSY or -ENOMEM.
  */
 int asic_link_set_lag(struct asic_link *l, uint32_t lag);
 

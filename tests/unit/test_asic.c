@@ -706,6 +706,87 @@ static void test_calendar(void **state)
 	net_free(&n);
 }
 
+/*
+ * asic_link_set_lag (dfly sim's sim.batch): routers stepped 10 cycles each in a row (the local
+ * links' latency), the receiver after the sender, give the state of cycle-by-cycle stepping. The
+ * sender's firmware queues 8 control frames per cycle on one local link, more than its control
+ * line holds: the same frames are dropped as ctrl_link_full and the same arrive, at the same
+ * cycles, and the line's buffer grew once, for the frames the lagging receiver had not taken.
+ */
+struct lag_run {
+	struct dfly_regs regs[6];
+	uint64_t rx_sum, rx_n;
+	uint32_t cb_size, cb_cap;
+};
+
+static void lag_run(bool batch, struct lag_run *out)
+{
+	struct asic_params par = default_params(32);
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = 0};
+	uint8_t frame[64];
+	struct net n;
+	struct asic_link *l = NULL;
+	const uint32_t out0 = 1, B = batch ? 10 : 1;
+	int len;
+
+	m.credit.n = 1;
+	m.credit.e[0].phits = 8;
+	len = dfly_wire_ctrl_encode(frame, sizeof(frame), NULL, &m);
+	assert_true(len > 0);
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	for (uint32_t k = 0; k < n.nlinks; k++) {
+		if (batch)
+			assert_int_equal(asic_link_set_lag(n.links[k], B - 1), 0);
+		if (n.links[k]->up == n.as[0] && n.links[k]->up_port == out0)
+			l = n.links[k];
+	}
+	assert_non_null(l);
+	assert_ptr_equal(l->down, n.as[1]);
+	memset(out, 0, sizeof(*out));
+	for (uint64_t c0 = 0; c0 < 60; c0 += B)
+		for (uint32_t r = 0; r < n.topo->routers; r++)
+			for (uint64_t c = c0; c < c0 + B; c++) {
+				const struct dfly_cpu_slot *sl;
+
+				for (int f = 0; r == 0 && c < 40 && f < 8; f++)
+					assert_int_equal(dfly_cpu_ring_put(&n.regs[0].cpu_tx,
+									   (uint16_t)out0, c, frame,
+									   (uint16_t)len),
+							 0);
+				asic_step(n.as[r], c);
+				while (r == 1 && (sl = dfly_cpu_ring_peek(&n.regs[1].cpu_rx)) != NULL) {
+					out->rx_sum += sl->cycle * 1000003 + sl->port;
+					out->rx_n++;
+					dfly_cpu_ring_pop(&n.regs[1].cpu_rx);
+				}
+			}
+	memcpy(out->regs, n.regs, sizeof(out->regs));
+	out->cb_size = l->cb_mask + 1;
+	out->cb_cap = l->cb_cap;
+	assert_int_equal(asic_link_ctrl_bytes(l), 0);
+	net_free(&n);
+}
+
+static void test_link_lag(void **state)
+{
+	static struct lag_run a, b;
+
+	(void)state;
+	lag_run(false, &a);
+	lag_run(true, &b);
+	assert_true(a.regs[0].drop[DFLY_DROP_CTRL_LINK_FULL] > 0);
+	assert_true(a.regs[0].port_ctr[1][DFLY_CTRL_TX] > 0);
+	assert_int_equal(a.rx_n, a.regs[0].port_ctr[1][DFLY_CTRL_TX]);
+	assert_int_equal(a.rx_n + a.regs[0].drop[DFLY_DROP_CTRL_LINK_FULL], 40 * 8);
+	assert_int_equal(b.rx_n, a.rx_n);
+	assert_int_equal(b.rx_sum, a.rx_sum);
+	for (int r = 0; r < 6; r++)
+		assert_memory_equal(&b.regs[r], &a.regs[r], sizeof(a.regs[r]));
+	assert_int_equal(a.cb_size, a.cb_cap);
+	assert_int_equal(b.cb_cap, a.cb_cap);
+	assert_int_equal(b.cb_size, 2 * b.cb_cap); /* grew once, for the lagging receiver */
+}
+
 /* Injection refuses a packet when no injection VC has room, and reports the room left. */
 static void test_injection_full(void **state)
 {
@@ -1551,7 +1632,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_errors),
 		cmocka_unit_test(test_bad_vc_dropped),
-		cmocka_unit_test(test_calendar),
+		cmocka_unit_test(test_calendar), cmocka_unit_test(test_link_lag),
 		cmocka_unit_test(test_injection_full),
 		cmocka_unit_test(test_head_cache),
 		cmocka_unit_test(test_single_packet_timing_tail),

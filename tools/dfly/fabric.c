@@ -637,22 +637,6 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		}
 	}
 	fab->nlinks = nl;
-	/* sim.batch: a router may be stepped up to the smallest link latency in a row, as nothing
-	 * it receives in those cycles was sent in them; its links hold that much more */
-	fab->lookahead = 1;
-	if (cfg->batch && nl > 0) {
-		uint32_t la = UINT32_MAX;
-
-		for (uint32_t l = 0; l < nl; l++)
-			if (fab->links[l]->latency < la)
-				la = fab->links[l]->latency;
-		for (uint32_t l = 0; l < nl && la > 1; l++)
-			if (asic_link_set_lag(fab->links[l], la - 1) != 0) {
-				snprintf(err, errlen, "sim.batch: link %u: no memory", l);
-				goto out_err;
-			}
-		fab->lookahead = la;
-	}
 	if (o != NULL && o->ctrl_types != 0) {
 		for (uint32_t l = 0; l < nl; l++) {
 			if (asic_link_set_ctrl_fault(fab->links[l], o->ctrl_types, o->ctrl_loss_ppm,
@@ -708,6 +692,23 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			errno = -rc;
 			goto out_err;
 		}
+	}
+	/* sim.batch (one thread): a router may be stepped up to the smallest link latency in a
+	 * row, as nothing it receives in those cycles was sent in them; its links hold that much
+	 * more */
+	fab->lookahead = 1;
+	if (cfg->batch && fab->pool == NULL && nl > 0) {
+		uint32_t la = UINT32_MAX;
+
+		for (uint32_t l = 0; l < nl; l++)
+			if (fab->links[l]->latency < la)
+				la = fab->links[l]->latency;
+		for (uint32_t l = 0; l < nl && la > 1; l++)
+			if (asic_link_set_lag(fab->links[l], la - 1) != 0) {
+				snprintf(err, errlen, "sim.batch: link %u: no memory", l);
+				goto out_err;
+			}
+		fab->lookahead = la;
 	}
 	return fab;
 
