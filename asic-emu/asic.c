@@ -2691,6 +2691,45 @@ void asic_set_group_view(struct asic *as, const struct asic *const *view)
  * row calls this for the next one before stepping the current one (dfly bench sim: tools/dfly
  * fabric.c). It changes nothing.
  */
+/*
+ * Within a batch (a driver stepping one ASIC several cycles in a row, dfly sim's sim.batch), the
+ * ASIC's own lines stay in cache, and what its steps still miss is what its neighbours wrote:
+ * the link records and the packets they carry. Called before the step of cycle @p now: the
+ * records due at now + 2 (their lines), and the packets of the records due at now + 1 (whose
+ * lines the call before brought in). It changes nothing.
+ */
+void asic_prefetch_due(const struct asic *as, uint64_t now)
+{
+	const struct asic_cal *s2 = &as->cal[(now + 2) & ASIC_CAL_MASK];
+	const struct asic_cal *s1 = &as->cal[(now + 1) & ASIC_CAL_MASK];
+	uint64_t m;
+
+	if (now + 2 - as->cal_next >= ASIC_CAL_MASK)
+		return;
+	m = __atomic_load_n(&s2->in, __ATOMIC_RELAXED);
+	while (m) {
+		const struct asic_link *l = as->in[ctz64(m)].link;
+
+		m &= m - 1;
+		__builtin_prefetch(&l->data[l->d_head & l->mask]);
+	}
+	m = __atomic_load_n(&s2->out, __ATOMIC_RELAXED);
+	while (m) {
+		const struct asic_link *l = as->out[ctz64(m)].link;
+
+		m &= m - 1;
+		__builtin_prefetch(&l->credit[l->c_head & l->mask]);
+	}
+	m = __atomic_load_n(&s1->in, __ATOMIC_RELAXED);
+	while (m) {
+		const struct asic_link *l = as->in[ctz64(m)].link;
+
+		m &= m - 1;
+		if (l->d_head != LOAD_ACQ(l->d_tail))
+			__builtin_prefetch(l->data[l->d_head & l->mask].pkt);
+	}
+}
+
 void asic_prefetch(const struct asic *as)
 {
 	/* only the links something is due on at the next step (the calendar) */

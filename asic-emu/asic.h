@@ -371,6 +371,11 @@ void asic_step(struct asic *as, uint64_t now);
  */
 void asic_prefetch(const struct asic *as);
 
+/** Touch, without waiting for them, what the steps of cycles @p now + 1 and + 2 will read of
+ * the neighbours' writes (link records, arriving packets): for a driver stepping one ASIC
+ * several cycles in a row (asic.c). It changes nothing. */
+void asic_prefetch_due(const struct asic *as, uint64_t now);
+
 /**
  * Take up to @p max delivered (or dropped, see asic_ejection.drop) packets.
  * @return how many were written to @p out.

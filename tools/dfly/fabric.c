@@ -900,6 +900,7 @@ static void batch_cycles(struct dfly_fabric *fab, uint64_t n)
 		for (uint64_t c = c0; c < c0 + n; c++) {
 			fab->now = c;
 			generate_router(fab, r);
+			asic_prefetch_due(as, c);
 			asic_step(as, c);
 			collect_router(fab, r);
 			if (fw)
