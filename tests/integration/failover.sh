@@ -15,6 +15,9 @@
 #     the testbed remains.
 # Before the fault, every process is stopped for 3 x link.dead_us and continued: a stall of the
 # whole machine takes no link down (liveness leaves out polling gaps), and it is reported.
+# A machine too slow to keep the processes near real time can take a link down in that check
+# (a peer starved of the CPU for link.dead_us looks dead): the testbed is then made again, up to
+# 3 times.
 # Needs root (namespaces). Removes what it created, also on failure.
 #
 #   failover.sh DFLY SOURCE_DIR
@@ -63,27 +66,39 @@ sum() { awk -v s=".$2" 'substr($1, length($1) - length(s) + 1) == s { v += $2 } 
 # 600 ms, which the 1.5 s waits below still cover.
 dead_us=200000
 [ -n "${DFLY_SANITIZED:-}" ] && dead_us=600000
-"$dfly" testbed up "$src/configs/h1.cfg" --dir "$d" --name "$name" --split router --link veth \
-	--dead-us "$dead_us" --generators on --gen-seconds 14 --set routing.mechanism=min --set traffic.load=0.05 \
-	--set clock.cycle_ns=4000 >"$tmp/up.out" 2>&1 || { cat "$tmp/up.out"; fail "testbed up"; }
-grep -q "dead_us = $dead_us;" "$d/p0.cfg" || fail "--dead-us $dead_us not in p0.cfg"
-grep -q 'iface=[a-z0-9]*l1a' "$d/p0.cfg" && grep -q '{ router = 0; port = 2;' "$d/p0.cfg" ||
-	fail "router 0 port 2 is not on veth ${name}l1a: $(grep port "$d/p0.cfg")"
-sleep 2
-snap "$tmp/s0"
-[ "$(get "$tmp/s0" r0.port2.tx_pkts)" -gt 0 ] || fail "router 0 sends nothing on its global link"
-[ "$(sum "$tmp/s0" route.fail_nonmin)" -eq 0 ] || fail "failover before any fault"
+for attempt in 1 2 3; do
+	"$dfly" testbed up "$src/configs/h1.cfg" --dir "$d" --name "$name" --split router --link veth \
+		--dead-us "$dead_us" --generators on --gen-seconds 14 --set routing.mechanism=min --set traffic.load=0.05 \
+		--set clock.cycle_ns=4000 >"$tmp/up.out" 2>&1 || { cat "$tmp/up.out"; fail "testbed up"; }
+	grep -q "dead_us = $dead_us;" "$d/p0.cfg" || fail "--dead-us $dead_us not in p0.cfg"
+	grep -q 'iface=[a-z0-9]*l1a' "$d/p0.cfg" && grep -q '{ router = 0; port = 2;' "$d/p0.cfg" ||
+		fail "router 0 port 2 is not on veth ${name}l1a: $(grep port "$d/p0.cfg")"
+	sleep 2
+	snap "$tmp/s0"
+	[ "$(get "$tmp/s0" r0.port2.tx_pkts)" -gt 0 ] || fail "router 0 sends nothing on its global link"
+	[ "$(sum "$tmp/s0" route.fail_nonmin)" -eq 0 ] || fail "failover before any fault"
 
-# ---- 0. a stall is not a fault ------------------------------------------------------------------
-# Every process stopped for 3 x link.dead_us (the machine not running them, as a VM that loses
-# its CPUs): no peer was heard, but none could have been, and no link is declared down.
-pkill -STOP -f -- "--file-prefix ${name}p" || fail "no dfly-switch to stop"
-sleep "$(awk -v u="$dead_us" 'BEGIN { print 3 * u / 1e6 }')"
-pkill -CONT -f -- "--file-prefix ${name}p"
-sleep 1
-snap "$tmp/s0b"
-[ "$(sum "$tmp/s0b" link_downs)" -eq 0 ] ||
-	fail "a stall of every process took $(sum "$tmp/s0b" link_downs) link ends down"
+	# ---- 0. a stall is not a fault ----------------------------------------------------------------
+	# Every process stopped for 3 x link.dead_us (the machine not running them, as a VM that
+	# loses its CPUs): no peer was heard, but none could have been, and no link is declared down.
+	pkill -STOP -f -- "--file-prefix ${name}p" || fail "no dfly-switch to stop"
+	sleep "$(awk -v u="$dead_us" 'BEGIN { print 3 * u / 1e6 }')"
+	pkill -CONT -f -- "--file-prefix ${name}p"
+	sleep 1
+	snap "$tmp/s0b"
+	downs=$(sum "$tmp/s0b" link_downs)
+	[ "$downs" -eq 0 ] && break
+	# A machine that cannot keep the processes near real time (a CI run had them at 0.2-0.8x
+	# from the first second, with thousands of retransmissions) starves a peer for link.dead_us
+	# and the link goes down for that; a liveness that counted the stall would fail every
+	# attempt (3 link ends down in each, session 11)
+	echo "note: attempt $attempt: the stall took $downs link ends down; the slowest process" \
+		"ran at $(awk 'match($0, /[0-9.]+x real time/) { v[FILENAME] = substr($0, RSTART, RLENGTH) }
+			END { for (f in v) print v[f] }' "$d"/p*.log | sort -n | head -1) at last: again"
+	[ "$attempt" -lt 3 ] || fail "a stall of every process took $downs link ends down, 3 attempts"
+	"$dfly" testbed down --dir "$d" >/dev/null 2>&1
+	rm -rf "$d"
+done
 ok "every process stopped for $((3 * dead_us / 1000)) ms: no link declared down"
 
 # ---- 1. down ------------------------------------------------------------------------------------
