@@ -2698,6 +2698,23 @@ void asic_set_group_view(struct asic *as, const struct asic *const *view)
  * records due at now + 2 (their lines), and the packets of the records due at now + 1 (whose
  * lines the call before brought in). It changes nothing.
  */
+/* The head records of the links into the inputs of @p in and out of the outputs of @p out. */
+static inline void prefetch_link_heads(const struct asic *as, uint64_t in, uint64_t out)
+{
+	while (in) {
+		const struct asic_link *l = as->in[ctz64(in)].link;
+
+		in &= in - 1;
+		__builtin_prefetch(&l->data[l->d_head & l->mask]);
+	}
+	while (out) {
+		const struct asic_link *l = as->out[ctz64(out)].link;
+
+		out &= out - 1;
+		__builtin_prefetch(&l->credit[l->c_head & l->mask]);
+	}
+}
+
 void asic_prefetch_due(const struct asic *as, uint64_t now)
 {
 	const struct asic_cal *s2 = &as->cal[(now + 2) & ASIC_CAL_MASK];
@@ -2706,20 +2723,8 @@ void asic_prefetch_due(const struct asic *as, uint64_t now)
 
 	if (now + 2 - as->cal_next >= ASIC_CAL_MASK)
 		return;
-	m = __atomic_load_n(&s2->in, __ATOMIC_RELAXED);
-	while (m) {
-		const struct asic_link *l = as->in[ctz64(m)].link;
-
-		m &= m - 1;
-		__builtin_prefetch(&l->data[l->d_head & l->mask]);
-	}
-	m = __atomic_load_n(&s2->out, __ATOMIC_RELAXED);
-	while (m) {
-		const struct asic_link *l = as->out[ctz64(m)].link;
-
-		m &= m - 1;
-		__builtin_prefetch(&l->credit[l->c_head & l->mask]);
-	}
+	prefetch_link_heads(as, __atomic_load_n(&s2->in, __ATOMIC_RELAXED),
+			    __atomic_load_n(&s2->out, __ATOMIC_RELAXED));
 	m = __atomic_load_n(&s1->in, __ATOMIC_RELAXED);
 	while (m) {
 		const struct asic_link *l = as->in[ctz64(m)].link;
@@ -2734,24 +2739,14 @@ void asic_prefetch(const struct asic *as)
 {
 	/* only the links something is due on at the next step (the calendar) */
 	const struct asic_cal *sl = &as->cal[as->cal_next & ASIC_CAL_MASK];
+	uint64_t m;
+
 	/* relaxed loads: senders on other threads may be marking this slot (cal_mark) */
-	uint64_t m = __atomic_load_n(&sl->in, __ATOMIC_RELAXED) |
-		     __atomic_load_n(&as->in_far, __ATOMIC_RELAXED);
-
-	while (m) {
-		const struct asic_link *l = as->in[ctz64(m)].link;
-
-		m &= m - 1;
-		__builtin_prefetch(&l->data[l->d_head & l->mask]);
-	}
-	m = __atomic_load_n(&sl->out, __ATOMIC_RELAXED) |
-	    __atomic_load_n(&as->out_far, __ATOMIC_RELAXED);
-	while (m) {
-		const struct asic_link *l = as->out[ctz64(m)].link;
-
-		m &= m - 1;
-		__builtin_prefetch(&l->credit[l->c_head & l->mask]);
-	}
+	prefetch_link_heads(as,
+			    __atomic_load_n(&sl->in, __ATOMIC_RELAXED) |
+				    __atomic_load_n(&as->in_far, __ATOMIC_RELAXED),
+			    __atomic_load_n(&sl->out, __ATOMIC_RELAXED) |
+				    __atomic_load_n(&as->out_far, __ATOMIC_RELAXED));
 	m = as->out_mask;
 	while (m) {
 		const struct asic_out *out = &as->out[ctz64(m)];

@@ -452,43 +452,40 @@ int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, 
 static void collect_router(struct dfly_fabric *fab, uint32_t r)
 {
 	struct asic_ejection ej[64];
+	unsigned n;
 
-	{
-		unsigned n;
+	while ((n = asic_eject_burst(fab->asics[r], ej, 64)) > 0) {
+		for (unsigned k = 0; k < n; k++) {
+			struct asic_pkt *pk = ej[k].pkt;
+			uint64_t lat;
 
-		while ((n = asic_eject_burst(fab->asics[r], ej, 64)) > 0) {
-			for (unsigned k = 0; k < n; k++) {
-				struct asic_pkt *pk = ej[k].pkt;
-				uint64_t lat;
-
-				if (ej[k].drop) {
-					fab->drop_fabric++;
-					pkt_free(fab, pk);
-					continue;
-				}
-				fab->dlv_total++;
-				/* the latest: with sim.batch a router's cycles come after
-				 * later cycles of the routers before it */
-				if (fab->now > fab->last_delivery)
-					fab->last_delivery = fab->now;
-				if (fab->tap)
-					tap_delivery(fab, &ej[k]);
-				if (fab->measuring) {
-					lat = ej[k].tail_cycle - pk->gen_cycle;
-					fab->m_pkts++;
-					fab->m_phits += pk->len;
-					fab->m_lat_sum += (double)lat;
-					fab->m_net_lat_sum += (double)(ej[k].tail_cycle - pk->inj_cycle);
-					fab->lat_hist[lat < LAT_BUCKETS ? lat : LAT_BUCKETS - 1]++;
-					if (lat > fab->m_lat_max)
-						fab->m_lat_max = lat;
-					fab->m_nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
-					fab->m_hops += pk->lhops + pk->ghops;
-					fab->m_lhops += pk->lhops;
-					fab->m_ghops += pk->ghops;
-				}
+			if (ej[k].drop) {
+				fab->drop_fabric++;
 				pkt_free(fab, pk);
+				continue;
 			}
+			fab->dlv_total++;
+			/* the latest: with sim.batch a router's cycles come after
+			 * later cycles of the routers before it */
+			if (fab->now > fab->last_delivery)
+				fab->last_delivery = fab->now;
+			if (fab->tap)
+				tap_delivery(fab, &ej[k]);
+			if (fab->measuring) {
+				lat = ej[k].tail_cycle - pk->gen_cycle;
+				fab->m_pkts++;
+				fab->m_phits += pk->len;
+				fab->m_lat_sum += (double)lat;
+				fab->m_net_lat_sum += (double)(ej[k].tail_cycle - pk->inj_cycle);
+				fab->lat_hist[lat < LAT_BUCKETS ? lat : LAT_BUCKETS - 1]++;
+				if (lat > fab->m_lat_max)
+					fab->m_lat_max = lat;
+				fab->m_nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
+				fab->m_hops += pk->lhops + pk->ghops;
+				fab->m_lhops += pk->lhops;
+				fab->m_ghops += pk->ghops;
+			}
+			pkt_free(fab, pk);
 		}
 	}
 }
@@ -914,7 +911,8 @@ static void batch_cycles(struct dfly_fabric *fab, uint64_t n)
  * one cycle (a capture's single stream in time order, UGAL-G's oracle, dfly-controld). */
 static bool batch_ok(const struct dfly_fabric *fab)
 {
-	return fab->lookahead > 1 && fab->pool == NULL && fab->cap == NULL && fab->shm == NULL &&
+	/* a lookahead is only given to a one-thread fabric (dfly_fabric_create_opts) */
+	return fab->lookahead > 1 && fab->cap == NULL && fab->shm == NULL &&
 	       fab->regs[0]->knobs.mode != DFLY_MODE_UGAL_G;
 }
 
