@@ -104,6 +104,11 @@ struct asic {
 	uint64_t cc_mismatch;	/* knobs.cc_check: cycles the recomputed counters differed */
 	uint32_t router, group, radix, p;
 	uint32_t min_len;	/* smallest packet, sizes the rings */
+	/* minimal output port from here (dfly_topo_min_port, tabled: pkt_cache runs for every
+	 * packet at every router): to router rho of this group, and to group D by trunk
+	 * dst_node % t (min_grp[D * t + k]; this group's entries unused) */
+	uint8_t min_loc[DFLY_MAX_A];
+	uint8_t *min_grp;
 	struct dfly_rng rng;
 	uint64_t held;		/* packets in input VCs and output FIFOs */
 	uint64_t tick;		/* allocator tick the route stage evaluates at */
@@ -177,6 +182,17 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	as->p = topo->p;
 	as->min_len = par->min_pkt_phits ? par->min_pkt_phits : 1;
 	dfly_rng_seed(&as->rng, seed, 0x100000000ull + router);
+	as->min_grp = malloc((size_t)topo->g * topo->t);
+	if (as->min_grp == NULL)
+		goto out_free;
+	for (uint32_t rho = 0; rho < topo->a; rho++)
+		as->min_loc[rho] = (uint8_t)dfly_topo_min_port(topo, router, as->group * topo->a + rho,
+							       (as->group * topo->a + rho) * topo->p);
+	for (uint32_t D = 0; D < topo->g; D++)
+		for (uint32_t k = 0; k < topo->t && D != as->group; k++)
+			/* min_port reads dst_node only for the trunk: dst_node % t == k */
+			as->min_grp[D * topo->t + k] =
+				(uint8_t)dfly_topo_min_port(topo, router, D * topo->a, k);
 	dfly_regs_init(regs, router, topo->radix);
 	regs->ngroups = topo->g;
 
@@ -243,6 +259,7 @@ void asic_destroy(struct asic *as)
 	}
 	free(as->ej);
 	free(as->cal);
+	free(as->min_grp);
 	free(as);
 }
 
@@ -899,12 +916,31 @@ static inline void dec_reset(struct asic_dec *d)
 }
 
 /* What every stage of this router asks of a packet, computed once when it enters a buffer. */
+static inline uint32_t min_port_to(const struct asic *as, uint32_t dst_node, uint32_t dst_router,
+				   uint32_t D)
+{
+	const struct dfly_topo *t = as->topo;
+
+	if (dst_router == as->router)
+		return dst_node - dst_router * t->p;
+	if (D == as->group)
+		return as->min_loc[dst_router - D * t->a];
+	return as->min_grp[D * t->t + (t->t == 1 ? 0 : dst_node % t->t)];
+}
+
+uint32_t asic_min_port(const struct asic *as, uint32_t dst_node)
+{
+	uint32_t dst_router = dst_node / as->topo->p;
+
+	return min_port_to(as, dst_node, dst_router, dst_router / as->topo->a);
+}
+
 static inline void pkt_cache(const struct asic *as, struct asic_pkt *pk)
 {
-	uint32_t dst_router = pk->dst_node / as->topo->p;
+	uint32_t dst_router = pk->dst_node / as->topo->p, D = dst_router / as->topo->a;
 
-	pk->dst_group = (uint16_t)(dst_router / as->topo->a);
-	pk->min_port = (uint8_t)dfly_topo_min_port(as->topo, as->router, dst_router, pk->dst_node);
+	pk->dst_group = (uint16_t)D;
+	pk->min_port = (uint8_t)min_port_to(as, pk->dst_node, dst_router, D);
 }
 
 static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk,

@@ -345,6 +345,12 @@ bool asic_link_push_ctrl(struct asic_link *l, enum asic_ctrl_kind kind, const vo
  */
 bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t now);
 
+/**
+ * The minimal output port from this router towards @p dst_node: dfly_topo_min_port() read from
+ * the table asic_create() builds, what every packet entering a buffer caches.
+ */
+uint32_t asic_min_port(const struct asic *as, uint32_t dst_node);
+
 /** Free phits of the best injection VC of @p port (what the node sees through its credits). */
 uint32_t asic_inject_room(const struct asic *as, uint32_t port);
 

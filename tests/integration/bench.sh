@@ -32,6 +32,9 @@ for f in 64 1500; do
     for m in min ectn; do
         awk -v f=$f -v m=$m '$1 == f && $2 == m && $5 > 0 && $NF == "ok" { ok = 1 }
             END { exit !ok }' "$tmp/dp.txt" || fail "no conserving row for $m, $f bytes"
+        # h2's router has 2 nodes: at most 4 packets switched per cycle
+        awk -v f=$f -v m=$m '$1 == f && $2 == m && $9 > 0 && $10 > 0 && $10 <= 4 { ok = 1 }
+            END { exit !ok }' "$tmp/dp.txt" || fail "no ns/cyc, pkt/cyc for $m, $f bytes"
     done
     if [ -z "$testpmd" ]; then
         grep -q "^$f .*testpmd macswap.*Mpps; best dfly median / testpmd = 0\.[0-9]" \

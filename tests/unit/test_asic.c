@@ -1292,6 +1292,52 @@ static void test_cc_misroute_release(void **state)
  * packets to remote group 3 count on partial[3]; injection and global-input packets to the
  * router's own group count on cc only.
  */
+/*
+ * The ASIC's minimal-port table agrees with dfly_topo_min_port() for every router and every
+ * destination node, on palmtree and consecutive arrangements, with and without trunks.
+ */
+static void test_min_port_table(void **state)
+{
+	static const struct {
+		uint32_t p, a, h, t;
+		enum dfly_arrangement arr;
+		int sigma;
+	} nets[] = {
+		{2, 4, 2, 1, DFLY_ARR_PALMTREE, -1}, {4, 8, 4, 2, DFLY_ARR_PALMTREE, 1},
+		{2, 4, 2, 4, DFLY_ARR_PALMTREE, -1}, {3, 6, 3, 1, DFLY_ARR_CONSECUTIVE, -1},
+		{1, 2, 1, 1, DFLY_ARR_PALMTREE, -1},
+	};
+	struct asic_params par = default_params(32);
+	struct dfly_regs *regs = calloc(1, sizeof(*regs));
+	uint64_t checked = 0;
+
+	(void)state;
+	assert_non_null(regs);
+	for (size_t n = 0; n < sizeof(nets) / sizeof(nets[0]); n++) {
+		struct dfly_topo *t = dfly_topo_create(nets[n].p, nets[n].a, nets[n].h, nets[n].t,
+						       nets[n].arr, nets[n].sigma);
+
+		assert_non_null(t);
+		for (uint32_t r = 0; r < t->routers; r++) {
+			struct asic *as = asic_create(t, r, &par, regs, 1);
+
+			assert_non_null(as);
+			for (uint32_t d = 0; d < t->nodes; d++) {
+				uint32_t want = dfly_topo_min_port(t, r, d / t->p, d);
+
+				if (asic_min_port(as, d) != want)
+					fail_msg("net %zu router %u node %u: %u, want %u", n, r, d,
+						 asic_min_port(as, d), want);
+				checked++;
+			}
+			asic_destroy(as);
+		}
+		dfly_topo_destroy(t);
+	}
+	assert_true(checked > 10000);
+	free(regs);
+}
+
 static void test_ectn_partial_inputs(void **state)
 {
 	struct asic_params par = default_params(32);
@@ -1640,6 +1686,7 @@ int main(void)
 		cmocka_unit_test(test_backpressure_tail),
 		cmocka_unit_test(test_backpressure_grant),
 		cmocka_unit_test(test_no_link_rate),
+		cmocka_unit_test(test_min_port_table),
 		cmocka_unit_test(test_fw_ttl_safe_mode),
 		cmocka_unit_test(test_failover_route),
 		cmocka_unit_test(test_link_dead),

@@ -487,7 +487,8 @@ static const char *find_line(const char *path, const char *key, char *line, size
 
 struct dp_run {
 	double mpps, gen_mpps;
-	uint64_t generated, delivered, switched, peer_errors, drops_other;
+	double ns_cycle, pkt_cycle; /* cost of a cycle, packets switched in one */
+	uint64_t generated, delivered, switched, peer_errors, drops_other, cycles;
 	bool ok;
 	char why[256];
 };
@@ -508,6 +509,13 @@ static void parse_switch(const char *path, struct dp_run *r)
 		return;
 	}
 	r->mpps = (double)r->switched / wall / 1e6;
+	if ((l = find_line(path, "router 0 cycle ", line, sizeof(line))) == NULL ||
+	    sscanf(l, "router 0 cycle %" SCNu64, &r->cycles) != 1 || r->cycles == 0) {
+		snprintf(r->why, sizeof(r->why), "no 'router 0 cycle' line in %.200s", path);
+		return;
+	}
+	r->ns_cycle = wall * 1e9 / (double)r->cycles;
+	r->pkt_cycle = (double)r->switched / (double)r->cycles;
 	if ((l = find_line(path, "generated ", line, sizeof(line))) == NULL ||
 	    sscanf(l, "generated %" SCNu64 " delivered %" SCNu64, &r->generated, &r->delivered) !=
 		    2) {
@@ -811,8 +819,12 @@ static int bench_dataplane(int argc, char **argv)
 	       runs, seconds);
 	printf("# Mpps: switched packets (each generated packet is switched twice) per second of "
 	       "the router's one lcore\n");
-	printf("%-6s %6s %6s %8s %8s %8s %8s %10s %s\n", "frame", "mode", "phits", "Mpps_min",
-	       "Mpps_med", "Mpps_max", "ns/pkt", "gen_Mpps", "conservation");
+	printf("# ns/cyc: wall time per emulated cycle; pkt/cyc: packets switched per cycle "
+	       "(medians; %u nodes can inject and take at most %u)\n",
+	       t->p, 2 * t->p);
+	printf("%-6s %6s %6s %8s %8s %8s %8s %10s %8s %8s %s\n", "frame", "mode", "phits",
+	       "Mpps_min", "Mpps_med", "Mpps_max", "ns/pkt", "gen_Mpps", "ns/cyc", "pkt/cyc",
+	       "conservation");
 	fflush(stdout);
 	for (int fi = 0; fi < nf; fi++) {
 		unsigned frame = (unsigned)atoi(frames[fi]);
@@ -820,7 +832,7 @@ static int bench_dataplane(int argc, char **argv)
 		char why[512];
 
 		for (int mi = 0; mi < nm; mi++) {
-			double v[64], g[64];
+			double v[64], g[64], nc[64], pc[64];
 			int ok = 0;
 			bool cons = true;
 			char fail[300] = "";
@@ -900,6 +912,8 @@ static int bench_dataplane(int argc, char **argv)
 						continue;
 				}
 				g[ok] = res.gen_mpps;
+				nc[ok] = res.ns_cycle;
+				pc[ok] = res.pkt_cycle;
 				v[ok++] = res.mpps;
 			}
 			if (ok == 0) {
@@ -908,15 +922,17 @@ static int bench_dataplane(int argc, char **argv)
 				continue;
 			}
 			{
-				double med = median_of(v, ok), gmed = median_of(g, ok);
+				double gmed = median_of(g, ok), ncmed = median_of(nc, ok),
+				       pcmed = median_of(pc, ok), med = median_of(v, ok);
 
 				if (med > best_med)
 					best_med = med;
-				printf("%-6u %6s %6u %8.3f %8.3f %8.3f %8.1f %10.3f %s\n", frame,
+				printf("%-6u %6s %6u %8.3f %8.3f %8.3f %8.1f %10.3f %8.0f %8.2f %s\n",
+				       frame,
 				       modes[mi], frame ? (frame + 48 + cfg.phit_bytes - 1) /
 							     cfg.phit_bytes
 						      : cfg.pkt_phits,
-				       v[0], med, v[ok - 1], 1e3 / med, gmed,
+				       v[0], med, v[ok - 1], 1e3 / med, gmed, ncmed, pcmed,
 				       cons ? "ok" : fail);
 			}
 			if (!cons)
