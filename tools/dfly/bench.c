@@ -406,9 +406,11 @@ static void usage_dataplane(FILE *f)
 		"  --seconds S        length of a run (default 3)\n"
 		"  --config FILE      network file (default configs/h2.cfg); router 0 is measured\n"
 		"  --buffers PHITS    buffers.injection/local/global per VC and buffers.output\n"
-		"                     (default 2048: the\n"
-		"                     peers' round trip is microseconds of wall time, thousands of\n"
-		"                     free-running cycles)\n"
+		"                     (default: 2048 phits per 12-phit packet, i.e. 170 packets of\n"
+		"                     the frame: 2048 for 64 B, 26454 for 1500 B. The peers' round\n"
+		"                     trip is microseconds of wall time, thousands of free-running\n"
+		"                     cycles: fewer packets of credit starve the router, which\n"
+		"                     pkt/cyc then shows)\n"
 		"  --max-steps N      cycles per slice between device polls (default 32)\n"
 		"  --set PATH=VALUE   more network settings (repeatable)\n"
 		"  --no-testpmd       skip the testpmd comparison\n"
@@ -706,7 +708,7 @@ static int bench_dataplane(int argc, char **argv)
 	const char *user_sets[BENCH_MAX];
 	int nuser = 0, runs = 3, nm, nf, opt, rc = 0;
 	double seconds = 3, load = 0.95;
-	unsigned buffers = 2048, max_steps = 32;
+	unsigned buffers = 0, max_steps = 32; /* buffers 0: 170 packets of the frame */
 	bool testpmd = true, keep = false, own_dir = false;
 	struct dfly_netcfg cfg;
 	struct dfly_topo *t;
@@ -768,7 +770,7 @@ static int bench_dataplane(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || runs < 1 || runs > 64 || seconds < 0.5 || buffers < 16 ||
+	if (optind != argc || runs < 1 || runs > 64 || seconds < 0.5 || (buffers && buffers < 16) ||
 	    max_steps < 1 || !(load > 0 && load <= 1)) {
 		fprintf(stderr, "dfly bench dataplane: --runs 1..64, --seconds >= 0.5, "
 				"--buffers >= 16, --max-steps >= 1, 0 < --load <= 1\n");
@@ -813,10 +815,10 @@ static int bench_dataplane(int argc, char **argv)
 	nm = split(mode_buf, modes, BENCH_MAX);
 	nf = split(frame_buf, frames, BENCH_MAX);
 	printf("# dfly bench dataplane: %s router 0 (radix %u: %u nodes, %u local, %u global "
-	       "ports), load %g, buffers %u phits/VC, %u-byte phits, max_steps %u, %d run(s) of "
-	       "%.1f s\n",
-	       network, t->radix, t->p, t->a - 1, t->h, load, buffers, cfg.phit_bytes, max_steps,
-	       runs, seconds);
+	       "ports), load %g, buffers %s, %u-byte phits, max_steps %u, %d run(s) of %.1f s\n",
+	       network, t->radix, t->p, t->a - 1, t->h, load,
+	       buffers ? "per --buffers" : "170 packets of the frame per VC", cfg.phit_bytes,
+	       max_steps, runs, seconds);
 	printf("# Mpps: switched packets (each generated packet is switched twice) per second of "
 	       "the router's one lcore\n");
 	printf("# ns/cyc: wall time per emulated cycle; pkt/cyc: packets switched per cycle "
@@ -828,8 +830,14 @@ static int bench_dataplane(int argc, char **argv)
 	fflush(stdout);
 	for (int fi = 0; fi < nf; fi++) {
 		unsigned frame = (unsigned)atoi(frames[fi]);
+		unsigned phits = frame ? (frame + 48 + cfg.phit_bytes - 1) / cfg.phit_bytes
+				       : cfg.pkt_phits;
+		unsigned buf = buffers ? buffers : (2048 * phits + 11) / 12;
 		double best_med = 0, tp = 0;
 		char why[512];
+
+		printf("# %u-byte frames: %u phits a packet, buffers %u phits per VC\n", frame, phits,
+		       buf);
 
 		for (int mi = 0; mi < nm; mi++) {
 			double v[64], g[64], nc[64], pc[64];
@@ -852,10 +860,10 @@ static int bench_dataplane(int argc, char **argv)
 				snprintf(gens, sizeof(gens), "%g", seconds);
 				snprintf(s_mech, sizeof(s_mech), "routing.mechanism=%s", modes[mi]);
 				snprintf(s_load, sizeof(s_load), "traffic.load=%g", load);
-				snprintf(s_b[0], sizeof(s_b[0]), "buffers.injection=%u", buffers);
-				snprintf(s_b[1], sizeof(s_b[1]), "buffers.local=%u", buffers);
-				snprintf(s_b[2], sizeof(s_b[2]), "buffers.global=%u", buffers);
-				snprintf(s_b[3], sizeof(s_b[3]), "buffers.output=%u", buffers);
+				snprintf(s_b[0], sizeof(s_b[0]), "buffers.injection=%u", buf);
+				snprintf(s_b[1], sizeof(s_b[1]), "buffers.local=%u", buf);
+				snprintf(s_b[2], sizeof(s_b[2]), "buffers.global=%u", buf);
+				snprintf(s_b[3], sizeof(s_b[3]), "buffers.output=%u", buf);
 				snprintf(prefix, sizeof(prefix), "dflybench%d", (int)getpid());
 				snprintf(steps_s, sizeof(steps_s), "%u", max_steps);
 				av[n++] = sw;
@@ -928,11 +936,7 @@ static int bench_dataplane(int argc, char **argv)
 				if (med > best_med)
 					best_med = med;
 				printf("%-6u %6s %6u %8.3f %8.3f %8.3f %8.1f %10.3f %8.0f %8.2f %s\n",
-				       frame,
-				       modes[mi], frame ? (frame + 48 + cfg.phit_bytes - 1) /
-							     cfg.phit_bytes
-						      : cfg.pkt_phits,
-				       v[0], med, v[ok - 1], 1e3 / med, gmed, ncmed, pcmed,
+				       frame, modes[mi], phits, v[0], med, v[ok - 1], 1e3 / med, gmed, ncmed, pcmed,
 				       cons ? "ok" : fail);
 			}
 			if (!cons)
