@@ -266,10 +266,13 @@ void asic_destroy(struct asic *as)
 struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asic *down,
 				   uint32_t down_port, uint32_t latency)
 {
+	struct asic_out *uo;
 	struct asic_link *l;
 	uint32_t n;
 
+	/* radix <= DFLY_MAX_PORTS (asic_create); said again so that the compiler sees the bound */
 	if (up == NULL || down == NULL || up_port >= up->radix || down_port >= down->radix ||
+	    up_port >= DFLY_MAX_PORTS || down_port >= DFLY_MAX_PORTS ||
 	    up->out[up_port].kind == DFLY_PORT_TERMINAL ||
 	    up->out[up_port].kind != down->in[down_port].kind || latency == 0) {
 		errno = EINVAL;
@@ -279,6 +282,7 @@ struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asi
 		errno = EEXIST;
 		return NULL;
 	}
+	uo = &up->out[up_port];
 	l = calloc(1, sizeof(*l));
 	if (l == NULL)
 		return NULL;
@@ -301,9 +305,9 @@ struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asi
 	l->down = down;
 	l->up_port = (uint16_t)up_port;
 	l->down_port = (uint16_t)down_port;
-	up->out[up_port].link = l;
+	uo->link = l;
 	up->link_out_mask |= 1ull << up_port;
-	if (up->out[up_port].kind == DFLY_PORT_LOCAL)
+	if (uo->kind == DFLY_PORT_LOCAL)
 		up->local_out_mask |= 1ull << up_port;
 	down->in[down_port].link = l;
 	down->link_in_mask |= 1ull << down_port;
