@@ -2163,6 +2163,20 @@ int asic_link_set_lag(struct asic_link *l, uint32_t lag)
 		free(credit);
 		return -ENOMEM;
 	}
+	if (up->threaded || l->down->threaded) {
+		/* its two ends on two threads at once: the buffer cannot move under the receiver,
+		 * so it is given from the start the size cb_grow() would give it */
+		uint8_t *cb = calloc(2 * (size_t)l->cb_cap, 1);
+
+		if (cb == NULL) {
+			free(data);
+			free(credit);
+			return -ENOMEM;
+		}
+		free(l->cbuf);
+		l->cbuf = cb;
+		l->cb_mask = 2 * l->cb_cap - 1;
+	}
 	free(l->data);
 	free(l->credit);
 	l->data = data;

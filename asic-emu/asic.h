@@ -299,8 +299,10 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
  * row (dfly sim, sim.batch) needs lag = those cycles − 1, at most the link's latency − 1. The
  * rings grow by what the sender can push in @p lag cycles, and the control line keeps its
  * capacity (what counts as full is what it was), its buffer doubling the first time the
- * receiver's lag needs it, so the run is the same. One thread only: the buffer moves. Needs
- * the link empty. @return 0, -EINVAL (lag ≥ latency), -EBUSY or -ENOMEM.
+ * receiver's lag needs it, so the run is the same; if either end is threaded
+ * (asic_set_threaded, to be called first), the buffer has that size from the start, as it
+ * cannot move while the receiver reads it. Needs the link empty. @return 0, -EINVAL
+ * (lag ≥ latency), -EBUSY or -ENOMEM.
  */
 int asic_link_set_lag(struct asic_link *l, uint32_t lag);
 

@@ -32,6 +32,32 @@ struct node_src {
 	uint64_t q_len;
 };
 
+/* What the sources and sinks count. Totals over the whole run, then the measurement window. */
+struct fab_stats {
+	uint64_t gen_total, dlv_total, drop_inj, drop_fabric, queued_src;
+	uint64_t last_delivery;
+	uint64_t m_attempts, m_pkts, m_phits, m_nonmin, m_hops, m_lhops, m_ghops;
+	double m_lat_sum, m_net_lat_sum; /* sums of integers below 2^53: exact in any order */
+	uint64_t m_lat_max;
+};
+
+/*
+ * A thread's packet pool and counts. A packet is freed to the lane of the thread that
+ * delivers it, so packets move between lanes; fold_lanes() gives a lane running short some of
+ * the richest lane's (its own chunks stay its own, freed at the end).
+ */
+struct fab_lane {
+	struct fab_stats *st; /* lane 0: the fabric's totals; others: own, folded and zeroed */
+	struct fab_stats own;
+	uint32_t *lat_hist;   /* latency histogram of the window, summed at the end */
+	struct asic_pkt **chunks;
+	uint32_t nchunks;
+	struct asic_pkt *free_list;
+	uint64_t free_n;
+	uint32_t next_id, id_step; /* packet ids: lane k gives k, k + n, k + 2n, ... */
+	char pad[64];		   /* lanes of different threads on different cache lines */
+};
+
 struct dfly_fabric {
 	struct dfly_netcfg cfg;
 	struct dfly_topo *topo;
@@ -53,27 +79,21 @@ struct dfly_fabric {
 	uint64_t seed;
 	uint64_t now;
 
-	/* packet pool */
-	struct asic_pkt **chunks;
-	uint32_t nchunks;
-	struct asic_pkt *free_list;
-	uint32_t next_id;
-
-	/* totals over the whole run */
-	uint64_t gen_total, dlv_total, drop_inj, drop_fabric, queued_src;
-	uint64_t last_delivery;
+	/* packet pools and the sources' and sinks' counts, one lane per thread that generates
+	 * and collects (several with sim.threads and sim.batch); st: the run's totals, lane 0's
+	 * counts and every other lane's folded in after each batch (fold_lanes) */
+	struct fab_lane *lane;
+	uint32_t nlanes;
+	struct fab_stats st;
 
 	/* measurement window */
 	bool measuring;
-	uint64_t m_attempts, m_pkts, m_phits, m_nonmin, m_hops, m_lhops, m_ghops;
-	double m_lat_sum, m_net_lat_sum;
-	uint64_t m_lat_max;
-	uint32_t *lat_hist;
 	uint64_t *inj_at_start; /* per router: packets out of injection at window start */
 	uint64_t *inj_in_win;
 
 	dfly_delivery_fn *tap;
 	void *tap_ctx;
+	bool tap_concurrent; /* the tap may be called from several threads at once */
 
 	struct dfly_capture *cap; /* `dfly sim --capture`, or NULL */
 	struct dfly_capture_stats cap_st;
@@ -102,9 +122,36 @@ struct fab_part {
 struct fab_pool {
 	uint32_t n; /* threads, the caller's included */
 	struct fab_part *part;
+	uint64_t b_c0, b_n; /* b_n > 0: the workers step a batch, cycles [b_c0, b_c0 + b_n) */
 	_Alignas(64) _Atomic uint64_t go; /* 1 + the cycle the workers step; UINT64_MAX: exit */
 	_Alignas(64) _Atomic uint32_t done; /* workers done with the cycle */
 };
+
+static void generate_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r, uint64_t now);
+static void collect_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r, uint64_t now);
+static void fold_lanes(struct dfly_fabric *fab);
+
+/* sim.batch: routers [r0, r1) stepped @p n cycles each from @p c0, one after the other, their
+ * nodes' packets drawn from and counted on lane @p ln (batch_cycles). */
+static void batch_range(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r0, uint32_t r1,
+			uint64_t c0, uint64_t n)
+{
+	for (uint32_t r = r0; r < r1; r++) {
+		struct asic *as = fab->asics[r];
+		bool fw = fab->fw_stopped == NULL || !fab->fw_stopped[r];
+
+		if (r + 1 < r1)
+			asic_prefetch(fab->asics[r + 1]);
+		for (uint64_t c = c0; c < c0 + n; c++) {
+			generate_router(fab, ln, r, c);
+			asic_prefetch_due(as, c);
+			asic_step(as, c);
+			collect_router(fab, ln, r, c);
+			if (fw)
+				fw_tick(fab->fws[r], c);
+		}
+	}
+}
 
 static void step_range(struct dfly_fabric *fab, uint32_t r0, uint32_t r1)
 {
@@ -155,8 +202,13 @@ static void *pool_main(void *arg)
 		if (go == UINT64_MAX)
 			return NULL;
 		seen = go;
-		step_range(pt->fab, pt->r0, pt->r1);
-		fw_range(pt->fab, pt->r0, pt->r1);
+		if (pool->b_n > 0) {
+			batch_range(pt->fab, &pt->fab->lane[pt - pool->part], pt->r0, pt->r1,
+				    pool->b_c0, pool->b_n);
+		} else {
+			step_range(pt->fab, pt->r0, pt->r1);
+			fw_range(pt->fab, pt->r0, pt->r1);
+		}
 		atomic_fetch_add_explicit(&pool->done, 1, memory_order_release);
 	}
 }
@@ -222,12 +274,29 @@ static void pool_cycle(struct dfly_fabric *fab)
 	struct fab_pool *pool = fab->pool;
 	unsigned spins = 0;
 
+	pool->b_n = 0;
 	atomic_store_explicit(&pool->go, fab->now + 1, memory_order_release);
 	step_range(fab, pool->part[0].r0, pool->part[0].r1);
 	fw_range(fab, pool->part[0].r0, pool->part[0].r1);
 	while (atomic_load_explicit(&pool->done, memory_order_acquire) != pool->n - 1)
 		pool_wait(&spins);
 	atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+}
+
+/* A batch of @p n cycles from fab->now on every thread of the pool, each its routers and lane. */
+static void pool_batch(struct dfly_fabric *fab, uint64_t n)
+{
+	struct fab_pool *pool = fab->pool;
+	unsigned spins = 0;
+
+	pool->b_c0 = fab->now;
+	pool->b_n = n;
+	atomic_store_explicit(&pool->go, fab->now + 1, memory_order_release);
+	batch_range(fab, &fab->lane[0], pool->part[0].r0, pool->part[0].r1, fab->now, n);
+	while (atomic_load_explicit(&pool->done, memory_order_acquire) != pool->n - 1)
+		pool_wait(&spins);
+	atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+	fold_lanes(fab);
 }
 
 uint32_t dfly_fabric_threads(const struct dfly_fabric *fab)
@@ -241,14 +310,14 @@ uint32_t dfly_fabric_threads(const struct dfly_fabric *fab)
 
 /* A packet its source could not inject (generate-or-skip, spec §3.8): a capture DROP event. */
 static void capture_edge_drop(struct dfly_fabric *fab, struct asic *as, uint32_t port,
-			      struct asic_pkt *pk)
+			      struct asic_pkt *pk, uint64_t now)
 {
 	struct asic_trace_ev ev = {
 	    .point = DFLY_TRACE_DROP,
 	    .kind = DFLY_PORT_TERMINAL,
 	    .port = (uint16_t)port,
 	    .drop = DFLY_DROP_INJ_FULL,
-	    .cycle = fab->now,
+	    .cycle = now,
 	    .pkt = pk,
 	};
 
@@ -292,35 +361,127 @@ int dfly_fabric_capture_close(struct dfly_fabric *fab, struct dfly_capture_stats
 	return rc;
 }
 
-static struct asic_pkt *pkt_alloc(struct dfly_fabric *fab)
+static struct asic_pkt *pkt_alloc(struct fab_lane *ln)
 {
 	struct asic_pkt *pk;
 
-	if (fab->free_list == NULL) {
-		struct asic_pkt **c = realloc(fab->chunks, (fab->nchunks + 1) * sizeof(*c));
+	if (ln->free_list == NULL) {
+		struct asic_pkt **c = realloc(ln->chunks, (ln->nchunks + 1) * sizeof(*c));
 		struct asic_pkt *chunk;
 
 		if (c == NULL)
 			return NULL;
-		fab->chunks = c;
+		ln->chunks = c;
 		chunk = calloc(POOL_CHUNK, sizeof(*chunk));
 		if (chunk == NULL)
 			return NULL;
-		fab->chunks[fab->nchunks++] = chunk;
+		ln->chunks[ln->nchunks++] = chunk;
 		for (uint32_t i = POOL_CHUNK; i-- > 0;) {
-			chunk[i].next = fab->free_list;
-			fab->free_list = &chunk[i];
+			chunk[i].next = ln->free_list;
+			ln->free_list = &chunk[i];
 		}
+		ln->free_n += POOL_CHUNK;
 	}
-	pk = fab->free_list;
-	fab->free_list = pk->next;
+	pk = ln->free_list;
+	ln->free_list = pk->next;
+	ln->free_n--;
 	return pk;
 }
 
-static void pkt_free(struct dfly_fabric *fab, struct asic_pkt *pk)
+static void pkt_free(struct fab_lane *ln, struct asic_pkt *pk)
 {
-	pk->next = fab->free_list;
-	fab->free_list = pk;
+	pk->next = ln->free_list;
+	ln->free_list = pk;
+	ln->free_n++;
+}
+
+/* A lane runs short when its routers generate more than they deliver; it is topped up here to
+ * LANE_LOW free packets from the richest lane (between batches: no thread is running). */
+#define LANE_LOW 8192u
+
+static void lanes_balance(struct dfly_fabric *fab)
+{
+	for (uint32_t k = 0; k < fab->nlanes; k++) {
+		struct fab_lane *poor = &fab->lane[k], *rich = NULL;
+
+		if (poor->free_n >= LANE_LOW)
+			continue;
+		for (uint32_t j = 0; j < fab->nlanes; j++)
+			if (rich == NULL || fab->lane[j].free_n > rich->free_n)
+				rich = &fab->lane[j];
+		while (poor->free_n < LANE_LOW && rich->free_n > 2 * LANE_LOW) {
+			struct asic_pkt *pk = rich->free_list;
+
+			rich->free_list = pk->next;
+			rich->free_n--;
+			pkt_free(poor, pk);
+		}
+	}
+}
+
+/* Every lane's counts since the last fold into the totals (between batches). */
+static void fold_lanes(struct dfly_fabric *fab)
+{
+	struct fab_stats *t = &fab->st;
+
+	for (uint32_t k = 1; k < fab->nlanes; k++) {
+		struct fab_stats *d = &fab->lane[k].own;
+
+		t->gen_total += d->gen_total;
+		t->dlv_total += d->dlv_total;
+		t->drop_inj += d->drop_inj;
+		t->drop_fabric += d->drop_fabric;
+		t->queued_src += d->queued_src; /* a difference: may wrap below zero, sums right */
+		if (d->last_delivery > t->last_delivery)
+			t->last_delivery = d->last_delivery;
+		t->m_attempts += d->m_attempts;
+		t->m_pkts += d->m_pkts;
+		t->m_phits += d->m_phits;
+		t->m_nonmin += d->m_nonmin;
+		t->m_hops += d->m_hops;
+		t->m_lhops += d->m_lhops;
+		t->m_ghops += d->m_ghops;
+		t->m_lat_sum += d->m_lat_sum;
+		t->m_net_lat_sum += d->m_net_lat_sum;
+		if (d->m_lat_max > t->m_lat_max)
+			t->m_lat_max = d->m_lat_max;
+		memset(d, 0, sizeof(*d));
+	}
+	lanes_balance(fab);
+}
+
+static int lanes_init(struct dfly_fabric *fab, uint32_t n)
+{
+	fab->lane = calloc(n, sizeof(*fab->lane));
+	if (fab->lane == NULL)
+		return -ENOMEM;
+	fab->nlanes = n;
+	for (uint32_t k = 0; k < n; k++) {
+		struct fab_lane *ln = &fab->lane[k];
+
+		ln->st = k == 0 ? &fab->st : &ln->own;
+		ln->next_id = k;
+		ln->id_step = n;
+		ln->lat_hist = calloc(LAT_BUCKETS, sizeof(*ln->lat_hist));
+		if (ln->lat_hist == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void lanes_fini(struct dfly_fabric *fab)
+{
+	for (uint32_t k = 0; k < fab->nlanes; k++) {
+		struct fab_lane *ln = &fab->lane[k];
+
+		for (uint32_t c = 0; c < ln->nchunks; c++)
+			free(ln->chunks[c]);
+		free(ln->chunks);
+		free(ln->lat_hist);
+	}
+	free(fab->lane);
+	fab->lane = NULL;
+	fab->nlanes = 0;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -337,11 +498,12 @@ void dfly_fabric_set_load(struct dfly_fabric *fab, double load)
 	dfly_gen_set_load(&fab->gen, load, fab->cfg.pkt_phits);
 }
 
-/* The nodes of router @p r at cycle fab->now: each one's draws come from its own stream, so the
- * order of the routers does not matter (sim.batch). */
-static void generate_router(struct dfly_fabric *fab, uint32_t r)
+/* The nodes of router @p r at cycle @p now, counted on lane @p ln: each one's draws come from its
+ * own stream, so the order of the routers does not matter (sim.batch), nor their thread. */
+static void generate_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r, uint64_t now)
 {
 	const struct dfly_topo *t = fab->topo;
+	struct fab_stats *st = ln->st;
 	bool unbounded = fab->cfg.source == DFLY_SRC_UNBOUNDED;
 	struct asic *as = fab->asics[r];
 
@@ -354,21 +516,21 @@ static void generate_router(struct dfly_fabric *fab, uint32_t r)
 			struct asic_pkt *pk = s->q_head;
 			struct asic_pkt *nx = pk->next;
 
-			if (!asic_inject(as, port, pk, fab->now))
+			if (!asic_inject(as, port, pk, now))
 				break;
 			s->q_head = nx;
 			if (nx == NULL)
 				s->q_tail = NULL;
 			s->q_len--;
-			fab->queued_src--;
-			fab->gen_total++;
+			st->queued_src--;
+			st->gen_total++;
 		}
 		if (!dfly_gen_fire(&fab->gen, n))
 			continue;
 		if (fab->measuring)
-			fab->m_attempts++;
+			st->m_attempts++;
 		{
-			struct asic_pkt *pk = pkt_alloc(fab);
+			struct asic_pkt *pk = pkt_alloc(ln);
 
 			if (pk == NULL)
 				continue;
@@ -377,10 +539,11 @@ static void generate_router(struct dfly_fabric *fab, uint32_t r)
 			pk->dst_node = dfly_gen_pick_dst(&fab->gen, n);
 			pk->val_router = ASIC_NONE;
 			pk->len = (uint16_t)fab->cfg.pkt_phits;
-			pk->gen_cycle = fab->now;
-			pk->id = fab->next_id++;
-			if (s->q_head == NULL && asic_inject(as, port, pk, fab->now)) {
-				fab->gen_total++;
+			pk->gen_cycle = now;
+			pk->id = ln->next_id;
+			ln->next_id += ln->id_step;
+			if (s->q_head == NULL && asic_inject(as, port, pk, now)) {
+				st->gen_total++;
 			} else if (unbounded) {
 				pk->next = NULL;
 				if (s->q_tail)
@@ -389,13 +552,13 @@ static void generate_router(struct dfly_fabric *fab, uint32_t r)
 					s->q_head = pk;
 				s->q_tail = pk;
 				s->q_len++;
-				fab->queued_src++;
+				st->queued_src++;
 			} else {
-				fab->drop_inj++;
+				st->drop_inj++;
 				fab->regs[r]->drop[DFLY_DROP_INJ_FULL]++;
 				if (fab->cap != NULL)
-					capture_edge_drop(fab, as, port, pk);
-				pkt_free(fab, pk);
+					capture_edge_drop(fab, as, port, pk, now);
+				pkt_free(ln, pk);
 			}
 		}
 	}
@@ -404,7 +567,7 @@ static void generate_router(struct dfly_fabric *fab, uint32_t r)
 static void generate(struct dfly_fabric *fab)
 {
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
-		generate_router(fab, r);
+		generate_router(fab, &fab->lane[0], r, fab->now);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -435,6 +598,13 @@ void dfly_fabric_set_tap(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ct
 {
 	fab->tap = fn;
 	fab->tap_ctx = ctx;
+	fab->tap_concurrent = false;
+}
+
+void dfly_fabric_set_tap_concurrent(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ctx)
+{
+	dfly_fabric_set_tap(fab, fn, ctx);
+	fab->tap_concurrent = true;
 }
 
 int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, int adv_offset)
@@ -448,9 +618,10 @@ int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, 
 	return rc;
 }
 
-/* What router @p r delivered by cycle fab->now. */
-static void collect_router(struct dfly_fabric *fab, uint32_t r)
+/* What router @p r delivered by cycle @p now, counted on lane @p ln. */
+static void collect_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r, uint64_t now)
 {
+	struct fab_stats *st = ln->st;
 	struct asic_ejection ej[64];
 	unsigned n;
 
@@ -460,32 +631,32 @@ static void collect_router(struct dfly_fabric *fab, uint32_t r)
 			uint64_t lat;
 
 			if (ej[k].drop) {
-				fab->drop_fabric++;
-				pkt_free(fab, pk);
+				st->drop_fabric++;
+				pkt_free(ln, pk);
 				continue;
 			}
-			fab->dlv_total++;
+			st->dlv_total++;
 			/* the latest: with sim.batch a router's cycles come after
 			 * later cycles of the routers before it */
-			if (fab->now > fab->last_delivery)
-				fab->last_delivery = fab->now;
+			if (now > st->last_delivery)
+				st->last_delivery = now;
 			if (fab->tap)
 				tap_delivery(fab, &ej[k]);
 			if (fab->measuring) {
 				lat = ej[k].tail_cycle - pk->gen_cycle;
-				fab->m_pkts++;
-				fab->m_phits += pk->len;
-				fab->m_lat_sum += (double)lat;
-				fab->m_net_lat_sum += (double)(ej[k].tail_cycle - pk->inj_cycle);
-				fab->lat_hist[lat < LAT_BUCKETS ? lat : LAT_BUCKETS - 1]++;
-				if (lat > fab->m_lat_max)
-					fab->m_lat_max = lat;
-				fab->m_nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
-				fab->m_hops += pk->lhops + pk->ghops;
-				fab->m_lhops += pk->lhops;
-				fab->m_ghops += pk->ghops;
+				st->m_pkts++;
+				st->m_phits += pk->len;
+				st->m_lat_sum += (double)lat;
+				st->m_net_lat_sum += (double)(ej[k].tail_cycle - pk->inj_cycle);
+				ln->lat_hist[lat < LAT_BUCKETS ? lat : LAT_BUCKETS - 1]++;
+				if (lat > st->m_lat_max)
+					st->m_lat_max = lat;
+				st->m_nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
+				st->m_hops += pk->lhops + pk->ghops;
+				st->m_lhops += pk->lhops;
+				st->m_ghops += pk->ghops;
 			}
-			pkt_free(fab, pk);
+			pkt_free(ln, pk);
 		}
 	}
 }
@@ -493,7 +664,7 @@ static void collect_router(struct dfly_fabric *fab, uint32_t r)
 static void collect(struct dfly_fabric *fab)
 {
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
-		collect_router(fab, r);
+		collect_router(fab, &fab->lane[0], r, fab->now);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -593,10 +764,9 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	}
 	fab->links = calloc((size_t)t->routers * (t->a - 1 + t->h), sizeof(*fab->links));
 	fab->src = calloc(t->nodes, sizeof(*fab->src));
-	fab->lat_hist = calloc(LAT_BUCKETS, sizeof(*fab->lat_hist));
 	fab->inj_at_start = calloc(t->routers, sizeof(*fab->inj_at_start));
 	fab->inj_in_win = calloc(t->routers, sizeof(*fab->inj_in_win));
-	if (!fab->asics || !fab->links || !fab->src || !fab->lat_hist ||
+	if (!fab->asics || !fab->links || !fab->src ||
 	    !fab->inj_at_start || !fab->inj_in_win)
 		goto out_nomem;
 
@@ -690,11 +860,14 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			goto out_err;
 		}
 	}
-	/* sim.batch (one thread): a router may be stepped up to the smallest link latency in a
-	 * row, as nothing it receives in those cycles was sent in them; its links hold that much
-	 * more */
+	/* a lane per thread that generates and collects: several when the threads run batches */
+	if (lanes_init(fab, cfg->batch && fab->pool != NULL ? fab->pool->n : 1) < 0)
+		goto out_nomem;
+	/* sim.batch: a router may be stepped up to the smallest link latency in a row, as nothing
+	 * it receives in those cycles was sent in them; its links hold that much more. With
+	 * threads, each steps its routers' batches at once (batch_cycles). */
 	fab->lookahead = 1;
-	if (cfg->batch && fab->pool == NULL && nl > 0) {
+	if (cfg->batch && nl > 0) {
 		uint32_t la = UINT32_MAX;
 
 		for (uint32_t l = 0; l < nl; l++)
@@ -735,9 +908,7 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 	free(fab->fws);
 	free(fab->fw_stopped);
 	free(fab->faults);
-	for (uint32_t c = 0; c < fab->nchunks; c++)
-		free(fab->chunks[c]);
-	free(fab->chunks);
+	lanes_fini(fab);
 	free(fab->asics);
 	if (fab->shm && fab->topo)
 		for (uint32_t r = 0; r < fab->topo->routers; r++)
@@ -748,7 +919,6 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 	free(fab->links);
 	free(fab->src);
 	dfly_gen_fini(&fab->gen);
-	free(fab->lat_hist);
 	free(fab->inj_at_start);
 	free(fab->inj_in_win);
 	dfly_topo_destroy(fab->topo);
@@ -854,7 +1024,7 @@ static void one_cycle(struct dfly_fabric *fab)
 {
 	if (fab->nfaults)
 		apply_faults(fab);
-	if (fab->gen.on || fab->queued_src)
+	if (fab->gen.on || fab->st.queued_src)
 		generate(fab);
 	if (fab->pool != NULL && fab->cap == NULL &&
 	    fab->regs[0]->knobs.mode != DFLY_MODE_UGAL_G) {
@@ -883,35 +1053,19 @@ static void one_cycle(struct dfly_fabric *fab)
  */
 static void batch_cycles(struct dfly_fabric *fab, uint64_t n)
 {
-	uint64_t c0 = fab->now;
-	uint32_t R = fab->topo->routers;
-
 	if (fab->nfaults)
 		apply_faults(fab);
-	for (uint32_t r = 0; r < R; r++) {
-		struct asic *as = fab->asics[r];
-		bool fw = fab->fw_stopped == NULL || !fab->fw_stopped[r];
-
-		if (r + 1 < R)
-			asic_prefetch(fab->asics[r + 1]);
-		for (uint64_t c = c0; c < c0 + n; c++) {
-			fab->now = c;
-			generate_router(fab, r);
-			asic_prefetch_due(as, c);
-			asic_step(as, c);
-			collect_router(fab, r);
-			if (fw)
-				fw_tick(fab->fws[r], c);
-		}
-	}
-	fab->now = c0 + n;
+	if (fab->nlanes > 1 && (fab->tap == NULL || fab->tap_concurrent))
+		pool_batch(fab, n);
+	else
+		batch_range(fab, &fab->lane[0], 0, fab->topo->routers, fab->now, n);
+	fab->now += n;
 }
 
-/* Whether the next cycles may be batched: one thread, and none of what needs every router at
- * one cycle (a capture's single stream in time order, UGAL-G's oracle, dfly-controld). */
+/* Whether the next cycles may be batched: none of what needs every router at one cycle (a
+ * capture's single stream in time order, UGAL-G's oracle, dfly-controld). */
 static bool batch_ok(const struct dfly_fabric *fab)
 {
-	/* a lookahead is only given to a one-thread fabric (dfly_fabric_create_opts) */
 	return fab->lookahead > 1 && fab->cap == NULL && fab->shm == NULL &&
 	       fab->regs[0]->knobs.mode != DFLY_MODE_UGAL_G;
 }
@@ -952,10 +1106,10 @@ static uint64_t to_1024(const struct dfly_fabric *fab, uint64_t n)
 
 static int watchdog(struct dfly_fabric *fab, char *why, size_t len)
 {
-	if (fab->now - fab->last_delivery <= fab->cfg.watchdog)
+	if (fab->now - fab->st.last_delivery <= fab->cfg.watchdog)
 		return 0;
 	if (dfly_fabric_in_flight(fab) == 0) {
-		fab->last_delivery = fab->now;
+		fab->st.last_delivery = fab->now;
 		return 0;
 	}
 	snprintf(why, len,
@@ -988,12 +1142,12 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 
 	/* conservation: every packet accepted by an injection queue is delivered, in flight,
 	 * or counted as dropped inside the fabric */
-	if (fab->gen_total != fab->dlv_total + in_flight + fab->drop_fabric) {
+	if (fab->st.gen_total != fab->st.dlv_total + in_flight + fab->st.drop_fabric) {
 		snprintf(why, len,
 			 "conservation: injected %llu != delivered %llu + in flight %llu + dropped "
 			 "%llu",
-			 (unsigned long long)fab->gen_total, (unsigned long long)fab->dlv_total,
-			 (unsigned long long)in_flight, (unsigned long long)fab->drop_fabric);
+			 (unsigned long long)fab->st.gen_total, (unsigned long long)fab->st.dlv_total,
+			 (unsigned long long)in_flight, (unsigned long long)fab->st.drop_fabric);
 		return -EBUSY;
 	}
 	{
@@ -1002,11 +1156,11 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 
 		for (uint32_t r = 0; r < fab->topo->routers; r++)
 			dead += fab->regs[r]->drop[DFLY_DROP_LINK_DEAD];
-		if (fab->drop_fabric != dead) {
+		if (fab->st.drop_fabric != dead) {
 			snprintf(why, len,
 				 "lossless fabric dropped %llu packets (%llu of them behind a dead "
 				 "link)",
-				 (unsigned long long)fab->drop_fabric, (unsigned long long)dead);
+				 (unsigned long long)fab->st.drop_fabric, (unsigned long long)dead);
 			return -EBUSY;
 		}
 	}
@@ -1116,30 +1270,31 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
 	bool have50 = false;
 
 	res->offered = fab->cfg.load;
-	res->generated = fab->m_attempts * (double)fab->cfg.pkt_phits / (M * t->nodes);
-	res->accepted = (double)fab->m_phits / (M * t->nodes);
-	res->pkts_delivered = fab->m_pkts;
-	if (fab->m_pkts) {
-		res->lat_avg = fab->m_lat_sum / fab->m_pkts;
-		res->net_lat_avg = fab->m_net_lat_sum / fab->m_pkts;
-		res->misrouted_pct = 100.0 * fab->m_nonmin / fab->m_pkts;
-		res->hops_avg = (double)fab->m_hops / fab->m_pkts;
-		res->lhops_avg = (double)fab->m_lhops / fab->m_pkts;
-		res->ghops_avg = (double)fab->m_ghops / fab->m_pkts;
+	res->generated = fab->st.m_attempts * (double)fab->cfg.pkt_phits / (M * t->nodes);
+	res->accepted = (double)fab->st.m_phits / (M * t->nodes);
+	res->pkts_delivered = fab->st.m_pkts;
+	if (fab->st.m_pkts) {
+		res->lat_avg = fab->st.m_lat_sum / fab->st.m_pkts;
+		res->net_lat_avg = fab->st.m_net_lat_sum / fab->st.m_pkts;
+		res->misrouted_pct = 100.0 * fab->st.m_nonmin / fab->st.m_pkts;
+		res->hops_avg = (double)fab->st.m_hops / fab->st.m_pkts;
+		res->lhops_avg = (double)fab->st.m_lhops / fab->st.m_pkts;
+		res->ghops_avg = (double)fab->st.m_ghops / fab->st.m_pkts;
 		for (uint32_t b = 0; b < LAT_BUCKETS; b++) {
-			acc += fab->lat_hist[b];
-			if (!have50 && acc * 2 >= fab->m_pkts) {
+			for (uint32_t k = 0; k < fab->nlanes; k++)
+				acc += fab->lane[k].lat_hist[b];
+			if (!have50 && acc * 2 >= fab->st.m_pkts) {
 				p50 = b;
 				have50 = true;
 			}
-			if (acc * 100 >= fab->m_pkts * 99) {
+			if (acc * 100 >= fab->st.m_pkts * 99) {
 				p99 = b;
 				break;
 			}
 		}
 		res->lat_p50 = (double)p50;
 		res->lat_p99 = (double)p99;
-		res->lat_max = fab->m_lat_max;
+		res->lat_max = fab->st.m_lat_max;
 	}
 	for (uint32_t r = 0; r < t->routers; r++) {
 		double x = (double)fab->inj_in_win[r] * fab->cfg.pkt_phits / (M * t->p);
@@ -1201,7 +1356,7 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	if (rc == 0) {
 		uint64_t limit = fab->now + cfg->drain;
 
-		while ((dfly_fabric_in_flight(fab) || fab->queued_src) && fab->now < limit) {
+		while ((dfly_fabric_in_flight(fab) || fab->st.queued_src) && fab->now < limit) {
 			one_cycle(fab);
 			if ((fab->now & 1023) == 0 &&
 			    (rc = watchdog(fab, res->why, sizeof(res->why))) != 0) {
@@ -1216,11 +1371,11 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 			advance(fab, lat + 2 * cfg->pipe_xbar + 2);
 	}
 	res->in_flight = dfly_fabric_in_flight(fab);
-	res->drained = res->in_flight == 0 && fab->queued_src == 0;
-	res->gen_total = fab->gen_total;
-	res->dlv_total = fab->dlv_total;
-	res->drop_inj = fab->drop_inj;
-	res->drop_fabric = fab->drop_fabric;
+	res->drained = res->in_flight == 0 && fab->st.queued_src == 0;
+	res->gen_total = fab->st.gen_total;
+	res->dlv_total = fab->st.dlv_total;
+	res->drop_inj = fab->st.drop_inj;
+	res->drop_fabric = fab->st.drop_fabric;
 	res->cycles = fab->now;
 	if (rc == 0) {
 		res->invariants_ok =
@@ -1277,9 +1432,9 @@ uint64_t dfly_fabric_now(const struct dfly_fabric *fab)
 void dfly_fabric_totals(const struct dfly_fabric *fab, uint64_t *gen, uint64_t *dlv,
 			uint64_t *drop_inj)
 {
-	*gen = fab->gen_total;
-	*dlv = fab->dlv_total;
-	*drop_inj = fab->drop_inj;
+	*gen = fab->st.gen_total;
+	*dlv = fab->st.dlv_total;
+	*drop_inj = fab->st.drop_inj;
 }
 
 int dfly_fabric_fw_set_stopped(struct dfly_fabric *fab, uint32_t r, bool stopped)

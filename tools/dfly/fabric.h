@@ -176,8 +176,17 @@ int dfly_fabric_capture(struct dfly_fabric *fab, const char *path, char *err, si
  *  @return 0 or -EIO (the file could not be written whole). */
 int dfly_fabric_capture_close(struct dfly_fabric *fab, struct dfly_capture_stats *st);
 
-/** Install (or remove, with NULL) the delivery tap. */
+/**
+ * Install (or remove, with NULL) the delivery tap. It is called from one thread at a time: with
+ * sim.threads and sim.batch, the batches then run on the caller's thread alone.
+ */
 void dfly_fabric_set_tap(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ctx);
+
+/**
+ * The same, for a tap that may be called from several threads at once (sim.threads with
+ * sim.batch: each thread delivers its routers' packets), so the batches keep their threads.
+ */
+void dfly_fabric_set_tap_concurrent(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ctx);
 
 /**
  * Switch every node to another spatial pattern from the next generated packet on (transient
