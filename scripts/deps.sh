@@ -11,6 +11,7 @@ PKGS=(
     clang libclang-rt-14-dev                       # libFuzzer harnesses (tests/fuzz)
     gnuplot-nox tshark                             # plots, trace dissection
     iproute2 iperf3 iputils-ping                   # namespaces, TCP and ping for integration tests
+    ethtool procps python3                         # veth offloads, sysctl, test helpers
 )
 
 missing=()
