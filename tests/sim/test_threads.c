@@ -4,8 +4,9 @@
  * stepped over the links' lookahead in a row (sim.batch), or both (each thread steps the batches
  * of its routers), give the run of one thread stepping the routers cycle by cycle, bit for bit.
  * For each case the whole network runs that way (sim.batch = false, 1 thread), then batched on
- * 1 thread, on 2 and 3 threads cycle by cycle, and batched on 2 and 3 threads, from the same
- * seed, and every router's register file (every counter, gauge, table and firmware ring:
+ * 1 thread, on 2 and 3 threads cycle by cycle, batched on 2 and 3 threads, and batched on 2
+ * threads whose packet pools grow by 64 packets (so packets keep moving from one thread's pool
+ * to the other's, which must happen), from the same seed, and every router's register file (every counter, gauge, table and firmware ring:
  * the whole struct dfly_regs), the totals and every delivery (source, destination, cycles,
  * hops) must be identical. Deliveries are compared as a set: a batch delivers a router's
  * packets of several cycles before the next router's. The cases cover what crosses between
@@ -36,6 +37,8 @@
 
 struct run {
 	uint64_t gen, dlv, drop, dlv_hash, ndlv;
+	uint64_t pool_moved;
+	uint32_t pool_chunks;
 	struct dfly_regs *regs; /* [routers] */
 	uint32_t routers;
 };
@@ -68,7 +71,8 @@ struct tcase {
 	bool link_flap; /* router 0's port 5 down at 1000, up at 2500 */
 };
 
-static void run_case(const struct tcase *tc, uint32_t threads, bool batch, struct run *out)
+static void run_case(const struct tcase *tc, uint32_t threads, bool batch, uint32_t pool_chunk,
+		     struct run *out)
 {
 	char err[DFLY_NETCFG_ERRLEN];
 	struct dfly_netcfg cfg;
@@ -78,6 +82,7 @@ static void run_case(const struct tcase *tc, uint32_t threads, bool batch, struc
 	uint32_t R;
 
 	load_cfg(&cfg, tc->cfg, tc->sets, tc->nsets);
+	o.pool_chunk = pool_chunk;
 	cfg.threads = threads;
 	cfg.batch = batch;
 	if (tc->link_flap) {
@@ -105,6 +110,7 @@ static void run_case(const struct tcase *tc, uint32_t threads, bool batch, struc
 		fail();
 	}
 	dfly_fabric_totals(fab, &out->gen, &out->dlv, &out->drop);
+	dfly_fabric_pool_stats(fab, &out->pool_chunks, &out->pool_moved);
 	out->routers = R;
 	out->regs = malloc(R * sizeof(*out->regs));
 	assert_non_null(out->regs);
@@ -118,18 +124,25 @@ static void check_case(const struct tcase *tc)
 	struct run one, many;
 
 	unsetenv("DFLY_SIM_THREADS"); /* the threads are this test's to choose */
-	run_case(tc, 1, false, &one);
+	run_case(tc, 1, false, 0, &one);
 	assert_true(one.dlv > 1000);
-	/* one thread batched; 2 and 3 threads cycle by cycle; 2 and 3 threads batched */
-	for (uint32_t k = 0; k < 5; k++) {
-		static const uint32_t threads[] = {1, 2, 3, 2, 3};
-		uint32_t n = threads[k];
+	/* one thread batched; 2 and 3 threads cycle by cycle; 2 and 3 threads batched; 2 threads
+	 * batched with packet pools of 64-packet chunks, so that packets freed on one thread's
+	 * pool keep being moved to the other's (lanes_balance) */
+	for (uint32_t k = 0; k < 6; k++) {
+		static const uint32_t threads[] = {1, 2, 3, 2, 3, 2};
+		uint32_t n = threads[k], chunk = k == 5 ? 64 : 0;
 		bool batch = k == 0 || k >= 3;
 
-		run_case(tc, n, batch, &many);
-		printf("# %s, %u thread(s)%s: generated %llu delivered %llu (hash %016llx)\n",
-		       tc->name, n, batch ? ", sim.batch" : "", (unsigned long long)many.gen,
-		       (unsigned long long)many.dlv, (unsigned long long)many.dlv_hash);
+		run_case(tc, n, batch, chunk, &many);
+		printf("# %s, %u thread(s)%s%s: generated %llu delivered %llu (hash %016llx), "
+		       "%u pool chunks, %llu packets moved between pools\n",
+		       tc->name, n, batch ? ", sim.batch" : "", chunk ? ", 64-packet chunks" : "",
+		       (unsigned long long)many.gen, (unsigned long long)many.dlv,
+		       (unsigned long long)many.dlv_hash, many.pool_chunks,
+		       (unsigned long long)many.pool_moved);
+		if (chunk)
+			assert_true(many.pool_moved > 0);
 		assert_int_equal(many.gen, one.gen);
 		assert_int_equal(many.dlv, one.dlv);
 		assert_int_equal(many.drop, one.drop);

@@ -84,6 +84,9 @@ struct dfly_fabric {
 	 * counts and every other lane's folded in after each batch (fold_lanes) */
 	struct fab_lane *lane;
 	uint32_t nlanes;
+	uint32_t pool_chunk;  /* packets per chunk (dfly_fabric_opts.pool_chunk) */
+	uint32_t lane_low;    /* a lane with fewer free packets after a batch is topped up */
+	uint64_t pool_moved;  /* packets lanes_balance() moved */
 	struct fab_stats st;
 
 	/* measurement window */
@@ -361,7 +364,7 @@ int dfly_fabric_capture_close(struct dfly_fabric *fab, struct dfly_capture_stats
 	return rc;
 }
 
-static struct asic_pkt *pkt_alloc(struct fab_lane *ln)
+static struct asic_pkt *pkt_alloc(struct fab_lane *ln, uint32_t chunk_n)
 {
 	struct asic_pkt *pk;
 
@@ -372,15 +375,15 @@ static struct asic_pkt *pkt_alloc(struct fab_lane *ln)
 		if (c == NULL)
 			return NULL;
 		ln->chunks = c;
-		chunk = calloc(POOL_CHUNK, sizeof(*chunk));
+		chunk = calloc(chunk_n, sizeof(*chunk));
 		if (chunk == NULL)
 			return NULL;
 		ln->chunks[ln->nchunks++] = chunk;
-		for (uint32_t i = POOL_CHUNK; i-- > 0;) {
+		for (uint32_t i = chunk_n; i-- > 0;) {
 			chunk[i].next = ln->free_list;
 			ln->free_list = &chunk[i];
 		}
-		ln->free_n += POOL_CHUNK;
+		ln->free_n += chunk_n;
 	}
 	pk = ln->free_list;
 	ln->free_list = pk->next;
@@ -396,27 +399,36 @@ static void pkt_free(struct fab_lane *ln, struct asic_pkt *pk)
 }
 
 /* A lane runs short when its routers generate more than they deliver; it is topped up here to
- * LANE_LOW free packets from the richest lane (between batches: no thread is running). */
-#define LANE_LOW 8192u
-
+ * lane_low free packets from the richest lane (between batches: no thread is running). */
 static void lanes_balance(struct dfly_fabric *fab)
 {
+	uint64_t low = fab->lane_low;
+
 	for (uint32_t k = 0; k < fab->nlanes; k++) {
 		struct fab_lane *poor = &fab->lane[k], *rich = NULL;
 
-		if (poor->free_n >= LANE_LOW)
+		if (poor->free_n >= low)
 			continue;
 		for (uint32_t j = 0; j < fab->nlanes; j++)
 			if (rich == NULL || fab->lane[j].free_n > rich->free_n)
 				rich = &fab->lane[j];
-		while (poor->free_n < LANE_LOW && rich->free_n > 2 * LANE_LOW) {
+		while (poor->free_n < low && rich->free_n > 2 * low) {
 			struct asic_pkt *pk = rich->free_list;
 
 			rich->free_list = pk->next;
 			rich->free_n--;
 			pkt_free(poor, pk);
+			fab->pool_moved++;
 		}
 	}
+}
+
+void dfly_fabric_pool_stats(const struct dfly_fabric *fab, uint32_t *chunks, uint64_t *moved)
+{
+	*chunks = 0;
+	for (uint32_t k = 0; k < fab->nlanes; k++)
+		*chunks += fab->lane[k].nchunks;
+	*moved = fab->pool_moved;
 }
 
 /* Every lane's counts since the last fold into the totals (between batches). */
@@ -530,7 +542,7 @@ static void generate_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32
 		if (fab->measuring)
 			st->m_attempts++;
 		{
-			struct asic_pkt *pk = pkt_alloc(ln);
+			struct asic_pkt *pk = pkt_alloc(ln, fab->pool_chunk);
 
 			if (pk == NULL)
 				continue;
@@ -860,6 +872,8 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			goto out_err;
 		}
 	}
+	fab->pool_chunk = o != NULL && o->pool_chunk ? o->pool_chunk : POOL_CHUNK;
+	fab->lane_low = fab->pool_chunk / 8 > 16 ? fab->pool_chunk / 8 : 16;
 	/* a lane per thread that generates and collects: several when the threads run batches */
 	if (lanes_init(fab, cfg->batch && fab->pool != NULL ? fab->pool->n : 1) < 0)
 		goto out_nomem;

@@ -87,12 +87,20 @@ struct dfly_fabric_opts {
 	uint32_t ctrl_types;
 	uint32_t ctrl_loss_ppm;
 	uint32_t ctrl_delay;
+	/** packets per chunk of a packet pool (0: 65,536). With sim.threads and sim.batch each
+	 *  thread has a pool, and after each batch one with fewer than pool_chunk / 8 (at least
+	 *  16) free packets takes some of the richest one's. A pool never changes the results:
+	 *  small chunks are for tests (tests/sim/test_threads.c) */
+	uint32_t pool_chunk;
 };
 
 /** dfly_fabric_create() with options (NULL: the defaults, firmware inside). */
 struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint64_t seed,
 					    const struct dfly_fabric_opts *o, char *err,
 					    size_t errlen);
+
+/** The packet pools: chunks allocated (all threads), packets moved between threads' pools. */
+void dfly_fabric_pool_stats(const struct dfly_fabric *fab, uint32_t *chunks, uint64_t *moved);
 
 /** Cycles run without the external firmware in step (0 with the firmware inside). */
 uint64_t dfly_fabric_fw_absent_cycles(const struct dfly_fabric *fab);
