@@ -2122,17 +2122,19 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
 	uint32_t want = pow2_at_least((l->latency + delay + 2) * 64 + 2 * (16 + DFLY_CPU_FRAME_MAX));
 
 	if (want > l->cb_cap) {
-		/* late frames stay on the line longer: room for delay cycles more of them */
+		/* late frames stay on the line longer: room for delay cycles more of them; a buffer
+		 * doubled up front (asic_link_set_lag on threads) stays doubled */
+		uint32_t size = l->cb_mask + 1 > l->cb_cap ? 2 * want : want;
 		uint8_t *nb;
 
 		if (l->cb_head != l->cb_tail)
 			return -EBUSY;
-		nb = calloc(want, 1);
+		nb = calloc(size, 1);
 		if (nb == NULL)
 			return -ENOMEM;
 		free(l->cbuf);
 		l->cbuf = nb;
-		l->cb_mask = want - 1;
+		l->cb_mask = size - 1;
 		l->cb_cap = want;
 		l->cb_head = l->cb_tail = l->cb_shead = 0;
 	}

@@ -301,8 +301,8 @@ int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_
  * capacity (what counts as full is what it was), its buffer doubling the first time the
  * receiver's lag needs it, so the run is the same; if either end is threaded
  * (asic_set_threaded, to be called first), the buffer has that size from the start, as it
- * cannot move while the receiver reads it. Needs the link empty. @return 0, -EINVAL
- * (lag ≥ latency), -EBUSY or -ENOMEM.
+ * cannot move while the receiver reads it (asic_link_set_ctrl_fault keeps it doubled). Needs
+ * the link empty. @return 0, -EINVAL (lag ≥ latency), -EBUSY or -ENOMEM.
  */
 int asic_link_set_lag(struct asic_link *l, uint32_t lag);
 

@@ -54,8 +54,11 @@ struct fab_lane {
 	uint32_t nchunks;
 	struct asic_pkt *free_list;
 	uint64_t free_n;
-	uint32_t next_id, id_step; /* packet ids: lane k gives k, k + n, k + 2n, ... */
-	char pad[64];		   /* lanes of different threads on different cache lines */
+	/* packet ids (what a capture samples and tags by): lane 0 counts from 0, and it makes
+	 * every packet a capture sees, as a capture never runs batched, so they are the same for
+	 * any sim.threads; lane k > 0 counts from k << 28 */
+	uint32_t next_id;
+	char pad[64]; /* lanes of different threads on different cache lines */
 };
 
 struct dfly_fabric {
@@ -87,7 +90,11 @@ struct dfly_fabric {
 	uint32_t pool_chunk;  /* packets per chunk (dfly_fabric_opts.pool_chunk) */
 	uint32_t lane_low;    /* a lane with fewer free packets after a batch is topped up */
 	uint64_t pool_moved;  /* packets lanes_balance() moved */
+	/* written by lane 0 for every packet while the other threads read the fields around:
+	 * on cache lines of its own */
+	char pad_st0[64];
 	struct fab_stats st;
+	char pad_st1[64];
 
 	/* measurement window */
 	bool measuring;
@@ -472,8 +479,7 @@ static int lanes_init(struct dfly_fabric *fab, uint32_t n)
 		struct fab_lane *ln = &fab->lane[k];
 
 		ln->st = k == 0 ? &fab->st : &ln->own;
-		ln->next_id = k;
-		ln->id_step = n;
+		ln->next_id = k << 28;
 		ln->lat_hist = calloc(LAT_BUCKETS, sizeof(*ln->lat_hist));
 		if (ln->lat_hist == NULL)
 			return -ENOMEM;
@@ -552,8 +558,7 @@ static void generate_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32
 			pk->val_router = ASIC_NONE;
 			pk->len = (uint16_t)fab->cfg.pkt_phits;
 			pk->gen_cycle = now;
-			pk->id = ln->next_id;
-			ln->next_id += ln->id_step;
+			pk->id = ln->next_id++;
 			if (s->q_head == NULL && asic_inject(as, port, pk, now)) {
 				st->gen_total++;
 			} else if (unbounded) {
