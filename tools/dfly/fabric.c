@@ -114,13 +114,15 @@ struct dfly_fabric {
 };
 
 /* ---------------------------------------------------------------------------------------------
- * Threads (sim.threads). A cycle's router steps and firmware ticks are split into contiguous
- * ranges, one per thread; generation before and collection after stay on the caller's thread.
- * Routers of one cycle interact only through links whose latency is at least one cycle, and a
- * link is safe to share within a cycle (asic.c, cal_mark), so the results are those of one
- * thread, bit for bit, whatever the number. Not threaded (one thread steps every router): a
- * capture (one trace stream), UGAL-G (reads its group's queues during the step) and an
- * external firmware (lockstep with dfly-controld).
+ * Threads (sim.threads). The routers are split into contiguous ranges, one per thread. Cycle by
+ * cycle, a cycle's router steps and firmware ticks run on the threads, generation before and
+ * collection after on the caller's thread. With sim.batch, each thread steps the batches of
+ * its routers (batch_range), generating and collecting on its own lane; the caller folds the
+ * lanes after each batch. Routers interact only through links whose latency is at least the
+ * cycles stepped between barriers, and a link is safe to share meanwhile (asic.c, cal_mark),
+ * so the results are those of one thread, bit for bit, whatever the number. Not threaded (one
+ * thread steps every router): a capture (one trace stream), UGAL-G (reads its group's queues
+ * during the step) and an external firmware (lockstep with dfly-controld).
  */
 struct fab_part {
 	struct dfly_fabric *fab;
