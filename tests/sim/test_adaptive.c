@@ -160,7 +160,7 @@ static void transient(const char *mech, const char *const *extra, int nextra)
 	tp.t0 = warm;
 	rec = dfly_transient_create(&tp);
 	assert_non_null(rec);
-	dfly_fabric_set_tap(fab, dfly_transient_tap, rec);
+	dfly_fabric_set_tap_concurrent(fab, dfly_transient_tap, rec);
 	assert_int_equal(dfly_fabric_step(fab, warm), 0);
 	assert_int_equal(dfly_fabric_set_pattern(fab, DFLY_PAT_ADV, 1), 0);
 	/* the sources run past the window so its last packets see a loaded network */

@@ -286,7 +286,7 @@ static void transient_run(const char *mech, const char *const *extra, int nextra
 	assert_non_null(fab);
 	tr->rec = dfly_transient_create(&tp);
 	assert_non_null(tr->rec);
-	dfly_fabric_set_tap(fab, dfly_transient_tap, tr->rec);
+	dfly_fabric_set_tap_concurrent(fab, dfly_transient_tap, tr->rec);
 	assert_int_equal(dfly_fabric_step(fab, TR_WARM), 0);
 	assert_int_equal(dfly_fabric_set_pattern(fab, DFLY_PAT_ADV, 1), 0);
 	for (int k = 0; k < 3; k++) {

@@ -897,7 +897,7 @@ static int transient_run(const struct dfly_netcfg *from, const struct dfly_netcf
 	dfly_fabric_set_load(fab, from->load);
 	/* the tap is installed from cycle 0, not only from t0 - pre: a delivery is reported a few
 	 * cycles before its tail cycle, and the recorder drops whatever is outside its window */
-	dfly_fabric_set_tap(fab, dfly_transient_tap, rec);
+	dfly_fabric_set_tap_concurrent(fab, dfly_transient_tap, rec);
 	if (transient_step(fab, p->t0, pr, why, len) != 0)
 		goto out;
 	if (dfly_fabric_set_pattern(fab, to->pattern, to->adv_offset) != 0) {

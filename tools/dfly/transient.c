@@ -99,12 +99,19 @@ bool dfly_transient_add(struct dfly_transient *rec, const struct dfly_delivery *
 		return false;
 	off = at + rec->p.pre - rec->p.t0;
 	b = &rec->bins[off / rec->p.bin];
-	b->packets++;
-	b->lat_sum += lat;
-	if (lat > b->lat_max)
-		b->lat_max = lat;
-	b->misrouted += d->global_misrouted;
-	b->nonmin += d->nonmin;
+	/* sums and a maximum, taken atomically: the tap may be called from several threads at
+	 * once (sim.threads with sim.batch), and in any order they give the same bin */
+	__atomic_fetch_add(&b->packets, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->lat_sum, lat, __ATOMIC_RELAXED);
+	{
+		uint64_t m = __atomic_load_n(&b->lat_max, __ATOMIC_RELAXED);
+
+		while (lat > m && !__atomic_compare_exchange_n(&b->lat_max, &m, lat, true,
+							       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+	}
+	__atomic_fetch_add(&b->misrouted, (uint64_t)d->global_misrouted, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->nonmin, (uint64_t)d->nonmin, __ATOMIC_RELAXED);
 	return true;
 }
 

@@ -118,10 +118,14 @@ const struct dfly_transient_params *dfly_transient_params(const struct dfly_tran
 /** Move the window to a new switch cycle for the next run (same pre, post and bins). */
 void dfly_transient_set_t0(struct dfly_transient *rec, uint64_t t0);
 
-/** Bin one delivered packet; packets outside the window are ignored. @return true if binned. */
+/** Bin one delivered packet (thread-safe); packets outside the window are ignored. @return true
+ * if binned. */
 bool dfly_transient_add(struct dfly_transient *rec, const struct dfly_delivery *d);
 
-/** The same, as a delivery tap: dfly_fabric_set_tap(fab, dfly_transient_tap, rec). */
+/**
+ * The same, as a delivery tap. It may be called from several threads at once (its bins take
+ * atomic sums and maximum): dfly_fabric_set_tap_concurrent(fab, dfly_transient_tap, rec).
+ */
 void dfly_transient_tap(void *rec, const struct dfly_delivery *d);
 
 /** Count one finished run (the summary reports the number of runs averaged). */
