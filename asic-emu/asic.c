@@ -919,7 +919,8 @@ static inline void dec_reset(struct asic_dec *d)
 	d->flags = 0;
 }
 
-/* What every stage of this router asks of a packet, computed once when it enters a buffer. */
+/* The minimal output port towards @p dst_node (of router @p dst_router, group @p D), from the
+ * tables asic_create() built. */
 static inline uint32_t min_port_to(const struct asic *as, uint32_t dst_node, uint32_t dst_router,
 				   uint32_t D)
 {
@@ -939,6 +940,7 @@ uint32_t asic_min_port(const struct asic *as, uint32_t dst_node)
 	return min_port_to(as, dst_node, dst_router, dst_router / as->topo->a);
 }
 
+/* What every stage of this router asks of a packet, computed once when it enters a buffer. */
 static inline void pkt_cache(const struct asic *as, struct asic_pkt *pk)
 {
 	uint32_t dst_router = pk->dst_node / as->topo->p, D = dst_router / as->topo->a;
@@ -2739,21 +2741,6 @@ void asic_set_group_view(struct asic *as, const struct asic *const *view)
 	as->group_view = view;
 }
 
-/*
- * Touch, without waiting for them, the lines the next asic_step() reads first: the head slot
- * of every incoming link's data and every outgoing link's credit line, the packet at the head
- * of every output FIFO and of every input VC. A network of hundreds of routers does not fit in
- * the core's cache, and the step is a chain of such misses; a driver that steps many ASICs in a
- * row calls this for the next one before stepping the current one (dfly bench sim: tools/dfly
- * fabric.c). It changes nothing.
- */
-/*
- * Within a batch (a driver stepping one ASIC several cycles in a row, dfly sim's sim.batch), the
- * ASIC's own lines stay in cache, and what its steps still miss is what its neighbours wrote:
- * the link records and the packets they carry. Called before the step of cycle @p now: the
- * records due at now + 2 (their lines), and the packets of the records due at now + 1 (whose
- * lines the call before brought in). It changes nothing.
- */
 /* The head records of the links into the inputs of @p in and out of the outputs of @p out. */
 static inline void prefetch_link_heads(const struct asic *as, uint64_t in, uint64_t out)
 {
@@ -2771,6 +2758,13 @@ static inline void prefetch_link_heads(const struct asic *as, uint64_t in, uint6
 	}
 }
 
+/*
+ * Within a batch (a driver stepping one ASIC several cycles in a row, dfly sim's sim.batch), the
+ * ASIC's own lines stay in cache, and what its steps still miss is what its neighbours wrote:
+ * the link records and the packets they carry. Called before the step of cycle @p now: the
+ * records due at now + 2 (their lines), and the packets of the records due at now + 1 (whose
+ * lines the call before brought in). It changes nothing.
+ */
 void asic_prefetch_due(const struct asic *as, uint64_t now)
 {
 	const struct asic_cal *s2 = &as->cal[(now + 2) & ASIC_CAL_MASK];
@@ -2791,6 +2785,14 @@ void asic_prefetch_due(const struct asic *as, uint64_t now)
 	}
 }
 
+/*
+ * Touch, without waiting for them, the lines the next asic_step() reads first: the head slot
+ * of every incoming link's data and every outgoing link's credit line, the packet at the head
+ * of every output FIFO and of every input VC. A network of hundreds of routers does not fit in
+ * the core's cache, and the step is a chain of such misses; a driver that steps many ASICs in a
+ * row calls this for the next one before stepping the current one (dfly bench sim: tools/dfly
+ * fabric.c). It changes nothing.
+ */
 void asic_prefetch(const struct asic *as)
 {
 	/* only the links something is due on at the next step (the calendar) */

@@ -6,11 +6,11 @@
  * For each case the whole network runs that way (sim.batch = false, 1 thread), then batched on
  * 1 thread, on 2 and 3 threads cycle by cycle, batched on 2 and 3 threads, and batched on 2
  * threads whose packet pools grow by 64 packets (so packets keep moving from one thread's pool
- * to the other's, which must happen), from the same seed, and every router's register file (every counter, gauge, table and firmware ring:
- * the whole struct dfly_regs), the totals and every delivery (source, destination, cycles,
- * hops) must be identical. Deliveries are compared as a set: a batch delivers a router's
- * packets of several cycles before the next router's. The cases cover what crosses between
- * routers:
+ * to the other's, which must happen), from the same seed, and every router's register file
+ * (every counter, gauge, table and firmware ring: the whole struct dfly_regs), the totals and
+ * every delivery (source, destination, cycles, hops) must be identical. Deliveries are compared
+ * as a set: a batch delivers a router's packets of several cycles before the next router's.
+ * The cases cover what crosses between routers:
  *   - MIN and UGAL under UN at 0.8 (data and credits on every link);
  *   - PB (a PB_STATE frame on every local link every cycle: the control lines and their room);
  *   - ECtN under ADV+1 with control frames late by 1,500 cycles and 5 % lost (records due

@@ -88,7 +88,6 @@ struct dfly_fabric {
 	struct fab_lane *lane;
 	uint32_t nlanes;
 	uint32_t pool_chunk;  /* packets per chunk (dfly_fabric_opts.pool_chunk) */
-	uint32_t lane_low;    /* a lane with fewer free packets after a batch is topped up */
 	uint64_t pool_moved;  /* packets lanes_balance() moved */
 	/* written by lane 0 for every packet while the other threads read the fields around:
 	 * on cache lines of its own */
@@ -280,34 +279,38 @@ static int pool_start(struct dfly_fabric *fab, uint32_t n, char *err, size_t err
 	return 0;
 }
 
+/* Wait for the workers to be done with what the last store of go gave them. */
+static void pool_join(struct fab_pool *pool)
+{
+	unsigned spins = 0;
+
+	while (atomic_load_explicit(&pool->done, memory_order_acquire) != pool->n - 1)
+		pool_wait(&spins);
+	atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+}
+
 /* One cycle's steps and ticks on every thread of the pool. */
 static void pool_cycle(struct dfly_fabric *fab)
 {
 	struct fab_pool *pool = fab->pool;
-	unsigned spins = 0;
 
 	pool->b_n = 0;
 	atomic_store_explicit(&pool->go, fab->now + 1, memory_order_release);
 	step_range(fab, pool->part[0].r0, pool->part[0].r1);
 	fw_range(fab, pool->part[0].r0, pool->part[0].r1);
-	while (atomic_load_explicit(&pool->done, memory_order_acquire) != pool->n - 1)
-		pool_wait(&spins);
-	atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+	pool_join(pool);
 }
 
 /* A batch of @p n cycles from fab->now on every thread of the pool, each its routers and lane. */
 static void pool_batch(struct dfly_fabric *fab, uint64_t n)
 {
 	struct fab_pool *pool = fab->pool;
-	unsigned spins = 0;
 
 	pool->b_c0 = fab->now;
 	pool->b_n = n;
 	atomic_store_explicit(&pool->go, fab->now + 1, memory_order_release);
 	batch_range(fab, &fab->lane[0], pool->part[0].r0, pool->part[0].r1, fab->now, n);
-	while (atomic_load_explicit(&pool->done, memory_order_acquire) != pool->n - 1)
-		pool_wait(&spins);
-	atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+	pool_join(pool);
 	fold_lanes(fab);
 }
 
@@ -408,10 +411,11 @@ static void pkt_free(struct fab_lane *ln, struct asic_pkt *pk)
 }
 
 /* A lane runs short when its routers generate more than they deliver; it is topped up here to
- * lane_low free packets from the richest lane (between batches: no thread is running). */
+ * an eighth of a chunk (at least 16) free packets from the richest lane (between batches: no
+ * thread is running). */
 static void lanes_balance(struct dfly_fabric *fab)
 {
-	uint64_t low = fab->lane_low;
+	uint64_t low = fab->pool_chunk / 8 > 16 ? fab->pool_chunk / 8 : 16;
 
 	for (uint32_t k = 0; k < fab->nlanes; k++) {
 		struct fab_lane *poor = &fab->lane[k], *rich = NULL;
@@ -421,12 +425,9 @@ static void lanes_balance(struct dfly_fabric *fab)
 		for (uint32_t j = 0; j < fab->nlanes; j++)
 			if (rich == NULL || fab->lane[j].free_n > rich->free_n)
 				rich = &fab->lane[j];
+		/* rich keeps more than 2 * low: pkt_alloc() takes from its list, never a chunk */
 		while (poor->free_n < low && rich->free_n > 2 * low) {
-			struct asic_pkt *pk = rich->free_list;
-
-			rich->free_list = pk->next;
-			rich->free_n--;
-			pkt_free(poor, pk);
+			pkt_free(poor, pkt_alloc(rich, fab->pool_chunk));
 			fab->pool_moved++;
 		}
 	}
@@ -880,7 +881,6 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		}
 	}
 	fab->pool_chunk = o != NULL && o->pool_chunk ? o->pool_chunk : POOL_CHUNK;
-	fab->lane_low = fab->pool_chunk / 8 > 16 ? fab->pool_chunk / 8 : 16;
 	/* a lane per thread that generates and collects: several when the threads run batches */
 	if (lanes_init(fab, cfg->batch && fab->pool != NULL ? fab->pool->n : 1) < 0)
 		goto out_nomem;
