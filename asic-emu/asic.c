@@ -569,11 +569,19 @@ static bool ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t 
 	return true;
 }
 
-struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now)
+struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now, uint64_t *due)
 {
-	if (l->d_head == LOAD_ACQ(l->d_tail) || l->data[l->d_head & l->mask].due > now)
+	const struct asic_link_pkt *e;
+
+	if (l->d_head == LOAD_ACQ(l->d_tail))
 		return NULL;
-	return l->data[l->d_head++ & l->mask].pkt;
+	e = &l->data[l->d_head & l->mask];
+	if (e->due > now)
+		return NULL;
+	if (due != NULL)
+		*due = e->due;
+	l->d_head++;
+	return e->pkt;
 }
 
 /* Put a packet on the data line (room checked by the caller) and tell the receiver when. */

@@ -321,8 +321,9 @@ int asic_link_set_lag(struct asic_link *l, uint32_t lag);
 struct asic_link *asic_link_create_half(struct asic *as, uint32_t port, bool out,
 					uint32_t latency);
 
-/** Driver side of a half link: the next data packet due by @p now, or NULL. */
-struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now);
+/** Driver side of a half link: the next data packet due by @p now, or NULL; @p due (if not
+ *  NULL) gets the cycle it was due (its head at the downstream input), ≤ @p now. */
+struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now, uint64_t *due);
 /** Driver side: a packet arrived, due at the input at @p due. @return false if the ring is
  *  full (the peer broke flow control; the caller drops and counts it). */
 bool asic_link_push_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due);

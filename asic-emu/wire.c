@@ -44,7 +44,7 @@
 #define ECTN_LIST    6u /* epoch, format, n, m: the fixed part of a list body */
 #define ECTN_ENTRY   2u /* index << 4 | value */
 #define HELLO_LEN    16u
-#define ACK_LEN      8u
+#define ACK_LEN      16u
 #define LS_FIXED     4u  /* LINK_STATE body before the entries */
 #define LS_ENTRY     4u
 
@@ -546,6 +546,7 @@ int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *et
 	case DFLY_WIRE_CTRL_ACK:
 		put32(body + 0, m->ack.ack);
 		body[4] = m->ack.flags;
+		put64(body + 8, m->ack.taken);
 		break;
 	case DFLY_WIRE_CTRL_LINK_STATE:
 		body[0] = m->ls.h;
@@ -732,6 +733,7 @@ static int ack_decode(const uint8_t *body, size_t body_len, struct dfly_wire_ack
 		return -DFLY_WIRE_E_BAD_COUNT;
 	ack->ack = get32(body + 0);
 	ack->flags = body[4];
+	ack->taken = get64(body + 8);
 	if ((ack->flags & ~DFLY_WIRE_ACK_F_NAK) != 0 || body[5] != 0 || body[6] != 0 ||
 	    body[7] != 0)
 		return -DFLY_WIRE_E_RESERVED;

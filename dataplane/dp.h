@@ -31,10 +31,23 @@
 #define DP_TXQ 256u	   /**< frames a port queues for its device between two flushes */
 #define DP_LAT_BUCKETS 65536u /**< latency histogram, cycles (the last bucket is "more") */
 
+/** The private area of every mbuf of the pool: the packet descriptor first. */
+struct dp_mbuf_priv {
+	struct asic_pkt pkt; /**< the packet it carries (dp_mbuf_pkt()) */
+	uint64_t link_due;   /**< a packet on a fabric link: the cycle it was due at the peer's
+				  input (DFLY_WIRE_ACK_NONE: not timed, an INFO flit) */
+};
+
 /** The descriptor of the packet an mbuf carries. */
 static inline struct asic_pkt *dp_mbuf_pkt(struct rte_mbuf *m)
 {
-	return (struct asic_pkt *)rte_mbuf_to_priv(m);
+	return &((struct dp_mbuf_priv *)rte_mbuf_to_priv(m))->pkt;
+}
+
+/** The cycle a sequenced fabric frame was due (struct dp_mbuf_priv). */
+static inline uint64_t *dp_mbuf_due(struct rte_mbuf *m)
+{
+	return &((struct dp_mbuf_priv *)rte_mbuf_to_priv(m))->link_due;
 }
 
 /** The mbuf of a packet descriptor. */
@@ -68,6 +81,8 @@ struct dp_port {
 	struct dp_llr_tx tx;
 	struct dp_llr_rx rx;
 	struct dp_llr_stats st;
+	uint64_t rx_taken; /**< cycle the last frame accepted was taken (ACK taken), or NONE */
+	uint64_t up_cycle; /**< cycle the peer's HELLO brought the link up (link timing) */
 	uint16_t cr_total[DFLY_MAX_VCS]; /**< phits freed per VC, running total (we send) */
 	uint16_t cr_seen[DFLY_MAX_VCS];	 /**< the peer's last running total (we receive) */
 	uint32_t nvc_in;		 /**< VCs of our input side (credits we return) */

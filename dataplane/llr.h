@@ -170,6 +170,21 @@ uint32_t dp_llr_tx_push(struct dp_llr_tx *tx, void *frame, uint64_t now_ns);
 unsigned dp_llr_tx_ack(struct dp_llr_tx *tx, uint32_t ack, bool nak, uint64_t now_ns, void **freed,
 		       unsigned max, struct dp_llr_stats *st);
 
+/** True if an ACK of @p ack would acknowledge frames not acknowledged yet (acked < ack ≤
+ *  next_seq, in modular order). */
+static inline bool dp_llr_tx_advances(const struct dp_llr_tx *tx, uint32_t ack)
+{
+	return (uint32_t)(ack - tx->acked - 1) < (uint32_t)(tx->next_seq - tx->acked);
+}
+
+/** The frame @p seq if the replay buffer holds it (tail ≤ seq < next_seq), else NULL. */
+static inline void *dp_llr_tx_frame(const struct dp_llr_tx *tx, uint32_t seq)
+{
+	return (uint32_t)(seq - tx->tail) < (uint32_t)(tx->next_seq - tx->tail)
+		   ? tx->frame[seq & tx->mask]
+		   : NULL;
+}
+
 /**
  * Frames to send again now. First the retry timer: if frames are in flight and nothing was
  * acknowledged for @p rto_ns (since last_progress_ns), go-back-N restarts from acked (counts a

@@ -231,6 +231,7 @@ static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uin
 							   .src_router = p->me};
 
 				c.ack.ack = p->expect;
+				c.ack.taken = DFLY_WIRE_ACK_NONE; /* a loopback peer keeps no clock: not timed */
 				c.ack.flags = DFLY_WIRE_ACK_F_NAK;
 				send_ctrl(p, &c);
 				p->nak_sent = true;
@@ -316,6 +317,7 @@ static void send_fault(struct dp_peer *p, enum dp_peer_fault k)
 		uint16_t before = p->ntx;
 
 		c.ack.ack = p->expect;
+		c.ack.taken = DFLY_WIRE_ACK_NONE; /* a loopback peer keeps no clock: not timed */
 		if (k == DP_PEER_FAULT_NOT_PEER)
 			c.src_router = (p->me + 1) % lim->routers == p->router
 					       ? (p->me + 2) % lim->routers
@@ -428,6 +430,7 @@ unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
 			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK, .src_router = p->me};
 
 			c.ack.ack = p->expect;
+			c.ack.taken = DFLY_WIRE_ACK_NONE; /* a loopback peer keeps no clock: not timed */
 			send_ctrl(p, &c);
 			p->unacked = 0;
 			p->ack_last_ns = now_ns;

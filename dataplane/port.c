@@ -215,6 +215,7 @@ static void send_info(struct dp_port *p, struct rte_mempool *mp, uint32_t vec, u
 	if (m == NULL)
 		return;
 	memset(dp_mbuf_pkt(m), 0, sizeof(struct asic_pkt));
+	*dp_mbuf_due(m) = DFLY_WIRE_ACK_NONE; /* not timed: link timing is about packets */
 	memcpy(eth.dst, p->peer_mac, 6);
 	memcpy(eth.src, p->mac, 6);
 	d.seq = dp_llr_tx_push(&p->tx, m, now_ns);
@@ -246,6 +247,7 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 	uint16_t len;
 	uint8_t vc;
 	uint16_t phits;
+	uint64_t due;
 
 	/* liveness: nothing valid from the peer for dead_us → the ASIC stops using the link */
 	if (up && !p->dead && env->link->dead_us != 0 &&
@@ -279,9 +281,11 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 	}
 	/* data due on the link */
 	while (up && dp_llr_tx_room(&p->tx) && p->ntx < DP_TXQ &&
-	       (pk = asic_link_pop_data(p->out, cur)) != NULL) {
+	       (pk = asic_link_pop_data(p->out, cur, &due)) != NULL) {
 		struct rte_mbuf *m = dp_pkt_mbuf(pk);
 		uint32_t seq = p->tx.next_seq;
+
+		*dp_mbuf_due(m) = due; /* the peer's ACK says when it took it (link timing) */
 
 		if (encode_data(p, m, seq) < 0) {
 			/* no headroom: cannot happen with our pool; never silently */
@@ -358,6 +362,7 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 
 			c.ack.ack = ack;
 			c.ack.flags = nak ? DFLY_WIRE_ACK_F_NAK : 0;
+			c.ack.taken = p->rx_taken;
 			send_ctrl(p, env->mp, &c);
 		}
 	}
@@ -390,6 +395,7 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 		rte_pktmbuf_free(m);
 		return;
 	}
+	p->rx_taken = cur; /* the next ACK reports it: the sender knows when it was due */
 	if (d.type == DFLY_WIRE_PKT_INFO) {
 		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_PB_INFO, &d.pb_vec, sizeof(d.pb_vec), cur))
 			drop(p, DFLY_DROP_CTRL_LINK_FULL);
@@ -438,6 +444,52 @@ static void alive(struct dp_port *p, uint64_t now_ns)
 	}
 }
 
+/*
+ * Link timing: an ACK that acknowledges new frames says at which cycle the peer's router took
+ * the last of them (taken); the replay buffer still holds it, with the cycle it was due at the
+ * peer's input. On time, the two differ by the slice granularity (one cycle either way, and the
+ * medium); beyond 2 cycles, real time bent the emulated link: a late frame (this lcore behind
+ * the clock when it sent, a resend, a slow medium) or an early one (the peer's lcore behind the
+ * clock when it took it, so it stamped an older cycle). Both processes must share the clock
+ * (--epoch-ns; dfly testbed and the integration tests do), as latencies across them need.
+ */
+_Static_assert(DFLY_LINK_LATE_CYCLES == DFLY_LINK_LATE + 1 &&
+		   DFLY_LINK_LATE_MAX == DFLY_LINK_LATE + 2 &&
+		   DFLY_LINK_EARLY_CYCLES == DFLY_LINK_EARLY + 1 &&
+		   DFLY_LINK_EARLY_MAX == DFLY_LINK_EARLY + 2,
+	       "timing_off() relies on the order of the link timing counters");
+
+/* A timed packet off by @p cycles: counter @p c (LATE or EARLY), its _CYCLES and _MAX after it. */
+static void timing_off(struct dp_port *p, enum dfly_port_ctr c, uint64_t cycles)
+{
+	uint64_t *r = p->rt->regs->port_ctr[p->port];
+
+	r[c]++;
+	r[c + 1] += cycles;
+	if (cycles > r[c + 2])
+		r[c + 2] = cycles;
+}
+
+static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
+{
+	struct rte_mbuf *m;
+	uint64_t due;
+	int64_t d;
+
+	if (a->taken == DFLY_WIRE_ACK_NONE || !dp_llr_tx_advances(&p->tx, a->ack))
+		return;
+	m = dp_llr_tx_frame(&p->tx, a->ack - 1);
+	/* a packet due before the link came up waited for the peer's HELLO: not a timing fault */
+	if (m == NULL || (due = *dp_mbuf_due(m)) == DFLY_WIRE_ACK_NONE || due < p->up_cycle)
+		return;
+	d = (int64_t)(a->taken - due);
+	ctr(p, DFLY_LINK_TIMED, 1);
+	if (d > 2)
+		timing_off(p, DFLY_LINK_LATE, (uint64_t)d);
+	else if (d < -2)
+		timing_off(p, DFLY_LINK_EARLY, (uint64_t)-d);
+}
+
 static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *b, uint32_t len,
 		    uint64_t cur, uint64_t now_ns)
 {
@@ -455,6 +507,7 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 		rc = dfly_wire_hello_check(&c, env->topo, p->rt->id, p->port, 0);
 		if (rc == 0 && regs->link_state[p->port] != DFLY_LINK_UP) {
 			regs->link_state[p->port] = DFLY_LINK_UP;
+			p->up_cycle = cur;
 			p->hello_next_ns = 0; /* answer at once so the peer comes up too */
 		}
 		if (rc == 0)
@@ -499,6 +552,7 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 		void *fr[64];
 		unsigned n;
 
+		link_timing(p, &c.ack);
 		do {
 			n = dp_llr_tx_ack(&p->tx, c.ack.ack, c.ack.flags & DFLY_WIRE_ACK_F_NAK,
 					  now_ns, fr, 64, &p->st);

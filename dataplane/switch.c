@@ -262,6 +262,7 @@ static int fabric_port_init(struct dp_port *p, uint32_t lat, char *err, size_t e
 		return -1;
 	}
 	dp_llr_rx_init(&p->rx);
+	p->rx_taken = DFLY_WIRE_ACK_NONE;
 	dfly_rng_seed(&p->loss_rng, app.dep.net.seed, 0x300000000ull + p->rt->id * 256u + p->port);
 	p->nvc_in = p->rt->regs->nvcs[p->port];
 	p->rt->regs->link_state[p->port] = DFLY_LINK_WAIT_HELLO;
@@ -1512,7 +1513,7 @@ int main(int argc, char **argv)
 	}
 	{
 		uint32_t n = app.dep.run.mbufs;
-		unsigned priv = RTE_ALIGN(sizeof(struct asic_pkt), RTE_MBUF_PRIV_ALIGN);
+		unsigned priv = RTE_ALIGN(sizeof(struct dp_mbuf_priv), RTE_MBUF_PRIV_ALIGN);
 
 		if (n == 0) {
 			uint64_t want = 8192 + (uint64_t)app.dep.nhosted * app.topo->radix *

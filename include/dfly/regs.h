@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v10: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v11: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 10u	    /**< bump on any layout change */
+#define DFLY_REGS_VERSION 11u	    /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8	      /**< VCs per port */
 #define DFLY_MAX_A 32	      /**< routers per group */
@@ -66,6 +66,16 @@ extern "C" {
 	X(WIRE_RX_FRAMES, wire_rx_frames, "Ethernet frames received from the device")              \
 	X(WIRE_TX_BUSY, wire_tx_busy, "frames the device refused (kept and offered again)")        \
 	X(WIRE_RX_LOST, wire_rx_lost, "frames discarded on purpose by link.loss_ppm (loss testing)")\
+	X(LINK_TIMED, link_timed,                                                                  \
+	  "packets sent here whose arrival cycle the peer reported (the last one before each ACK)") \
+	X(LINK_LATE, link_late,                                                                    \
+	  "of those, taken by the peer's router 3+ cycles after due: the link ran long")            \
+	X(LINK_LATE_CYCLES, link_late_cycles, "cycles they were late, summed")                     \
+	X(LINK_LATE_MAX, link_late_max, "the latest of them, cycles (a high-water mark)")          \
+	X(LINK_EARLY, link_early,                                                                  \
+	  "of those, taken 3+ cycles before due: the link ran short (peer lcore behind the clock)") \
+	X(LINK_EARLY_CYCLES, link_early_cycles, "cycles they were early, summed")                  \
+	X(LINK_EARLY_MAX, link_early_max, "the earliest of them, cycles (a high-water mark)")      \
 	X(LLR_RETX, llr_retx, "data frames sent again by link-level retry")                        \
 	X(LLR_TIMEOUTS, llr_timeouts, "go-back-N restarts by the retry timer (no ack in time)")    \
 	X(LLR_NAK_TX, llr_nak_tx, "NAKs sent: a gap in sequence numbers was seen")                 \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Wire format v1: the byte layout of the Ethernet frames that cross a fabric link between two
+ * Wire format v2: the byte layout of the Ethernet frames that cross a fabric link between two
  * emulated routers (DESIGN.md §5), and the codec that turns them into host-order views and back.
  * The ASIC model (asic-emu), the DPDK dataplane, the generators and the capture tools all go
  * through this module; nothing else reads or writes a Dragonfly header byte. Decoding is the
@@ -14,7 +14,7 @@
  *             (or 0x8100 [12,14) | TCI [14,16) | EtherType [16,18))
  *
  *   DATA, EtherType 0x88B5: 48-byte data header, then payload_len bytes of payload.
- *      0 u8  version (1)              1 u8  type (enum dfly_wire_pkt)
+ *      0 u8  version (2)              1 u8  type (enum dfly_wire_pkt)
  *      2 u8  flags (DFLY_WIRE_F_*)     3 u8  global hops taken (0..2)
  *      4 u8  local hops in this group (0..3)
  *      5 u8  VC                       6 u16 size in phits (1..max_phits)
@@ -32,7 +32,7 @@
  *   the frame length must be exactly header + payload_len.
  *
  *   CONTROL, EtherType 0x88B6: 8-byte control header, then a body of body_len bytes.
- *      0 u8  version (1)   1 u8 type (enum dfly_wire_ctrl_type)   2 u16 body_len
+ *      0 u8  version (2)   1 u8 type (enum dfly_wire_ctrl_type)   2 u16 body_len
  *      4 u32 src_router (the router that sent the frame)
  *   Bodies (offsets from the start of the body):
  *     CREDIT        0 u8 n (1..DFLY_WIRE_CREDIT_MAX)   1 u8 reserved   2 u16 reserved
@@ -58,7 +58,11 @@
  *                   body_len = 16
  *     ACK           0 u32 ack: next sequence number expected (all before it received)
  *                   4 u8 flags (bit 0: NAK, resend from ack)   5 u8[3] reserved
- *                   body_len = 8
+ *                   8 u64 taken: the receiver's emulated cycle when it took frame ack − 1
+ *                   into its router, or 0xffffffffffffffff (none taken yet). The sender,
+ *                   which knows the cycle that frame was due, measures how far real time
+ *                   bent the emulated link (dfly-switch's link_timing counters).
+ *                   body_len = 16
  *     LINK_STATE    0 u8 h (= topology h)   1 u8 n (entries, ≤ DFLY_WIRE_FAIL_MAX)
  *                   2 u16 down: bit q set = global port q of the sender is down (bits ≥ h 0)
  *                   4+4i: u32 entry i: bits 0-10 group a, 11-21 group b (a < b < groups),
@@ -85,7 +89,8 @@
 extern "C" {
 #endif
 
-#define DFLY_WIRE_VERSION        1u      /**< version of both headers; bump on any layout change */
+/** version of both headers; bump on any layout change (2: the ACK body carries `taken`) */
+#define DFLY_WIRE_VERSION        2u
 #define DFLY_WIRE_ETHERTYPE_DATA 0x88B5u /**< data frames */
 #define DFLY_WIRE_ETHERTYPE_CTRL 0x88B6u /**< link-level control frames */
 #define DFLY_WIRE_ETHERTYPE_VLAN 0x8100u /**< one 802.1Q tag is looked through on receive */
@@ -288,9 +293,12 @@ struct dfly_wire_hello {
 
 /** ACK body. */
 struct dfly_wire_ack {
-	uint32_t ack;  /**< next sequence number expected; every earlier one was received */
-	uint8_t flags; /**< DFLY_WIRE_ACK_F_NAK */
+	uint32_t ack;   /**< next sequence number expected; every earlier one was received */
+	uint8_t flags;  /**< DFLY_WIRE_ACK_F_NAK */
+	uint64_t taken; /**< cycle the receiver took frame ack − 1, or DFLY_WIRE_ACK_NONE */
 };
+
+#define DFLY_WIRE_ACK_NONE UINT64_MAX /**< ACK taken: no frame taken since the link started */
 
 /** One LINK_STATE entry: the global link(s) between groups a < b are down. */
 struct dfly_wire_fail_pair {

@@ -128,6 +128,7 @@ static void ctrl_seeds(void)
 	m.src_router = 1;
 	m.ack.ack = 1000;
 	m.ack.flags = DFLY_WIRE_ACK_F_NAK;
+	m.ack.taken = 123456;
 	n = dfly_wire_ctrl_encode(b, sizeof(b), NULL, &m);
 	put("wire_ctrl", "ack-nak", b, (size_t)n);
 

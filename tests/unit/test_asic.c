@@ -1338,6 +1338,77 @@ static void test_min_port_table(void **state)
 	free(regs);
 }
 
+/* Half links on every fabric port of @p as (the driver's side: dfly-switch's device ports),
+ * local ones 10 cycles long, global ones 100. */
+static void half_links(const struct dfly_topo *t, struct asic *as, struct asic_link **lin,
+		       struct asic_link **lout)
+{
+	for (uint32_t port = t->first_local; port < t->radix; port++) {
+		uint32_t lat = dfly_topo_port_kind(t, port) == DFLY_PORT_LOCAL ? 10 : 100;
+
+		lin[port] = asic_link_create_half(as, port, false, lat);
+		lout[port] = asic_link_create_half(as, port, true, lat);
+		assert_non_null(lin[port]);
+		assert_non_null(lout[port]);
+	}
+}
+
+static void half_links_destroy(const struct dfly_topo *t, struct asic_link **lin,
+			       struct asic_link **lout)
+{
+	for (uint32_t port = t->first_local; port < t->radix; port++) {
+		asic_link_destroy(lin[port]);
+		asic_link_destroy(lout[port]);
+	}
+}
+
+/* A half link hands the driver each packet at the cycle it is due, and says which: the one
+ * dfly-switch stores for its link timing counters. */
+static void test_half_link_due(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct dfly_topo *t = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
+	struct dfly_regs *regs = calloc(1, sizeof(*regs));
+	struct asic_link *lin[DFLY_MAX_PORTS] = {0}, *lout[DFLY_MAX_PORTS] = {0};
+	const uint32_t R = 4, dst = 3 * 4 * 2 + 1; /* node 25, group 3 */
+	struct asic_pkt pk[3], *got;
+	struct asic *as;
+	uint32_t mp;
+	uint64_t due = 0, seen[3];
+	int k = 0;
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(regs);
+	as = asic_create(t, R, &par, regs, 7);
+	assert_non_null(as);
+	regs->knobs.mode = DFLY_MODE_MIN;
+	memcpy(regs->knobs.vc_map, map_min, DFLY_ROLE_COUNT);
+	half_links(t, as, lin, lout);
+	mp = dfly_topo_min_port(t, R, R * 2, dst);
+	for (int i = 0; i < 3; i++) {
+		pkt_init(&pk[i], R * 2, dst, 0);
+		assert_true(asic_inject(as, 0, &pk[i], 0));
+	}
+	for (uint64_t c = 0; c < 400 && k < 3; c++) {
+		asic_step(as, c);
+		/* not before its cycle: the first cycle it comes out is the one it was due */
+		while ((got = asic_link_pop_data(lout[mp], c, &due)) != NULL) {
+			assert_ptr_equal(got, &pk[k]);
+			assert_true(due == c);
+			seen[k++] = due;
+		}
+	}
+	assert_int_equal(k, 3);
+	/* back to back on the link: one packet (8 phits) after the other */
+	assert_true(seen[1] == seen[0] + 8 && seen[2] == seen[1] + 8);
+	assert_null(asic_link_pop_data(lout[mp], UINT64_MAX, NULL));
+	half_links_destroy(t, lin, lout);
+	asic_destroy(as);
+	dfly_topo_destroy(t);
+	free(regs);
+}
+
 static void test_ectn_partial_inputs(void **state)
 {
 	struct asic_params par = default_params(32);
@@ -1358,14 +1429,7 @@ static void test_ectn_partial_inputs(void **state)
 	regs->knobs.mode = DFLY_MODE_MIN;
 	regs->knobs.ectn_own_live = 1;
 	memcpy(regs->knobs.vc_map, map_min, DFLY_ROLE_COUNT);
-	for (uint32_t port = t->first_local; port < t->radix; port++) {
-		uint32_t lat = dfly_topo_port_kind(t, port) == DFLY_PORT_LOCAL ? 10 : 100;
-
-		lin[port] = asic_link_create_half(as, port, false, lat);
-		lout[port] = asic_link_create_half(as, port, true, lat);
-		assert_non_null(lin[port]);
-		assert_non_null(lout[port]);
-	}
+	half_links(t, as, lin, lout);
 	lport = t->first_local;
 	gport0 = t->first_global;
 	gport1 = t->first_global + 1;
@@ -1415,10 +1479,7 @@ static void test_ectn_partial_inputs(void **state)
 	assert_int_equal(partial_sum(regs), 0);
 	assert_int_equal(regs->mech.ectn_combined[3], 0);
 	assert_int_equal(asic_pkts_held(as), 0);
-	for (uint32_t port = t->first_local; port < t->radix; port++) {
-		asic_link_destroy(lin[port]);
-		asic_link_destroy(lout[port]);
-	}
+	half_links_destroy(t, lin, lout);
 	asic_destroy(as);
 	free(regs);
 	dfly_topo_destroy(t);
@@ -1697,6 +1758,7 @@ int main(void)
 		cmocka_unit_test(test_ugal_per_vc_boundary),
 		cmocka_unit_test(test_pb_saturation_bit),
 		cmocka_unit_test(test_olm_trigger),
+		cmocka_unit_test(test_half_link_due),
 		cmocka_unit_test(test_cc_two_inj_vcs),
 		cmocka_unit_test(test_cc_behind_head),
 		cmocka_unit_test(test_cc_misroute_release),

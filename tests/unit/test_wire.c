@@ -200,6 +200,7 @@ static struct dfly_wire_ctrl ctrl_ack(void)
 
 	m.ack.ack = 0x80000001u;
 	m.ack.flags = DFLY_WIRE_ACK_F_NAK;
+	m.ack.taken = 0x0102030405060708ull;
 	return m;
 }
 
@@ -421,7 +422,7 @@ static void test_data_bad_ethertype(void **state)
 
 static void test_data_bad_version(void **state)
 {
-	static const uint8_t bad[] = {0, 2, 0x81, 0xff};
+	static const uint8_t bad[] = {0, 1, 3, 0x81, 0xff}; /* 1: before the ACK's taken */
 	uint8_t b[BUF_LEN];
 	struct dfly_wire_data d = data_max(), out;
 	int n = encode_data(b, &d);
@@ -432,7 +433,7 @@ static void test_data_bad_version(void **state)
 		ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), BAD_VERSION);
 	}
 	/* the version is checked before the length of the payload */
-	b[OFF + 0] = 2;
+	b[OFF + 0] = 1;
 	ASSERT_ERR(data_decode_exact(b, 14 + 48, &out), BAD_VERSION);
 }
 
@@ -676,7 +677,7 @@ static void test_ctrl_bad_ethertype(void **state)
 
 static void test_ctrl_bad_version_and_type(void **state)
 {
-	static const uint8_t bad_ver[] = {0, 2, 0xff};
+	static const uint8_t bad_ver[] = {0, 1, 3, 0xff};
 	static const uint8_t bad_type[] = {0, DFLY_WIRE_CTRL_COUNT, 0x80, 0xff};
 	struct dfly_wire_ctrl m[NSAMPLES], out;
 	uint8_t b[BUF_LEN];
@@ -754,7 +755,7 @@ static void test_ctrl_tail(void **state)
 	size_t tn;
 
 	(void)state;
-	assert_int_equal(n, 30);
+	assert_int_equal(n, 38);
 	/* Ethernet padding up to the 60-byte minimum is accepted... */
 	for (size_t len = (size_t)n; len <= 60; len++)
 		CHECK(ctrl_decode_exact(b, len, &LIM, &out) == 0, "len %zu", len);
@@ -1038,10 +1039,10 @@ static void test_ack_errors(void **state)
 
 static void test_link_state_golden_roundtrip(void **state)
 {
-	/* Ethernet, header {1, 6, 12, 5}, body {h 2, n 2, down 0x0002}, entries 1|4<<11|3<<22 =
+	/* Ethernet, header {2, 6, 12, 5}, body {h 2, n 2, down 0x0002}, entries 1|4<<11|3<<22 =
 	 * 0x00c02001 and 0|8<<11|15<<22 = 0x03c04000 */
 	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
-				       0x00, 0x05, 0x88, 0xb6, 0x01, 0x06, 0x00, 0x0c, 0x00, 0x00,
+				       0x00, 0x05, 0x88, 0xb6, 0x02, 0x06, 0x00, 0x0c, 0x00, 0x00,
 				       0x00, 0x05, 0x02, 0x02, 0x00, 0x02, 0x00, 0xc0, 0x20, 0x01,
 				       0x03, 0xc0, 0x40, 0x00};
 	struct dfly_wire_ctrl m = ctrl_link_state(), out;
@@ -1313,7 +1314,7 @@ static void test_data_golden(void **state)
 	    /* Ethernet */
 	    0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00, 0x00, 0x05, 0x88, 0xb5,
 	    /* version, type, flags, global hops, local hops, vc, size */
-	    0x01, 0x01, 0x7f, 0x02, 0x03, 0x03, 0x00, 0x10,
+	    0x02, 0x01, 0x7f, 0x02, 0x03, 0x03, 0x00, 0x10,
 	    /* src 0, dst 71, via 35, seq */
 	    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x47, 0x00, 0x00, 0x00, 0x23, 0xfe, 0xdc,
 	    0xba, 0x98,
@@ -1440,7 +1441,7 @@ static void test_credit_golden_roundtrip(void **state)
 	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
 				       0x00, 0x05, 0x88, 0xb6,
 				       /* version, type CREDIT, body_len 12, src_router 35 */
-				       0x01, 0x01, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x23,
+				       0x02, 0x01, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x23,
 				       /* n = 2, reserved */
 				       0x02, 0x00, 0x00, 0x00,
 				       /* {vc 0, -, 1 phit}, {vc 1, min, 65535 phits} */
@@ -1726,9 +1727,12 @@ static void test_hello_every_link(void **state)
 static void test_ack_golden_roundtrip(void **state)
 {
 	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
-				       0x00, 0x05, 0x88, 0xb6, 0x01, 0x05, 0x00, 0x08, 0x00, 0x00,
-				       0x00, 0x00, 0x80, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00};
+				       0x00, 0x05, 0x88, 0xb6, 0x02, 0x05, 0x00, 0x10, 0x00, 0x00,
+				       0x00, 0x00, 0x80, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00,
+				       /* taken 0x0102030405060708 */
+				       0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
 	static const uint32_t acks[] = {0, 1, 0x7fffffffu, 0x80000000u, UINT32_MAX};
+	static const uint64_t taken[] = {0, 1, 0x0102030405060708ull, DFLY_WIRE_ACK_NONE};
 	struct dfly_wire_ctrl m = ctrl_ack(), out;
 	uint8_t b[BUF_LEN];
 	int n = encode_ctrl(b, &m);
@@ -1740,13 +1744,19 @@ static void test_ack_golden_roundtrip(void **state)
 		for (uint8_t f = 0; f < 2; f++) {
 			m.ack.ack = acks[i];
 			m.ack.flags = f;
+			m.ack.taken = taken[(i + f) % (sizeof(taken) / sizeof(taken[0]))];
 			n = encode_ctrl(b, &m);
 			assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
 			assert_int_equal(out.type, DFLY_WIRE_CTRL_ACK);
 			assert_int_equal(out.ack.ack, acks[i]);
 			assert_int_equal(out.ack.flags, f);
+			assert_true(out.ack.taken == m.ack.taken);
 		}
 	}
+	/* the old 8-byte body (wire v1) is refused by its length */
+	n = encode_ctrl(b, &m);
+	b[OFF + 3] = 8;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n - 8, &LIM, &out), BAD_COUNT);
 }
 
 static void test_seq_before(void **state)

@@ -34,7 +34,7 @@ for f in \
     dfly.ctrl.ectn.counter dfly.ctrl.ectn.entry dfly.ctrl.ectn.index dfly.ctrl.ectn.value \
     dfly.ctrl.hello.port dfly.ctrl.hello.arr dfly.ctrl.hello.sigma dfly.ctrl.hello.p \
     dfly.ctrl.hello.a dfly.ctrl.hello.h dfly.ctrl.hello.t dfly.ctrl.hello.cfg_hash \
-    dfly.ctrl.ack.ack dfly.ctrl.ack.flags dfly.ctrl.ack.nak \
+    dfly.ctrl.ack.ack dfly.ctrl.ack.flags dfly.ctrl.ack.nak dfly.ctrl.ack.taken \
     dfly.meta.point dfly.meta.router dfly.meta.port dfly.meta.vc dfly.meta.port_kind \
     dfly.meta.cycle dfly.meta.decision dfly.meta.trigger dfly.meta.drop_reason \
     dfly.meta.flags dfly.meta.nonmin dfly.meta.valiant dfly.meta.phase1 dfly.meta.sat \

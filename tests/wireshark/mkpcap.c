@@ -787,6 +787,7 @@ static void ack_frame(const struct dfly_wire_ctrl *m, uint16_t vid, size_t pad_t
 	col(c, "0x%02x", m->ack.flags);
 	col(c, "%u", m->ack.flags & DFLY_WIRE_ACK_F_NAK);
 	col(c, "000000");
+	col(c, "%" PRIu64, m->ack.taken);
 	pad_col(c, pad);
 	col(c, "%s", "");
 	row_end(c);
@@ -946,11 +947,14 @@ static void ctrl_frames(void)
 	m.type = DFLY_WIRE_CTRL_ACK;
 	m.src_router = 2;
 	m.ack.ack = 12345;
+	m.ack.taken = 987654321;
 	ack_frame(&m, 0, 0);
 	m.ack.ack = UINT32_MAX;
 	m.ack.flags = DFLY_WIRE_ACK_F_NAK;
+	m.ack.taken = DFLY_WIRE_ACK_NONE;
 	ack_frame(&m, 0, 60);
 	m.ack.ack = 0;
+	m.ack.taken = 0;
 	ack_frame(&m, 7, 64);
 
 	/* LINK_STATE: a router back up (nothing down, padded), one with its own link and relays,
@@ -1376,8 +1380,8 @@ static void malformed_data(void)
 	len = data_mut(b, &d, -1, 0);
 	bad_frame(b, OFF + 30, "truncated", "data header cut");
 	bad_frame(b, OFF + 50, "truncated", "payload cut");
-	data_mut(b, &d, 0, 2);
-	bad_frame(b, len, "bad_version", "data version 2");
+	data_mut(b, &d, 0, 1);
+	bad_frame(b, len, "bad_version", "data version 1");
 	data_mut(b, &d, 1, 0);
 	bad_frame(b, len, "bad_type", "data type 0");
 	data_mut(b, &d, 1, DFLY_WIRE_PKT_COUNT);
@@ -1684,7 +1688,8 @@ int main(int argc, char **argv)
 			       "_ws.expert.message");
 	check_open(&X.ack, "ack", &X.frames, "dfly.ctrl.type == 5",
 		   CTRL_FIELDS " dfly.ctrl.ack.ack dfly.ctrl.ack.flags dfly.ctrl.ack.nak "
-			       "dfly.ctrl.reserved dfly.ctrl.padding _ws.expert.message");
+			       "dfly.ctrl.reserved dfly.ctrl.ack.taken dfly.ctrl.padding "
+			       "_ws.expert.message");
 	check_open(&X.ls, "link_state", &X.frames, "dfly.ctrl.type == 6",
 		   CTRL_FIELDS " dfly.ctrl.ls.h dfly.ctrl.ls.n dfly.ctrl.ls.down dfly.ctrl.ls.entry "
 			       "dfly.ctrl.ls.group_a dfly.ctrl.ls.group_b dfly.ctrl.ls.ttl "

@@ -18,7 +18,7 @@ outside what the capture holds. Installation and examples: tools/wireshark/READM
 
 -- BEGIN GENERATED: printed by `mkpcap --lua-tables` (tests/wireshark/mkpcap.c) from the headers;
 -- the wireshark-tables test fails when this block differs from what the headers say.
-local WIRE_VERSION = 1
+local WIRE_VERSION = 2
 local ETHERTYPE_DATA = 0x88b5
 local ETHERTYPE_CTRL = 0x88b6
 local DATA_HDR_LEN = 48
@@ -321,6 +321,8 @@ local fc = {
     ack_ack = ProtoField.uint32("dfly.ctrl.ack.ack", "Next expected sequence number", base.DEC),
     ack_flags = ProtoField.uint8("dfly.ctrl.ack.flags", "Flags", base.HEX),
     ack_nak = ProtoField.bool("dfly.ctrl.ack.nak", "NAK", 8, nil, ACK_F_NAK),
+    ack_taken = ProtoField.uint64("dfly.ctrl.ack.taken",
+        "Cycle the receiver took frame ack - 1 (0xffffffffffffffff: none yet)", base.DEC),
     -- LINK_STATE
     ls_h = ProtoField.uint8("dfly.ctrl.ls.h", "Global ports (h)", base.DEC),
     ls_n = ProtoField.uint8("dfly.ctrl.ls.n", "Entries (n)", base.DEC),
@@ -637,7 +639,7 @@ local function body_len_plausible(typ, n)
     elseif typ == CTRL_HELLO then
         return n == 16
     elseif typ == CTRL_ACK then
-        return n == 8
+        return n == 16
     elseif typ == CTRL_LINK_STATE then
         return n >= 4 and n <= 4 + 4 * FAIL_MAX
     end
@@ -828,6 +830,7 @@ local function ack_body(b, t)
     local fli = t:add(fc.ack_flags, b(4, 1))
     fli:add(fc.ack_nak, b(4, 1))
     local ri = t:add(fc.reserved, b(5, 3))
+    t:add(fc.ack_taken, b(8, 8))
     if band(fl, bit32.bnot(ACK_F_NAK)) ~= 0 then
         wire_err(fli, ef_ctrl, "reserved", string.format("flags 0x%02x", fl))
         first = "reserved"
