@@ -1161,6 +1161,35 @@ static void final_report(FILE *f, double wall)
 			s.net_lat_sum / (double)s.pkts, 100.0 * (double)s.nonmin / (double)s.pkts,
 			(double)s.hops / (double)s.pkts, (double)s.lhops / (double)s.pkts,
 			(double)s.ghops / (double)s.pkts);
+	{
+		/* link timing over every fabric device port (port.c: link_timing()) */
+		uint64_t t[DFLY_PORT_CTR_COUNT] = {0};
+		bool any = false;
+
+		for (uint32_t i = 0; i < app.nports; i++) {
+			const struct dp_port *p = app.ports[i];
+			const uint64_t *c = p->rt->regs->port_ctr[p->port];
+
+			if (p->kind != DP_PORT_FABRIC)
+				continue;
+			any = true;
+			for (int k = DFLY_LINK_TIMED; k <= DFLY_LINK_EARLY_MAX; k++)
+				t[k] = k == DFLY_LINK_LATE_MAX || k == DFLY_LINK_EARLY_MAX
+					       ? RTE_MAX(t[k], c[k])
+					       : t[k] + c[k];
+		}
+		if (any)
+			fprintf(f,
+				"link timing: %" PRIu64 " packets timed by the peers' ACKs, %" PRIu64
+				" late and %" PRIu64 " early by more than 2 cycles (%.2f cycles off a "
+				"packet on average; worst %" PRIu64 " late, %" PRIu64 " early)\n",
+				t[DFLY_LINK_TIMED], t[DFLY_LINK_LATE], t[DFLY_LINK_EARLY],
+				t[DFLY_LINK_TIMED] ? (double)(t[DFLY_LINK_LATE_CYCLES] +
+							       t[DFLY_LINK_EARLY_CYCLES]) /
+							  (double)t[DFLY_LINK_TIMED]
+						   : 0.0,
+				t[DFLY_LINK_LATE_MAX], t[DFLY_LINK_EARLY_MAX]);
+	}
 	if (app.cap_st.files)
 		fprintf(f,
 			"capture: %" PRIu64 " records, %" PRIu64 " bytes in %u file(s); lost %" PRIu64

@@ -313,6 +313,8 @@ a_early=$early_max a_why="$timed timed, $off off, worst $late_max late, $early_m
 link_timing "$tmp/stop.b"
 b_late=$late_max b_why="$timed timed, $off off, worst $late_max late, $early_max early"
 [ "$a_early" -ge 5000 ] || fail "b stopped 300 ms: a's links saw packets at most $a_early cycles early, want 5000+ (a: $a_why; b: $b_why)"
+grep -q "^link timing: .* worst [0-9]* late, $a_early early)" "$tmp/stop.a" ||
+    { grep "^link timing" "$tmp/stop.a"; fail "a's exit report has no link timing line with its worst early $a_early"; }
 [ "$b_late" -ge 5000 ] || fail "b stopped 300 ms: b's links saw packets at most $b_late cycles late, want 5000+ (a: $a_why; b: $b_why)"
 pass "b stopped 300 ms: $g generated, $d delivered; a's links took packets up to $a_early cycles early, b's up to $b_late late"
 
