@@ -646,6 +646,10 @@ out:
 struct totals {
 	uint64_t gen, delivered, gen_drops, host_frames, held, measured, fabric_drops;
 	double lat_w, mis_w; /* weighted by measured packets */
+	/* link timing (dfly-switch's "link timing:" line): packets timed, late, early, the
+	 * cycles off summed, the worst of each */
+	uint64_t timed, late, early, late_max, early_max;
+	double off;
 	uint32_t files;
 };
 
@@ -686,6 +690,20 @@ static void totals_read(const char *path, struct totals *t)
 		} else if (strncmp(line, "latency avg ", 12) == 0) {
 			t->lat_w += (double)meas * field_dbl(line, "latency avg ");
 			t->mis_w += (double)meas * field_dbl(line, "misrouted ");
+		} else if (strncmp(line, "link timing: ", 13) == 0) {
+			uint64_t n = field_u64(line, "link timing: "), wl, we;
+			const char *w = strstr(line, "worst ");
+
+			t->timed += n;
+			t->late += field_u64(line, "ACKs, ");
+			t->early += field_u64(line, " late and ");
+			t->off += (double)n * field_dbl(line, " cycles (");
+			if (w != NULL) {
+				wl = strtoull(w + 6, NULL, 10);
+				we = field_u64(w, " late, ");
+				t->late_max = wl > t->late_max ? wl : t->late_max;
+				t->early_max = we > t->early_max ? we : t->early_max;
+			}
 		}
 	}
 	fclose(f);
@@ -879,6 +897,11 @@ static int report(const char *dir, uint32_t nproc, bool check_conservation)
 	if (t.measured)
 		printf("measured %" PRIu64 " packets: latency avg %.1f cycles, misrouted %.2f%%\n",
 		       t.measured, t.lat_w / (double)t.measured, t.mis_w / (double)t.measured);
+	if (t.timed)
+		printf("link timing: %" PRIu64 " packets timed, %" PRIu64 " late and %" PRIu64
+		       " early by more than 2 cycles (%.2f cycles off a packet on average; worst %" PRIu64
+		       " late, %" PRIu64 " early)\n",
+		       t.timed, t.late, t.early, t.off / (double)t.timed, t.late_max, t.early_max);
 	if (check_conservation) {
 		if (t.files != nproc || t.gen != t.delivered + t.fabric_drops) {
 			printf("LOST: generated %" PRIu64 " delivered %" PRIu64 " discarded behind a "
