@@ -75,16 +75,12 @@ mis_tol=3
 . "$src/tests/integration/timing.sh"
 mismatch=""
 disturbed() { # disturbed NAME: sets $why
-    local downs retx behind gaps off=1
-    downs=$(cat "$tmp/$1".a.log "$tmp/$1".b.log 2>/dev/null | grep -c "link down")
-    retx=$(retx_sum "$tmp/$1.a" "$tmp/$1.b")
-    behind=$(cat "$tmp/$1.a" "$tmp/$1.b" 2>/dev/null |
-        sed -n 's/.*fell behind.*at most \([0-9]*\) cycles.*/\1/p' | awk '$1 > m { m = $1 } END { print m + 0 }')
-    gaps=$(cat "$tmp/$1.a" "$tmp/$1.b" 2>/dev/null | grep -c "polling gaps over")
-    timing_off "$tmp/$1.a" "$tmp/$1.b" || off=0
+    local bent=1 # not "off": link_timing sets that one
+    rt_signs "$tmp/$1.a" "$tmp/$1.b"
+    timing_off "$tmp/$1.a" "$tmp/$1.b" || bent=0
     why="$downs link downs, $gaps ports with polling gaps, $retx retransmissions, lcores at most $behind cycles behind, $timing_why"
     [ "$downs" -gt 0 ] || [ "$gaps" -gt 0 ] || [ "$retx" -gt 100 ] || [ "$behind" -gt 1000 ] ||
-        [ "$off" -eq 1 ]
+        [ "$bent" -eq 1 ]
 }
 fidelity() { # fidelity CHECK NAME: run CHECK (which runs NAME and sets $mismatch)
     local attempt
@@ -163,8 +159,6 @@ field() { sed -n "s/.*\\b$2 \\([0-9.]*\\).*/\\1/p" "$1" | head -1; }
 sum_field() { echo $(( $(field "$1" "$3") + $(field "$2" "$3") )); }
 # counter FILE NAME: sum of "  NAME value" lines (every router)
 counter() { awk -v k="$2" '$1 == k { s += $2 } END { print s + 0 }' "$1"; }
-# retx_sum FILE...: link-layer retransmissions of every port in counters files
-retx_sum() { awk '$1 ~ /\.llr_retx$/ { s += $2 } END { print s + 0 }' "$@"; }
 # weighted average of a summary field over both processes (weights: measured packets)
 wavg() {
     local m1 m2

@@ -114,12 +114,7 @@ memif_run() {
 # sanitizer build (DFLY_SANITIZED=1) runs behind the clock at times: there the latency is
 # printed, not compared.
 disturbed() {
-	local downs retx behind
-	downs=$(cat "$1"/p*.log 2>/dev/null | grep -c "link down")
-	retx=$(for f in "$1"/p*.log; do grep -o 'retx [0-9]*$' "$f" | tail -1; done |
-		awk '{ s += $2 } END { print s + 0 }')
-	behind=$(cat "$1"/p*.counters 2>/dev/null | sed -n 's/.*fell behind.*at most \([0-9]*\) cycles.*/\1/p' |
-		awk '$1 > m { m = $1 } END { print m + 0 }')
+	rt_signs "$1"/p*.counters
 	# the link timing (timing.sh) is printed, not a sign here: at 10 us cycles calm runs of
 	# this testbed are within 2.1% while their links are off by several cycles a packet
 	timing_off "$1"/p*.counters

@@ -37,3 +37,18 @@ timing_off() {
     [ "$timed" -eq 0 ] || [ "$late_max" -gt "$TIMING_WORST" ] || [ "$early_max" -gt "$TIMING_WORST" ] ||
         python3 -c "import sys; sys.exit(0 if $mae > $TIMING_MAE else 1)"
 }
+
+# rt_signs FILE...: the other signs of a run that lost the CPU, from dfly-switch counters files:
+# sets downs (links declared down: port counter link_downs), retx (link-level resends:
+# llr_retx), behind (cycles, the furthest a lcore fell behind the clock: its "fell behind"
+# line), gaps (ports not polled for 10 ms: "polling gaps over" lines). memif.sh and
+# testbed.sh judge them with their own thresholds.
+rt_signs() {
+    read -r downs retx behind gaps < <(awk '
+        $1 ~ /\.link_downs$/ { d += $2 }
+        $1 ~ /\.llr_retx$/ { r += $2 }
+        / fell behind the clock / { if (match($0, /at most [0-9]+ cycles/)) {
+            v = substr($0, RSTART + 8, RLENGTH - 15) + 0; if (v > b) b = v } }
+        /polling gaps over/ { g++ }
+        END { printf "%d %d %d %d\n", d, r, b, g }' "$@")
+}
