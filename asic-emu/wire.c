@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Wire format v1 codec (include/dfly/wire.h): encoders and validating decoders for the data and
+ * Wire format v2 codec (include/dfly/wire.h): encoders and validating decoders for the data and
  * control frames of a fabric link. Every access goes through the byte helpers below, after a
  * length check, so no input can make a decoder read outside the buffer, dereference an unaligned
  * pointer or overflow a signed integer. The layout table lives in wire.h; the offsets here are

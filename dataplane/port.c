@@ -453,11 +453,13 @@ static void alive(struct dp_port *p, uint64_t now_ns)
  * clock when it took it, so it stamped an older cycle). Both processes must share the clock
  * (--epoch-ns; dfly testbed and the integration tests do), as latencies across them need.
  */
-_Static_assert(DFLY_LINK_LATE_CYCLES == DFLY_LINK_LATE + 1 &&
+_Static_assert(DFLY_LINK_LATE == DFLY_LINK_TIMED + 1 && DFLY_LINK_EARLY == DFLY_LINK_LATE_MAX + 1 &&
+		   DFLY_LINK_LATE_CYCLES == DFLY_LINK_LATE + 1 &&
 		   DFLY_LINK_LATE_MAX == DFLY_LINK_LATE + 2 &&
 		   DFLY_LINK_EARLY_CYCLES == DFLY_LINK_EARLY + 1 &&
 		   DFLY_LINK_EARLY_MAX == DFLY_LINK_EARLY + 2,
-	       "timing_off() relies on the order of the link timing counters");
+	       "timing_off() and dfly-switch's exit report rely on the order of the link timing "
+	       "counters");
 
 /* A timed packet off by @p cycles: counter @p c (LATE or EARLY), its _CYCLES and _MAX after it. */
 static void timing_off(struct dp_port *p, enum dfly_port_ctr c, uint64_t cycles)
@@ -474,7 +476,6 @@ static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
 {
 	struct rte_mbuf *m;
 	uint64_t due;
-	int64_t d;
 
 	if (a->taken == DFLY_WIRE_ACK_NONE || !dp_llr_tx_advances(&p->tx, a->ack))
 		return;
@@ -482,12 +483,12 @@ static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
 	/* a packet due before the link came up waited for the peer's HELLO: not a timing fault */
 	if (m == NULL || (due = *dp_mbuf_due(m)) == DFLY_WIRE_ACK_NONE || due < p->up_cycle)
 		return;
-	d = (int64_t)(a->taken - due);
 	ctr(p, DFLY_LINK_TIMED, 1);
-	if (d > 2)
-		timing_off(p, DFLY_LINK_LATE, (uint64_t)d);
-	else if (d < -2)
-		timing_off(p, DFLY_LINK_EARLY, (uint64_t)-d);
+	/* unsigned both ways: taken comes from the peer and may be anything */
+	if (a->taken > due && a->taken - due > 2)
+		timing_off(p, DFLY_LINK_LATE, a->taken - due);
+	else if (due > a->taken && due - a->taken > 2)
+		timing_off(p, DFLY_LINK_EARLY, due - a->taken);
 }
 
 static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *b, uint32_t len,

@@ -52,7 +52,7 @@ eal="--no-huge -m 256 --no-pci --no-shconf --log-level=error"
 # a 20 us cycle: 50k cycles/s. One core keeps up with three routers at 10 us too, on average,
 # but on the 2-core CI VM (two processes, their firmware threads) the link timing counters put
 # 60% of the packets more than 2 cycles off their due cycle at 10 us (3.3-4.3 cycles a packet
-# on average), against 33% at 20 us (1.6-1.7): UGAL's latency under ADV+1 was within 0.4% of
+# on average), against 33% at 20 us (1.4-2.1): UGAL's latency under ADV+1 was within 0.4% of
 # dfly sim's in every 20 us run, while 10 us runs drifted up to 5% (and 18% once) above it.
 clk="--set clock.cycle_ns=20000"
 # latency against dfly sim within 5%, UGAL's misrouted share within 3 points. A sanitizer build
@@ -81,6 +81,15 @@ disturbed() { # disturbed NAME: sets $why
     why="$downs link downs, $gaps ports with polling gaps, $retx retransmissions, lcores at most $behind cycles behind, $timing_why"
     [ "$downs" -gt 0 ] || [ "$gaps" -gt 0 ] || [ "$retx" -gt 100 ] || [ "$behind" -gt 1000 ] ||
         [ "$bent" -eq 1 ]
+}
+# timed_check NAME: the peers' ACKs timed packets in both directions of both cross links (a run
+# of 3 s timed thousands: none means the link timing is broken, and its sign could not fire)
+timed_check() {
+    local f
+    for f in "$tmp/$1.a" "$tmp/$1.b"; do
+        link_timing "$f"
+        [ "$timed" -gt 0 ] || fail "$1: no packet timed by the link timing in $(basename "$f")"
+    done
 }
 fidelity() { # fidelity CHECK NAME: run CHECK (which runs NAME and sets $mismatch)
     local attempt
@@ -197,6 +206,7 @@ un_check() {
         return 1
     fi
     pass "memif UN 0.1 MIN: $g generated, $d delivered"
+    timed_check un
     lat=$(wavg "$tmp/un.a" "$tmp/un.b" avg)
     slat=$(sim_field "--set routing.mechanism=min --set traffic.load=0.1" 5)
     mismatch=""
@@ -217,6 +227,7 @@ adv_check() {
         mismatch=" ADV+1: generated $g delivered $d (not drained)"
         return 1
     fi
+    timed_check adv
     mis=$(wavg "$tmp/adv.a" "$tmp/adv.b" misrouted)
     smis=$(sim_field "$sets" 8)
     lat=$(wavg "$tmp/adv.a" "$tmp/adv.b" avg)
@@ -294,11 +305,22 @@ pass "dfly-controld SIGKILL under load and restart: $g generated, $d delivered"
 linkx=""
 deploy "$tmp/a.cfg" "0, 1, 2" "$(memif_ports server)" all
 deploy "$tmp/b.cfg" "3, 4, 5" "$(memif_ports client)" all
-( sleep 1.5
-  bp=$(pgrep -f -- "--file-prefix ${tag}b" | head -1)
-  [ -n "$bp" ] && kill -STOP "$bp" && sleep 0.3 && kill -CONT "$bp" ) &
-pids="$pids $!"
+# b is stopped 1.5 s after it starts (it starts once a's sockets listen, which can take seconds
+# on a busy VM); "$tmp/stopped" says it was
+rm -f "$tmp/stopped"
+( for _ in $(seq 300); do
+      bp=$(pgrep -f -- "--file-prefix ${tag}b" | head -1)
+      [ -n "$bp" ] && break
+      sleep 0.05
+  done
+  [ -n "$bp" ] || exit 0
+  sleep 1.5
+  kill -STOP "$bp" && sleep 0.3 && kill -CONT "$bp" && echo "$bp" >"$tmp/stopped" ) &
+stopper=$!
+pids="$pids $stopper"
 run stop "--set routing.mechanism=min --set traffic.load=0.1"
+wait "$stopper" 2>/dev/null
+[ -s "$tmp/stopped" ] || fail "b stopped 300 ms: process b was not found running to be stopped"
 g=$(sum_field "$tmp/stop.a" "$tmp/stop.b" generated)
 d=$(sum_field "$tmp/stop.a" "$tmp/stop.b" delivered)
 [ "$g" -gt 5000 ] && [ "$g" -eq "$d" ] || lost stop "b stopped: generated $g delivered $d"

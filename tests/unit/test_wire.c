@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the wire format v1 codec (include/dfly/wire.h, asic-emu/wire.c). Negative tests
+ * Unit tests of the wire format v2 codec (include/dfly/wire.h, asic-emu/wire.c). Negative tests
  * first: every decoder error on a frame mutated at its documented offset, every truncation length
  * (each decoded from a heap block of exactly that size, so a sanitizer build catches any read
  * past the end), oversized tails, and every encoder refusal. Then golden byte images that pin

@@ -1450,7 +1450,7 @@ static void malformed_ctrl(void)
 	ctrl_mut(b, &m, -1, 0);
 	bad_frame(b, len - 4, "truncated", "ACK body cut");
 	set_body_len(b, 12);
-	bad_frame(b, len + 4, "bad_count", "ACK body of 12 bytes");
+	bad_frame(b, len - 4, "bad_count", "ACK body of 12 bytes");
 	ctrl_mut(b, &m, -1, 0);
 	bad_frame(b, OFF + 47, "bad_count", "tail beyond the Ethernet padding");
 	ctrl_mut(b, &m, 4, 0x02);

@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: BSD-3-Clause
 --[[
-Wireshark dissector for dfly traces: the fabric frames of wire format v1 (include/dfly/wire.h),
+Wireshark dissector for dfly traces: the fabric frames of wire format v2 (include/dfly/wire.h),
 EtherType 0x88B5 data frames and 0x88B6 control frames (CREDIT, PB_STATE, ECTN_PARTIAL in its
 FULL, SPARSE and DELTA formats, HELLO, ACK, LINK_STATE), and the metadata records of trace capture format v1
 (include/dfly/trace.h, link type DLT_USER0 = 147): a 48-byte header naming the router, port, VC,
