@@ -615,7 +615,8 @@ bool asic_link_push_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due
 	return true;
 }
 
-bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16_t *phits)
+bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16_t *phits,
+			  uint64_t *due)
 {
 	struct asic_link_credit *c;
 
@@ -624,6 +625,8 @@ bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16
 	c = &l->credit[l->c_head++ & l->mask];
 	*vc = c->vc;
 	*phits = c->phits;
+	if (due != NULL)
+		*due = c->due;
 	return true;
 }
 

@@ -327,8 +327,10 @@ struct asic_pkt *asic_link_pop_data(struct asic_link *l, uint64_t now, uint64_t 
 /** Driver side: a packet arrived, due at the input at @p due. @return false if the ring is
  *  full (the peer broke flow control; the caller drops and counts it). */
 bool asic_link_push_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due);
-/** Driver side: the next credit return due by @p now, or false. */
-bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16_t *phits);
+/** Driver side: the next credit return due by @p now, or false; @p due (if not NULL) gets the
+ *  cycle it was due at the upstream output, ≤ @p now. */
+bool asic_link_pop_credit(struct asic_link *l, uint64_t now, uint8_t *vc, uint16_t *phits,
+			  uint64_t *due);
 /** Driver side: credits arrived for downstream VC @p vc. @return false if the ring is full. */
 bool asic_link_push_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due);
 /** Driver side: the next control record due by @p now (kind, bytes up to @p max, length). */

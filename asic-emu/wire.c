@@ -37,7 +37,7 @@
 #define C_SRC      4
 
 /* Body layouts (offsets from the start of the body). */
-#define CREDIT_FIXED 4u /* n, reserved u8, reserved u16 */
+#define CREDIT_FIXED 12u /* n, reserved u8, reserved u16, due u64 */
 #define CREDIT_ENTRY 4u /* vc, flags, phits */
 #define PB_FIXED     4u /* h, vg, reserved u16 */
 #define ECTN_FIXED   4u /* epoch, format, n */
@@ -495,6 +495,7 @@ int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *et
 	switch (m->type) {
 	case DFLY_WIRE_CTRL_CREDIT:
 		body[0] = m->credit.n;
+		put64(body + 4, m->credit.due);
 		for (unsigned i = 0; i < m->credit.n; i++) {
 			uint8_t *e = body + CREDIT_FIXED + CREDIT_ENTRY * i;
 
@@ -574,6 +575,7 @@ static int credit_decode(const uint8_t *body, size_t body_len, const struct dfly
 		return -DFLY_WIRE_E_BAD_COUNT;
 	if (body[1] != 0 || get16(body + 2) != 0)
 		return -DFLY_WIRE_E_RESERVED;
+	cr->due = get64(body + 4);
 	for (unsigned i = 0; i < cr->n; i++) {
 		const uint8_t *e = body + CREDIT_FIXED + CREDIT_ENTRY * i;
 

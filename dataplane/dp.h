@@ -87,6 +87,7 @@ struct dp_port {
 	uint16_t cr_seen[DFLY_MAX_VCS];	 /**< the peer's last running total (we receive) */
 	uint32_t nvc_in;		 /**< VCs of our input side (credits we return) */
 	bool cr_dirty;
+	uint64_t cr_due; /**< cycle the newest credit return since the last CREDIT frame was due */
 	uint64_t cr_first_ns, cr_last_ns;
 	uint64_t hello_next_ns;
 	uint64_t last_rx_ns;	  /**< last valid frame from the peer (liveness, link.dead_us) */

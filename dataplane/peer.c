@@ -440,6 +440,7 @@ unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
 			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->me};
 
 			c.credit.n = (uint8_t)p->nvc;
+			c.credit.due = DFLY_WIRE_CREDIT_NO_DUE; /* a loopback peer keeps no clock */
 			for (uint32_t v = 0; v < p->nvc; v++) {
 				c.credit.e[v].vc = (uint8_t)v;
 				c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;

@@ -326,18 +326,20 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 		}
 	}
 	/* credit returns of our input side, batched as running totals */
-	while (asic_link_pop_credit(p->in, cur, &vc, &phits)) {
+	while (asic_link_pop_credit(p->in, cur, &vc, &phits, &due)) {
 		if (vc < DFLY_MAX_VCS)
 			p->cr_total[vc] = (uint16_t)(p->cr_total[vc] + phits);
 		if (!p->cr_dirty)
 			p->cr_first_ns = now_ns;
 		p->cr_dirty = true;
+		p->cr_due = due; /* popped in due order: the newest */
 	}
 	if (up && ((p->cr_dirty && now_ns - p->cr_first_ns >= env->link->credit_delay_us * 1000ull) ||
 		   now_ns - p->cr_last_ns >= env->link->credit_refresh_us * 1000ull)) {
 		struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->rt->id};
 
 		c.credit.n = (uint8_t)p->nvc_in;
+		c.credit.due = p->cr_dirty ? p->cr_due : DFLY_WIRE_CREDIT_NO_DUE;
 		for (uint32_t v = 0; v < p->nvc_in; v++) {
 			c.credit.e[v].vc = (uint8_t)v;
 			c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
@@ -457,9 +459,15 @@ _Static_assert(DFLY_LINK_LATE == DFLY_LINK_TIMED + 1 && DFLY_LINK_EARLY == DFLY_
 		   DFLY_LINK_LATE_CYCLES == DFLY_LINK_LATE + 1 &&
 		   DFLY_LINK_LATE_MAX == DFLY_LINK_LATE + 2 &&
 		   DFLY_LINK_EARLY_CYCLES == DFLY_LINK_EARLY + 1 &&
-		   DFLY_LINK_EARLY_MAX == DFLY_LINK_EARLY + 2,
-	       "timing_off() and dfly-switch's exit report rely on the order of the link timing "
-	       "counters");
+		   DFLY_LINK_EARLY_MAX == DFLY_LINK_EARLY + 2 &&
+		   DFLY_CREDIT_LATE == DFLY_CREDIT_TIMED + 1 &&
+		   DFLY_CREDIT_LATE_CYCLES == DFLY_CREDIT_LATE + 1 &&
+		   DFLY_CREDIT_LATE_MAX == DFLY_CREDIT_LATE + 2 &&
+		   DFLY_CREDIT_EARLY == DFLY_CREDIT_LATE + 3 &&
+		   DFLY_CREDIT_EARLY_CYCLES == DFLY_CREDIT_EARLY + 1 &&
+		   DFLY_CREDIT_EARLY_MAX == DFLY_CREDIT_EARLY + 2,
+	       "off_by(), timing_off() and dfly-switch's exit report rely on the order of the "
+	       "link and credit timing counters");
 
 /* A timed packet off by @p cycles: counter @p c (LATE or EARLY), its _CYCLES and _MAX after it. */
 static void timing_off(struct dp_port *p, enum dfly_port_ctr c, uint64_t cycles)
@@ -470,6 +478,19 @@ static void timing_off(struct dp_port *p, enum dfly_port_ctr c, uint64_t cycles)
 	r[c + 1] += cycles;
 	if (cycles > r[c + 2])
 		r[c + 2] = cycles;
+}
+
+/*
+ * Something due at cycle @p due was taken at @p at: more than 2 cycles after, count it in the
+ * LATE family that starts at @p late (LATE, _CYCLES, _MAX); more than 2 before, in the EARLY
+ * one after it. Unsigned both ways: one of the two comes from the peer and may be anything.
+ */
+static void off_by(struct dp_port *p, enum dfly_port_ctr late, uint64_t at, uint64_t due)
+{
+	if (at > due && at - due > 2)
+		timing_off(p, late, at - due);
+	else if (due > at && due - at > 2)
+		timing_off(p, (enum dfly_port_ctr)(late + 3), due - at);
 }
 
 static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
@@ -484,11 +505,7 @@ static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
 	if (m == NULL || (due = *dp_mbuf_due(m)) == DFLY_WIRE_ACK_NONE || due < p->up_cycle)
 		return;
 	ctr(p, DFLY_LINK_TIMED, 1);
-	/* unsigned both ways: taken comes from the peer and may be anything */
-	if (a->taken > due && a->taken - due > 2)
-		timing_off(p, DFLY_LINK_LATE, a->taken - due);
-	else if (due > a->taken && due - a->taken > 2)
-		timing_off(p, DFLY_LINK_EARLY, due - a->taken);
+	off_by(p, DFLY_LINK_LATE, a->taken, due);
 }
 
 static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *b, uint32_t len,
@@ -533,7 +550,9 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 	}
 	alive(p, now_ns);
 	switch (c.type) {
-	case DFLY_WIRE_CTRL_CREDIT:
+	case DFLY_WIRE_CTRL_CREDIT: {
+		bool fresh = false;
+
 		ctr(p, DFLY_CREDIT_FRAMES_RX, 1);
 		for (unsigned i = 0; i < c.credit.n; i++) {
 			const struct dfly_wire_credit *e = &c.credit.e[i];
@@ -545,10 +564,18 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 					continue; /* repeated or older than what we have */
 				p->cr_seen[e->vc] = e->phits;
 			}
+			fresh = true;
 			if (!asic_link_push_credit(p->out, e->vc, delta, cur))
 				drop(p, DFLY_DROP_CTRL_LINK_FULL);
 		}
+		/* credit timing: the newest credit was due at c.credit.due, taken now, at cur (a
+		 * frame whose credits were all known already, or a lost one's repair, is not) */
+		if (fresh && c.credit.due != DFLY_WIRE_CREDIT_NO_DUE && c.credit.due >= p->up_cycle) {
+			ctr(p, DFLY_CREDIT_TIMED, 1);
+			off_by(p, DFLY_CREDIT_LATE, cur, c.credit.due);
+		}
 		break;
+	}
 	case DFLY_WIRE_CTRL_ACK: {
 		void *fr[64];
 		unsigned n;

@@ -1121,6 +1121,37 @@ static void progress(double t, uint64_t c0)
 		s.pkts ? 100.0 * (double)s.nonmin / (double)s.pkts : 0.0, s.host_frames, retx);
 }
 
+/*
+ * One line summing a timing family (port.c: TIMED, then LATE, _CYCLES, _MAX, EARLY, _CYCLES,
+ * _MAX) over every fabric device port: "NAME timing: N WHAT, ... cycles off a UNIT ...".
+ * Nothing without fabric device ports.
+ */
+static void timing_report(FILE *f, enum dfly_port_ctr timed, const char *name, const char *what,
+			  const char *unit)
+{
+	uint64_t t[7] = {0};
+	bool any = false;
+
+	for (uint32_t i = 0; i < app.nports; i++) {
+		const struct dp_port *p = app.ports[i];
+		const uint64_t *c = p->rt->regs->port_ctr[p->port] + timed;
+
+		if (p->kind != DP_PORT_FABRIC)
+			continue;
+		any = true;
+		for (int k = 0; k < 7; k++)
+			t[k] = k == 3 || k == 6 ? RTE_MAX(t[k], c[k]) : t[k] + c[k];
+	}
+	if (!any)
+		return;
+	fprintf(f,
+		"%s timing: %" PRIu64 " %s, %" PRIu64 " late and %" PRIu64 " early by more than "
+		"2 cycles (%.2f cycles off a %s on average; worst %" PRIu64 " late, %" PRIu64
+		" early)\n",
+		name, t[0], what, t[1], t[4], t[0] ? (double)(t[2] + t[5]) / (double)t[0] : 0.0, unit,
+		t[3], t[6]);
+}
+
 static void final_report(FILE *f, double wall)
 {
 	struct dp_sink s;
@@ -1161,35 +1192,9 @@ static void final_report(FILE *f, double wall)
 			s.net_lat_sum / (double)s.pkts, 100.0 * (double)s.nonmin / (double)s.pkts,
 			(double)s.hops / (double)s.pkts, (double)s.lhops / (double)s.pkts,
 			(double)s.ghops / (double)s.pkts);
-	{
-		/* link timing over every fabric device port (port.c: link_timing()) */
-		uint64_t t[DFLY_PORT_CTR_COUNT] = {0};
-		bool any = false;
-
-		for (uint32_t i = 0; i < app.nports; i++) {
-			const struct dp_port *p = app.ports[i];
-			const uint64_t *c = p->rt->regs->port_ctr[p->port];
-
-			if (p->kind != DP_PORT_FABRIC)
-				continue;
-			any = true;
-			for (int k = DFLY_LINK_TIMED; k <= DFLY_LINK_EARLY_MAX; k++)
-				t[k] = k == DFLY_LINK_LATE_MAX || k == DFLY_LINK_EARLY_MAX
-					       ? RTE_MAX(t[k], c[k])
-					       : t[k] + c[k];
-		}
-		if (any)
-			fprintf(f,
-				"link timing: %" PRIu64 " packets timed by the peers' ACKs, %" PRIu64
-				" late and %" PRIu64 " early by more than 2 cycles (%.2f cycles off a "
-				"packet on average; worst %" PRIu64 " late, %" PRIu64 " early)\n",
-				t[DFLY_LINK_TIMED], t[DFLY_LINK_LATE], t[DFLY_LINK_EARLY],
-				t[DFLY_LINK_TIMED] ? (double)(t[DFLY_LINK_LATE_CYCLES] +
-							       t[DFLY_LINK_EARLY_CYCLES]) /
-							  (double)t[DFLY_LINK_TIMED]
-						   : 0.0,
-				t[DFLY_LINK_LATE_MAX], t[DFLY_LINK_EARLY_MAX]);
-	}
+	timing_report(f, DFLY_LINK_TIMED, "link", "packets timed by the peers' ACKs", "packet");
+	timing_report(f, DFLY_CREDIT_TIMED, "credit", "CREDIT frames with new credits timed",
+		      "frame");
 	if (app.cap_st.files)
 		fprintf(f,
 			"capture: %" PRIu64 " records, %" PRIu64 " bytes in %u file(s); lost %" PRIu64

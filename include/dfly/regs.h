@@ -76,6 +76,16 @@ extern "C" {
 	  "of those, taken 3+ cycles before due: the link ran short (peer lcore behind the clock)") \
 	X(LINK_EARLY_CYCLES, link_early_cycles, "cycles they were early, summed")                  \
 	X(LINK_EARLY_MAX, link_early_max, "the earliest of them, cycles (a high-water mark)")      \
+	X(CREDIT_TIMED, credit_timed,                                                              \
+	  "CREDIT frames from the peer with new credits and the cycle the newest was due")         \
+	X(CREDIT_LATE, credit_late,                                                                \
+	  "of those, taken here 3+ cycles after due: the credit line ran long")                    \
+	X(CREDIT_LATE_CYCLES, credit_late_cycles, "cycles they were late, summed")                 \
+	X(CREDIT_LATE_MAX, credit_late_max, "the latest of them, cycles (a high-water mark)")      \
+	X(CREDIT_EARLY, credit_early,                                                              \
+	  "of those, taken 3+ cycles before due: the credit line ran short (this lcore behind)")   \
+	X(CREDIT_EARLY_CYCLES, credit_early_cycles, "cycles they were early, summed")              \
+	X(CREDIT_EARLY_MAX, credit_early_max, "the earliest of them, cycles (a high-water mark)")  \
 	X(LLR_RETX, llr_retx, "data frames sent again by link-level retry")                        \
 	X(LLR_TIMEOUTS, llr_timeouts, "go-back-N restarts by the retry timer (no ack in time)")    \
 	X(LLR_NAK_TX, llr_nak_tx, "NAKs sent: a gap in sequence numbers was seen")                 \

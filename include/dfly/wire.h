@@ -36,9 +36,13 @@
  *      4 u32 src_router (the router that sent the frame)
  *   Bodies (offsets from the start of the body):
  *     CREDIT        0 u8 n (1..DFLY_WIRE_CREDIT_MAX)   1 u8 reserved   2 u16 reserved
- *                   4+4i: u8 vc | u8 flags (bit 0: min_flag, bit 1: absolute) | u16 phits
+ *                   4 u64 due: the cycle the newest credit return counted in the entries was
+ *                   due at the receiver, or 0xffffffffffffffff (none new since the sender's
+ *                   previous CREDIT frame; a refresh). The receiver, which knows when it took
+ *                   them, measures how far real time bent the credit line (credit timing).
+ *                   12+4i: u8 vc | u8 flags (bit 0: min_flag, bit 1: absolute) | u16 phits
  *                   (≥ 1; with the absolute flag, a running total mod 2^16, may be 0)
- *                   body_len = 4 + 4n
+ *                   body_len = 12 + 4n
  *     PB_STATE      0 u8 h (= topology h)   1 u8 vg (global VCs, 1..vcs)   2 u16 reserved
  *                   4 ⌈h·vg/8⌉ bytes: saturation bit q·vg + v in byte (q·vg + v)/8, bit
  *                   (q·vg + v) mod 8 (LSB first); padding bits 0.   body_len = 4 + ⌈h·vg/8⌉
@@ -89,7 +93,7 @@
 extern "C" {
 #endif
 
-/** version of both headers; bump on any layout change (2: the ACK body carries `taken`) */
+/** version of both headers; bump on any layout change (2: ACK `taken`, CREDIT `due`) */
 #define DFLY_WIRE_VERSION        2u
 #define DFLY_WIRE_ETHERTYPE_DATA 0x88B5u /**< data frames */
 #define DFLY_WIRE_ETHERTYPE_CTRL 0x88B6u /**< link-level control frames */
@@ -253,6 +257,7 @@ struct dfly_wire_credit {
 /** CREDIT body. */
 struct dfly_wire_credits {
 	uint8_t n;                                       /**< entries, 1..DFLY_WIRE_CREDIT_MAX */
+	uint64_t due; /**< cycle the newest credit counted was due, or DFLY_WIRE_CREDIT_NO_DUE */
 	struct dfly_wire_credit e[DFLY_WIRE_CREDIT_MAX]; /**< entries [0, n) */
 };
 
@@ -299,6 +304,7 @@ struct dfly_wire_ack {
 };
 
 #define DFLY_WIRE_ACK_NONE UINT64_MAX /**< ACK taken: no frame taken since the link started */
+#define DFLY_WIRE_CREDIT_NO_DUE UINT64_MAX /**< CREDIT due: nothing new, a refresh */
 
 /** One LINK_STATE entry: the global link(s) between groups a < b are down. */
 struct dfly_wire_fail_pair {

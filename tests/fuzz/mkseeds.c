@@ -79,6 +79,7 @@ static void ctrl_seeds(void)
 
 	memset(&m, 0, sizeof(m));
 	m.type = DFLY_WIRE_CTRL_CREDIT;
+	m.credit.due = 99999;
 	m.src_router = 1;
 	m.credit.n = 2;
 	m.credit.e[0] = (struct dfly_wire_credit){.vc = 0, .flags = DFLY_WIRE_CREDIT_F_ABS, .phits = 0};

@@ -13,7 +13,8 @@
 #     load and restarted: generated = delivered, and the restarted daemon attaches again;
 #  5. link timing: process b stopped (SIGSTOP) for 300 ms under load: nothing is lost, and the
 #     link timing counters show a's packets taken thousands of cycles early by b's routers
-#     (b behind the clock) and b's packets thousands of cycles late at a's.
+#     (b behind the clock) and b's packets thousands of cycles late at a's; the credit timing,
+#     b's credits thousands of cycles late at a and a's early at b.
 # Every process, socket, veth and shared-memory object it creates is removed, also on failure.
 set -u
 dfly="${1:?usage: memif.sh DFLY DFLY_SWITCH DFLY_CONTROLD SOURCE_DIR}"
@@ -89,6 +90,8 @@ timed_check() {
     for f in "$tmp/$1.a" "$tmp/$1.b"; do
         link_timing "$f"
         [ "$timed" -gt 0 ] || fail "$1: no packet timed by the link timing in $(basename "$f")"
+        credit_timing "$f"
+        [ "$timed" -gt 0 ] || fail "$1: no CREDIT frame timed by the credit timing in $(basename "$f")"
     done
 }
 fidelity() { # fidelity CHECK NAME: run CHECK (which runs NAME and sets $mismatch)
@@ -328,10 +331,19 @@ link_timing "$tmp/stop.a"
 a_early=$early_max a_why="$timed timed, $off off, worst $late_max late, $early_max early"
 link_timing "$tmp/stop.b"
 b_late=$late_max b_why="$timed timed, $off off, worst $late_max late, $early_max early"
+# the credit lines, measured by the receiver: b's credits reach a late, a's reach b early
+credit_timing "$tmp/stop.a"
+a_cr_late=$late_max a_cr="$timed timed, worst $late_max late, $early_max early"
+credit_timing "$tmp/stop.b"
+b_cr_early=$early_max b_cr="$timed timed, worst $late_max late, $early_max early"
+[ "$a_cr_late" -ge 5000 ] && [ "$b_cr_early" -ge 5000 ] ||
+    fail "b stopped 300 ms: credits at most $a_cr_late cycles late at a, $b_cr_early early at b, want 5000+ (a: $a_cr; b: $b_cr)"
+grep -q "^credit timing: .* worst $a_cr_late late, [0-9]* early)" "$tmp/stop.a" ||
+    { grep "^credit timing" "$tmp/stop.a"; fail "a's exit report has no credit timing line with its worst late $a_cr_late"; }
 [ "$a_early" -ge 5000 ] || fail "b stopped 300 ms: a's links saw packets at most $a_early cycles early, want 5000+ (a: $a_why; b: $b_why)"
 grep -q "^link timing: .* worst [0-9]* late, $a_early early)" "$tmp/stop.a" ||
     { grep "^link timing" "$tmp/stop.a"; fail "a's exit report has no link timing line with its worst early $a_early"; }
 [ "$b_late" -ge 5000 ] || fail "b stopped 300 ms: b's links saw packets at most $b_late cycles late, want 5000+ (a: $a_why; b: $b_why)"
-pass "b stopped 300 ms: $g generated, $d delivered; a's links took packets up to $a_early cycles early, b's up to $b_late late"
+pass "b stopped 300 ms: $g generated, $d delivered; a's links took packets up to $a_early cycles early, b's up to $b_late late; credits up to $a_cr_late late at a, $b_cr_early early at b"
 
 echo "$checks passed, 0 failed"

@@ -90,12 +90,15 @@ memif_run() {
 		--set routing.mechanism=min --set traffic.load=0.1 --duration 6 --gen-seconds 3.5 \
 		--set capture.file="$tmp/cap.pcap" --set capture.points=host_rx,host_tx,port_tx \
 		>"$tmp/memif.out" 2>&1 || { cat "$tmp/memif.out"; fail "memif run"; }
-	cat "$tmp/memif.out" | grep -e "^final" -e "^measured" -e "^conservation" -e "^link timing" |
+	cat "$tmp/memif.out" | grep -e "^final" -e "^measured" -e "^conservation" -e "timing: " |
 		sed 's/^/  /'
-	# the testbed sums the link timing of its processes' counters files (one per process)
-	[ "$(sed -n 's/^link timing: \([0-9]*\) packets timed.*/\1/p' "$tmp/memif.out")" = \
-		"$(cat "$1"/p*.counters | awk '$1 ~ /\.link_timed$/ { s += $2 } END { print s + 0 }')" ] ||
-		{ grep "^link timing" "$tmp/memif.out"; fail "memif: testbed's link timing is not the sum of its processes'"; }
+	# the testbed sums the link and credit timing of its processes' counters files
+	local fam
+	for fam in link credit; do
+		[ "$(sed -n "s/^$fam timing: \([0-9]*\) .*/\1/p" "$tmp/memif.out")" = \
+			"$(cat "$1"/p*.counters | awk -v k="${fam}_timed" '$1 ~ "\\." k "$" { s += $2 } END { print s + 0 }')" ] ||
+			{ grep "timing: " "$tmp/memif.out"; fail "memif: testbed's $fam timing is not the sum of its processes'"; }
+	done
 	g=$(field "$tmp/memif.out" generated)
 	[ "${g:-0}" -gt 5000 ] && grep -q "^conservation: every generated packet was delivered" \
 		"$tmp/memif.out" || fail "memif: generated $g, not all delivered"

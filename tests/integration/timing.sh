@@ -20,13 +20,20 @@ TIMING_WORST=500
 # off (of those, more than 2 cycles late or early), mae (cycles off per timed packet, on average;
 # the ones within 2 cycles count 0), late_max and early_max (cycles, the worst of each).
 # A missing file counts as one with no counters (all 0).
-link_timing() {
-    read -r timed off mae late_max early_max < <(cat "$@" 2>/dev/null | awk '
-        $1 ~ /\.link_timed$/ { n += $2 }
-        $1 ~ /\.link_(late|early)$/ { o += $2 }
-        $1 ~ /\.link_(late|early)_cycles$/ { c += $2 }
-        $1 ~ /\.link_late_max$/ && $2 > lm { lm = $2 }
-        $1 ~ /\.link_early_max$/ && $2 > em { em = $2 }
+link_timing() { family_timing link "$@"; }
+# credit_timing FILE...: the same of the credit timing (credit_timed, credit_late*,
+# credit_early*: counted by the receiver of CREDIT frames, which carry the cycle the newest
+# credit was due); "a packet" reads "a CREDIT frame".
+credit_timing() { family_timing credit "$@"; }
+family_timing() { # family_timing link|credit FILE...
+    local fam=$1
+    shift
+    read -r timed off mae late_max early_max < <(cat "$@" 2>/dev/null | awk -v f="$fam" '
+        $1 ~ "\\." f "_timed$" { n += $2 }
+        $1 ~ "\\." f "_(late|early)$" { o += $2 }
+        $1 ~ "\\." f "_(late|early)_cycles$" { c += $2 }
+        $1 ~ "\\." f "_late_max$" && $2 > lm { lm = $2 }
+        $1 ~ "\\." f "_early_max$" && $2 > em { em = $2 }
         END { printf "%d %d %.2f %d %d\n", n, o, n ? c / n : 0, lm, em }')
 }
 

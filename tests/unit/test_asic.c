@@ -368,9 +368,8 @@ static struct ctrl_run ctrl_charge_run(bool charge, uint64_t frame_at)
 	const uint32_t out0 = 1;
 	int len;
 
-	m.credit.n = 3;
-	for (int i = 0; i < 3; i++)
-		m.credit.e[i].phits = 8;
+	m.credit.n = 1; /* any 38-byte control frame: 3 phits of 16 bytes */
+	m.credit.e[0].phits = 8;
 	len = dfly_wire_ctrl_encode(frame, sizeof(frame), NULL, &m);
 	assert_int_equal(len, 38);
 	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);

@@ -133,6 +133,7 @@ static struct dfly_wire_ctrl ctrl_credit(unsigned n)
 	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = 35};
 
 	m.credit.n = (uint8_t)n;
+	m.credit.due = 0x1112131415161718ull;
 	for (unsigned i = 0; i < n; i++) {
 		m.credit.e[i].vc = (uint8_t)(i % LIM.vcs);
 		m.credit.e[i].flags = i % 2 ? DFLY_WIRE_CREDIT_F_MIN : 0;
@@ -771,7 +772,7 @@ static void test_ctrl_tail(void **state)
 	/* a frame already past the minimum has no padding at all */
 	m = ctrl_credit(DFLY_WIRE_CREDIT_MAX);
 	n = encode_ctrl(b, &m);
-	assert_int_equal(n, 14 + 8 + 4 + 4 * 32);
+	assert_int_equal(n, 14 + 8 + 12 + 4 * 32);
 	b[n] = 0;
 	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n + 1, &LIM, &out), BAD_COUNT);
 }
@@ -781,10 +782,10 @@ static void test_credit_errors(void **state)
 	struct dfly_wire_ctrl m = ctrl_credit(2), out;
 	uint8_t b[BUF_LEN], ref[BUF_LEN];
 	int n = encode_ctrl(ref, &m);
-	const size_t body = OFF + 8, e1 = body + 4 + 4;
+	const size_t body = OFF + 8, e1 = body + 12 + 4;
 
 	(void)state;
-	assert_int_equal(n, 14 + 8 + 4 + 8);
+	assert_int_equal(n, 14 + 8 + 12 + 8);
 	/* n = 0, and n disagreeing with body_len */
 	memcpy(b, ref, (size_t)n);
 	b[body] = 0;
@@ -797,7 +798,7 @@ static void test_credit_errors(void **state)
 	m = ctrl_credit(DFLY_WIRE_CREDIT_MAX);
 	n = encode_ctrl(b, &m);
 	b[body] = DFLY_WIRE_CREDIT_MAX + 1;
-	put_be16(b + OFF + 2, 4 + 4 * (DFLY_WIRE_CREDIT_MAX + 1));
+	put_be16(b + OFF + 2, 12 + 4 * (DFLY_WIRE_CREDIT_MAX + 1));
 	memset(b + n, 0, 4);
 	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n + 4, &LIM, &out), BAD_COUNT);
 	b[body] = 0xff;
@@ -1188,9 +1189,9 @@ static void test_ctrl_encode_errors(void **state)
 		assert_int_equal(y.credit.e[2].flags, DFLY_WIRE_CREDIT_F_ABS);
 		assert_int_equal(y.credit.e[2].phits, 0);
 		/* the same entry without the flag is refused by the decoder */
-		b[14 + 8 + 4 + 4 * 2 + 1] = 0;
+		b[14 + 8 + 12 + 4 * 2 + 1] = 0;
 		ASSERT_ERR(dfly_wire_ctrl_decode(b, (size_t)len, &LIM, &y), BAD_SIZE);
-		b[14 + 8 + 4 + 4 * 2 + 1] = 0x04;
+		b[14 + 8 + 12 + 4 * 2 + 1] = 0x04;
 		ASSERT_ERR(dfly_wire_ctrl_decode(b, (size_t)len, &LIM, &y), RESERVED);
 	}
 
@@ -1440,10 +1441,12 @@ static void test_credit_golden_roundtrip(void **state)
 {
 	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
 				       0x00, 0x05, 0x88, 0xb6,
-				       /* version, type CREDIT, body_len 12, src_router 35 */
-				       0x02, 0x01, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x23,
+				       /* version, type CREDIT, body_len 20, src_router 35 */
+				       0x02, 0x01, 0x00, 0x14, 0x00, 0x00, 0x00, 0x23,
 				       /* n = 2, reserved */
 				       0x02, 0x00, 0x00, 0x00,
+				       /* due */
+				       0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
 				       /* {vc 0, -, 1 phit}, {vc 1, min, 65535 phits} */
 				       0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0xff, 0xff};
 	struct dfly_wire_ctrl m = ctrl_credit(2), out;
@@ -1460,6 +1463,11 @@ static void test_credit_golden_roundtrip(void **state)
 	assert_int_equal(out.type, DFLY_WIRE_CTRL_CREDIT);
 	assert_int_equal(out.src_router, 35);
 	assert_int_equal(out.credit.n, DFLY_WIRE_CREDIT_MAX);
+	assert_true(out.credit.due == 0x1112131415161718ull);
+	m.credit.due = DFLY_WIRE_CREDIT_NO_DUE;
+	n = encode_ctrl(b, &m);
+	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+	assert_true(out.credit.due == DFLY_WIRE_CREDIT_NO_DUE);
 	for (unsigned i = 0; i < DFLY_WIRE_CREDIT_MAX; i++) {
 		assert_int_equal(out.credit.e[i].vc, i % 4);
 		assert_int_equal(out.credit.e[i].flags, i % 2 ? DFLY_WIRE_CREDIT_F_MIN : 0);

@@ -27,7 +27,7 @@ for f in \
     dfly.size_phits dfly.src_node dfly.dst_node dfly.via_router dfly.seq dfly.gen_cycle \
     dfly.pb_vec dfly.tag dfly.payload_len dfly.path_lhops dfly.inj_delay dfly.payload \
     dfly.ctrl.type dfly.ctrl.src_router dfly.ctrl.body_len \
-    dfly.ctrl.credit.n dfly.ctrl.credit.vc dfly.ctrl.credit.flags dfly.ctrl.credit.min \
+    dfly.ctrl.credit.n dfly.ctrl.credit.due dfly.ctrl.credit.vc dfly.ctrl.credit.flags dfly.ctrl.credit.min \
     dfly.ctrl.credit.abs dfly.ctrl.credit.phits \
     dfly.ctrl.pb.h dfly.ctrl.pb.vg dfly.ctrl.pb.bits dfly.ctrl.pb.sat \
     dfly.ctrl.ectn.epoch dfly.ctrl.ectn.format dfly.ctrl.ectn.n dfly.ctrl.ectn.m \

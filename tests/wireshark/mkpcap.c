@@ -668,6 +668,7 @@ static void credit_frame(const struct dfly_wire_ctrl *m, size_t pad_to)
 
 	col(c, "%u", m->credit.n);
 	col(c, "000000");
+	col(c, "%" PRIu64, m->credit.due);
 	for (unsigned i = 0; i < m->credit.n; i++)
 		more(c, i == 0, "%u", m->credit.e[i].vc);
 	for (unsigned i = 0; i < m->credit.n; i++)
@@ -828,9 +829,11 @@ static void ctrl_frames(void)
 	m.type = DFLY_WIRE_CTRL_CREDIT;
 	m.src_router = 3;
 	m.credit.n = 1;
+	m.credit.due = 4242;
 	m.credit.e[0] = (struct dfly_wire_credit){.vc = 2, .flags = 0, .phits = 8};
 	credit_frame(&m, 0);
 	m.credit.e[0].flags = DFLY_WIRE_CREDIT_F_MIN;
+	m.credit.due = DFLY_WIRE_CREDIT_NO_DUE;
 	credit_frame(&m, 60);
 	m.src_router = 35;
 	m.credit.n = 4;
@@ -1474,9 +1477,9 @@ static void malformed_ctrl(void)
 	bad_frame(b, len, "bad_count", "credit n 0");
 	ctrl_mut(b, &m, 2, 1);
 	bad_frame(b, len, "reserved", "credit reserved byte");
-	ctrl_mut(b, &m, 4 + 4 + 1, 0x04);
+	ctrl_mut(b, &m, 12 + 4 + 1, 0x04);
 	bad_frame(b, len, "reserved", "credit entry flag bit 2");
-	ctrl_mut(b, &m, 4 + 3, 0);
+	ctrl_mut(b, &m, 12 + 3, 0);
 	bad_frame(b, len, "bad_size", "credit of 0 phits");
 
 	/* PB_STATE, h = 3 as in LIM */
@@ -1671,7 +1674,8 @@ int main(int argc, char **argv)
 	pcap_out_open(&X.bad_meta, "malformed-meta.pcap", DFLY_TRACE_DLT_META);
 	check_open(&X.data, "data", &X.frames, "dfly", DATA_FIELDS);
 	check_open(&X.credit, "credit", &X.frames, "dfly.ctrl.type == 1",
-		   CTRL_FIELDS " dfly.ctrl.credit.n dfly.ctrl.reserved dfly.ctrl.credit.vc "
+		   CTRL_FIELDS " dfly.ctrl.credit.n dfly.ctrl.reserved dfly.ctrl.credit.due "
+			       "dfly.ctrl.credit.vc "
 			       "dfly.ctrl.credit.flags dfly.ctrl.credit.min dfly.ctrl.credit.abs "
 			       "dfly.ctrl.credit.phits dfly.ctrl.padding _ws.expert.message");
 	check_open(&X.pb, "pb_state", &X.frames, "dfly.ctrl.type == 2",

@@ -643,13 +643,17 @@ out:
  * Tear-down and the final counters
  */
 
+/* A timing line of dfly-switch: timed, late, early, the cycles off summed, the worst of each. */
+struct timing {
+	uint64_t timed, late, early, late_max, early_max;
+	double off;
+};
+
 struct totals {
 	uint64_t gen, delivered, gen_drops, host_frames, held, measured, fabric_drops;
 	double lat_w, mis_w; /* weighted by measured packets */
-	/* link timing (dfly-switch's "link timing:" line): packets timed, late, early, the
-	 * cycles off summed, the worst of each */
-	uint64_t timed, late, early, late_max, early_max;
-	double off;
+	/* link and credit timing (dfly-switch's "link timing:" and "credit timing:" lines) */
+	struct timing link, credit;
 	uint32_t files;
 };
 
@@ -665,6 +669,38 @@ static double field_dbl(const char *line, const char *key)
 	const char *s = strstr(line, key);
 
 	return s != NULL ? strtod(s + strlen(key), NULL) : 0.0;
+}
+
+/* "N what, L late and E early by more than 2 cycles (X cycles off a ... on average; worst WL
+ * late, WE early)": add it to @p t. */
+static void timing_add(struct timing *t, const char *s)
+{
+	uint64_t n = strtoull(s, NULL, 10), wl, we;
+	const char *w = strstr(s, "worst ");
+
+	t->timed += n;
+	t->late += field_u64(s, ", ");
+	t->early += field_u64(s, " late and ");
+	t->off += (double)n * field_dbl(s, " cycles (");
+	if (w != NULL) {
+		wl = strtoull(w + 6, NULL, 10);
+		we = field_u64(w, " late, ");
+		t->late_max = wl > t->late_max ? wl : t->late_max;
+		t->early_max = we > t->early_max ? we : t->early_max;
+	}
+}
+
+/* One summed timing line, if anything was timed. */
+static void timing_print(const struct timing *t, const char *name, const char *what,
+			 const char *unit)
+{
+	if (t->timed == 0)
+		return;
+	printf("%s timing: %" PRIu64 " %s, %" PRIu64 " late and %" PRIu64
+	       " early by more than 2 cycles (%.2f cycles off a %s on average; worst %" PRIu64
+	       " late, %" PRIu64 " early)\n",
+	       name, t->timed, what, t->late, t->early, t->off / (double)t->timed, unit, t->late_max,
+	       t->early_max);
 }
 
 static void totals_read(const char *path, struct totals *t)
@@ -691,19 +727,9 @@ static void totals_read(const char *path, struct totals *t)
 			t->lat_w += (double)meas * field_dbl(line, "latency avg ");
 			t->mis_w += (double)meas * field_dbl(line, "misrouted ");
 		} else if (strncmp(line, "link timing: ", 13) == 0) {
-			uint64_t n = field_u64(line, "link timing: "), wl, we;
-			const char *w = strstr(line, "worst ");
-
-			t->timed += n;
-			t->late += field_u64(line, "ACKs, ");
-			t->early += field_u64(line, " late and ");
-			t->off += (double)n * field_dbl(line, " cycles (");
-			if (w != NULL) {
-				wl = strtoull(w + 6, NULL, 10);
-				we = field_u64(w, " late, ");
-				t->late_max = wl > t->late_max ? wl : t->late_max;
-				t->early_max = we > t->early_max ? we : t->early_max;
-			}
+			timing_add(&t->link, line + 13);
+		} else if (strncmp(line, "credit timing: ", 15) == 0) {
+			timing_add(&t->credit, line + 15);
 		}
 	}
 	fclose(f);
@@ -897,11 +923,8 @@ static int report(const char *dir, uint32_t nproc, bool check_conservation)
 	if (t.measured)
 		printf("measured %" PRIu64 " packets: latency avg %.1f cycles, misrouted %.2f%%\n",
 		       t.measured, t.lat_w / (double)t.measured, t.mis_w / (double)t.measured);
-	if (t.timed)
-		printf("link timing: %" PRIu64 " packets timed, %" PRIu64 " late and %" PRIu64
-		       " early by more than 2 cycles (%.2f cycles off a packet on average; worst %" PRIu64
-		       " late, %" PRIu64 " early)\n",
-		       t.timed, t.late, t.early, t.off / (double)t.timed, t.late_max, t.early_max);
+	timing_print(&t.link, "link", "packets timed", "packet");
+	timing_print(&t.credit, "credit", "CREDIT frames timed", "frame");
 	if (check_conservation) {
 		if (t.files != nproc || t.gen != t.delivered + t.fabric_drops) {
 			printf("LOST: generated %" PRIu64 " delivered %" PRIu64 " discarded behind a "

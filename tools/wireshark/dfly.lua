@@ -284,6 +284,8 @@ local fc = {
     reserved = ProtoField.bytes("dfly.ctrl.reserved", "Reserved"),
     -- CREDIT
     credit_n = ProtoField.uint8("dfly.ctrl.credit.n", "Entries", base.DEC),
+    credit_due = ProtoField.uint64("dfly.ctrl.credit.due",
+        "Cycle the newest credit was due (0xffffffffffffffff: none new, a refresh)", base.DEC),
     credit_entry = ProtoField.bytes("dfly.ctrl.credit.entry", "Credit entry"),
     credit_vc = ProtoField.uint8("dfly.ctrl.credit.vc", "VC", base.DEC),
     credit_flags = ProtoField.uint8("dfly.ctrl.credit.flags", "Flags", base.HEX),
@@ -631,7 +633,7 @@ end
 -- Bounds of body_len for a type (ctrl_body_len_plausible()).
 local function body_len_plausible(typ, n)
     if typ == CTRL_CREDIT then
-        return n >= 8 and n <= 4 + 4 * CREDIT_MAX
+        return n >= 16 and n <= 12 + 4 * CREDIT_MAX
     elseif typ == CTRL_PB_STATE then
         return n > 4 and n <= 4 + MAX_H * MAX_VCS / 8
     elseif typ == CTRL_ECTN_PARTIAL then
@@ -654,9 +656,9 @@ local function credit_body(b, t)
     local n = u8(b, 0)
     local first
     local ni = t:add(fc.credit_n, b(0, 1))
-    if n == 0 or n > CREDIT_MAX or blen ~= 4 + 4 * n then
+    if n == 0 or n > CREDIT_MAX or blen ~= 12 + 4 * n then
         wire_err(ni, ef_ctrl, "bad_count", "n " .. n .. " (1.." .. CREDIT_MAX .. "), body of " ..
-            blen .. " bytes for " .. math.floor((blen - 4) / 4) .. " entries")
+            blen .. " bytes for " .. math.max(0, math.floor((blen - 12) / 4)) .. " entries")
         first = first or "bad_count"
     end
     local r1, r2 = u8(b, 1), u16(b, 2)
@@ -665,9 +667,12 @@ local function credit_body(b, t)
         wire_err(ri, ef_ctrl, "reserved", "bytes 1..3 of the credit body")
         first = first or "reserved"
     end
-    local shown = math.min(n, math.floor((blen - 4) / 4))
+    if blen >= 12 then
+        t:add(fc.credit_due, b(4, 8))
+    end
+    local shown = math.min(n, math.floor((blen - 12) / 4))
     for i = 0, shown - 1 do
-        local off = 4 + 4 * i
+        local off = 12 + 4 * i
         local vc, fl, ph = u8(b, off), u8(b, off + 1), u16(b, off + 2)
         local ei = t:add(fc.credit_entry, b(off, 4))
         ei:set_text(string.format("Entry %d: vc %u, %u phits%s%s", i, vc, ph,
