@@ -30,6 +30,8 @@
 #define DP_STALL_NS 10000000ull /**< a gap between two polls of a port this long is a stall */
 #define DP_TXQ 256u	   /**< frames a port queues for its device between two flushes */
 #define DP_LAT_BUCKETS 65536u /**< latency histogram, cycles (the last bucket is "more") */
+/** link and credit timing: a difference this large (cycles) is another clock, not timed */
+#define DP_TIMING_MAX (1ull << 32)
 
 /** The private area of every mbuf of the pool: the packet descriptor first. */
 struct dp_mbuf_priv {

@@ -125,7 +125,8 @@ static struct rte_mbuf *frame_alloc(struct dp_port *p, struct rte_mempool *mp, u
 	return m;
 }
 
-static void send_ctrl(struct dp_port *p, struct rte_mempool *mp, const struct dfly_wire_ctrl *c)
+/* @return true if the frame was queued for the device (which may still refuse it). */
+static bool send_ctrl(struct dp_port *p, struct rte_mempool *mp, const struct dfly_wire_ctrl *c)
 {
 	uint8_t buf[DFLY_CPU_FRAME_MAX], *d;
 	struct dfly_wire_eth eth;
@@ -136,12 +137,12 @@ static void send_ctrl(struct dp_port *p, struct rte_mempool *mp, const struct df
 	memcpy(eth.src, p->mac, 6);
 	len = dfly_wire_ctrl_encode(buf, sizeof(buf), &eth, c);
 	if (len < 0)
-		return; /* our own frame: cannot happen with valid state */
+		return false; /* our own frame: cannot happen with valid state */
 	m = frame_alloc(p, mp, (uint16_t)len, &d);
 	if (m == NULL)
-		return;
+		return false;
 	memcpy(d, buf, (size_t)len);
-	txq_put(p, m);
+	return txq_put(p, m);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -339,15 +340,18 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 		struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->rt->id};
 
 		c.credit.n = (uint8_t)p->nvc_in;
-		c.credit.due = p->cr_dirty ? p->cr_due : DFLY_WIRE_CREDIT_NO_DUE;
+		/* timed like the data: not what was held while the link was coming up */
+		c.credit.due = p->cr_dirty && p->cr_due >= p->up_cycle ? p->cr_due
+								       : DFLY_WIRE_CREDIT_NO_DUE;
 		for (uint32_t v = 0; v < p->nvc_in; v++) {
 			c.credit.e[v].vc = (uint8_t)v;
 			c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
 			c.credit.e[v].phits = p->cr_total[v];
 		}
-		send_ctrl(p, env->mp, &c);
-		ctr(p, DFLY_CREDIT_FRAMES_TX, 1);
-		p->cr_dirty = false;
+		if (send_ctrl(p, env->mp, &c)) {
+			ctr(p, DFLY_CREDIT_FRAMES_TX, 1);
+			p->cr_dirty = false; /* else the totals go again at the next call, timed */
+		}
 		p->cr_last_ns = now_ns;
 	}
 	/* acknowledgements */
@@ -493,6 +497,13 @@ static void off_by(struct dp_port *p, enum dfly_port_ctr late, uint64_t at, uint
 		timing_off(p, (enum dfly_port_ctr)(late + 3), due - at);
 }
 
+/* Whether @p a and @p b are close enough to be compared: a peer that keeps another clock (no
+ * shared --epoch-ns) or a broken one is not timed at all, so it cannot wrap the sums. */
+static bool timing_plausible(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) < DP_TIMING_MAX;
+}
+
 static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
 {
 	struct rte_mbuf *m;
@@ -502,7 +513,8 @@ static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
 		return;
 	m = dp_llr_tx_frame(&p->tx, a->ack - 1);
 	/* a packet due before the link came up waited for the peer's HELLO: not a timing fault */
-	if (m == NULL || (due = *dp_mbuf_due(m)) == DFLY_WIRE_ACK_NONE || due < p->up_cycle)
+	if (m == NULL || (due = *dp_mbuf_due(m)) == DFLY_WIRE_ACK_NONE || due < p->up_cycle ||
+	    !timing_plausible(a->taken, due))
 		return;
 	ctr(p, DFLY_LINK_TIMED, 1);
 	off_by(p, DFLY_LINK_LATE, a->taken, due);
@@ -570,7 +582,8 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 		}
 		/* credit timing: the newest credit was due at c.credit.due, taken now, at cur (a
 		 * frame whose credits were all known already, or a lost one's repair, is not) */
-		if (fresh && c.credit.due != DFLY_WIRE_CREDIT_NO_DUE && c.credit.due >= p->up_cycle) {
+		if (fresh && c.credit.due != DFLY_WIRE_CREDIT_NO_DUE && c.credit.due >= p->up_cycle &&
+		    timing_plausible(cur, c.credit.due)) {
 			ctr(p, DFLY_CREDIT_TIMED, 1);
 			off_by(p, DFLY_CREDIT_LATE, cur, c.credit.due);
 		}

@@ -1124,7 +1124,8 @@ static void progress(double t, uint64_t c0)
 /*
  * One line summing a timing family (port.c: TIMED, then LATE, _CYCLES, _MAX, EARLY, _CYCLES,
  * _MAX) over every fabric device port: "NAME timing: N WHAT, ... cycles off a UNIT ...".
- * Nothing without fabric device ports.
+ * Nothing without fabric device ports. dfly testbed parses the line (testbed.c: timing_add()):
+ * WHAT must not contain ", ".
  */
 static void timing_report(FILE *f, enum dfly_port_ctr timed, const char *name, const char *what,
 			  const char *unit)

@@ -1361,8 +1361,8 @@ static void half_links_destroy(const struct dfly_topo *t, struct asic_link **lin
 	}
 }
 
-/* A half link hands the driver each packet at the cycle it is due, and says which: the one
- * dfly-switch stores for its link timing counters. */
+/* A half link hands the driver each packet, and each credit return, at the cycle it is due,
+ * and says which: what dfly-switch's link and credit timing counters compare with. */
 static void test_half_link_due(void **state)
 {
 	struct asic_params par = default_params(32);
@@ -1402,6 +1402,30 @@ static void test_half_link_due(void **state)
 	/* back to back on the link: one packet (8 phits) after the other */
 	assert_true(seen[1] == seen[0] + 8 && seen[2] == seen[1] + 8);
 	assert_null(asic_link_pop_data(lout[mp], UINT64_MAX, NULL));
+
+	/* a packet from a half link's peer: its credits come back on that link's credit line,
+	 * each handed out at the cycle it was due (the due a CREDIT frame carries) */
+	{
+		uint32_t lp = t->first_local;
+		uint64_t cdue = 0, phits_back = 0;
+		uint16_t ph;
+		uint8_t vc;
+
+		pkt_init(&pk[0], 0, dst, 500);
+		pk[0].flags = ASIC_PKT_ROUTED;
+		assert_true(asic_link_push_data(lin[lp], &pk[0], 500));
+		for (uint64_t c = 500; c < 900 && phits_back < 8; c++) {
+			asic_step(as, c);
+			while (asic_link_pop_data(lout[mp], c, NULL) != NULL)
+				;
+			while (asic_link_pop_credit(lin[lp], c, &vc, &ph, &cdue)) {
+				assert_true(cdue == c);
+				phits_back += ph;
+			}
+		}
+		assert_true(phits_back == 8);
+		assert_false(asic_link_pop_credit(lin[lp], UINT64_MAX, &vc, &ph, NULL));
+	}
 	half_links_destroy(t, lin, lout);
 	asic_destroy(as);
 	dfly_topo_destroy(t);
