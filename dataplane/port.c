@@ -459,49 +459,41 @@ static void alive(struct dp_port *p, uint64_t now_ns)
  * clock when it took it, so it stamped an older cycle). Both processes must share the clock
  * (--epoch-ns; dfly testbed and the integration tests do), as latencies across them need.
  */
-_Static_assert(DFLY_LINK_LATE == DFLY_LINK_TIMED + 1 && DFLY_LINK_EARLY == DFLY_LINK_LATE_MAX + 1 &&
-		   DFLY_LINK_LATE_CYCLES == DFLY_LINK_LATE + 1 &&
-		   DFLY_LINK_LATE_MAX == DFLY_LINK_LATE + 2 &&
-		   DFLY_LINK_EARLY_CYCLES == DFLY_LINK_EARLY + 1 &&
-		   DFLY_LINK_EARLY_MAX == DFLY_LINK_EARLY + 2 &&
-		   DFLY_CREDIT_LATE == DFLY_CREDIT_TIMED + 1 &&
-		   DFLY_CREDIT_LATE_CYCLES == DFLY_CREDIT_LATE + 1 &&
-		   DFLY_CREDIT_LATE_MAX == DFLY_CREDIT_LATE + 2 &&
-		   DFLY_CREDIT_EARLY == DFLY_CREDIT_LATE + 3 &&
-		   DFLY_CREDIT_EARLY_CYCLES == DFLY_CREDIT_EARLY + 1 &&
-		   DFLY_CREDIT_EARLY_MAX == DFLY_CREDIT_EARLY + 2,
-	       "off_by(), timing_off() and dfly-switch's exit report rely on the order of the "
-	       "link and credit timing counters");
+/* A timing family: TIMED, then LATE, _CYCLES, _MAX, EARLY, _CYCLES, _MAX, in that order. */
+#define TIMING_FAMILY_ORDERED(F)                                                                   \
+	(DFLY_##F##_LATE == DFLY_##F##_TIMED + 1 && DFLY_##F##_LATE_CYCLES == DFLY_##F##_TIMED + 2 && \
+	 DFLY_##F##_LATE_MAX == DFLY_##F##_TIMED + 3 && DFLY_##F##_EARLY == DFLY_##F##_TIMED + 4 &&   \
+	 DFLY_##F##_EARLY_CYCLES == DFLY_##F##_TIMED + 5 &&                                         \
+	 DFLY_##F##_EARLY_MAX == DFLY_##F##_TIMED + 6)
+_Static_assert(TIMING_FAMILY_ORDERED(LINK) && TIMING_FAMILY_ORDERED(CREDIT),
+	       "timed() and dfly-switch's exit report rely on the order of the timing counters");
 
-/* A timed packet off by @p cycles: counter @p c (LATE or EARLY), its _CYCLES and _MAX after it. */
-static void timing_off(struct dp_port *p, enum dfly_port_ctr c, uint64_t cycles)
+/* Off by @p cycles: count it in the LATE or EARLY run at @p r (count, _CYCLES, _MAX). */
+static void timing_off(uint64_t *r, uint64_t cycles)
 {
-	uint64_t *r = p->rt->regs->port_ctr[p->port];
-
-	r[c]++;
-	r[c + 1] += cycles;
-	if (cycles > r[c + 2])
-		r[c + 2] = cycles;
+	r[0]++;
+	r[1] += cycles;
+	if (cycles > r[2])
+		r[2] = cycles;
 }
 
 /*
- * Something due at cycle @p due was taken at @p at: more than 2 cycles after, count it in the
- * LATE family that starts at @p late (LATE, _CYCLES, _MAX); more than 2 before, in the EARLY
- * one after it. Unsigned both ways: one of the two comes from the peer and may be anything.
+ * Something due at cycle @p due was taken at @p at: count it in the family that starts at
+ * @p fam (its TIMED counter), as LATE or EARLY when more than 2 cycles apart. A difference of
+ * DP_TIMING_MAX or more is a peer on another clock (no shared --epoch-ns) or a broken one: not
+ * timed at all, so it cannot wrap the sums. Unsigned both ways: one of the two comes from the
+ * peer and may be anything.
  */
-static void off_by(struct dp_port *p, enum dfly_port_ctr late, uint64_t at, uint64_t due)
+static void timed(struct dp_port *p, enum dfly_port_ctr fam, uint64_t at, uint64_t due)
 {
-	if (at > due && at - due > 2)
-		timing_off(p, late, at - due);
-	else if (due > at && due - at > 2)
-		timing_off(p, (enum dfly_port_ctr)(late + 3), due - at);
-}
+	uint64_t *r = p->rt->regs->port_ctr[p->port] + fam;
+	uint64_t d = at > due ? at - due : due - at;
 
-/* Whether @p a and @p b are close enough to be compared: a peer that keeps another clock (no
- * shared --epoch-ns) or a broken one is not timed at all, so it cannot wrap the sums. */
-static bool timing_plausible(uint64_t a, uint64_t b)
-{
-	return (a > b ? a - b : b - a) < DP_TIMING_MAX;
+	if (d >= DP_TIMING_MAX)
+		return;
+	r[0]++;
+	if (d > 2)
+		timing_off(at > due ? r + 1 : r + 4, d);
 }
 
 static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
@@ -513,11 +505,8 @@ static void link_timing(struct dp_port *p, const struct dfly_wire_ack *a)
 		return;
 	m = dp_llr_tx_frame(&p->tx, a->ack - 1);
 	/* a packet due before the link came up waited for the peer's HELLO: not a timing fault */
-	if (m == NULL || (due = *dp_mbuf_due(m)) == DFLY_WIRE_ACK_NONE || due < p->up_cycle ||
-	    !timing_plausible(a->taken, due))
-		return;
-	ctr(p, DFLY_LINK_TIMED, 1);
-	off_by(p, DFLY_LINK_LATE, a->taken, due);
+	if (m != NULL && (due = *dp_mbuf_due(m)) != DFLY_WIRE_ACK_NONE && due >= p->up_cycle)
+		timed(p, DFLY_LINK_TIMED, a->taken, due);
 }
 
 static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *b, uint32_t len,
@@ -582,11 +571,8 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 		}
 		/* credit timing: the newest credit was due at c.credit.due, taken now, at cur (a
 		 * frame whose credits were all known already, or a lost one's repair, is not) */
-		if (fresh && c.credit.due != DFLY_WIRE_CREDIT_NO_DUE && c.credit.due >= p->up_cycle &&
-		    timing_plausible(cur, c.credit.due)) {
-			ctr(p, DFLY_CREDIT_TIMED, 1);
-			off_by(p, DFLY_CREDIT_LATE, cur, c.credit.due);
-		}
+		if (fresh && c.credit.due != DFLY_WIRE_CREDIT_NO_DUE && c.credit.due >= p->up_cycle)
+			timed(p, DFLY_CREDIT_TIMED, cur, c.credit.due);
 		break;
 	}
 	case DFLY_WIRE_CTRL_ACK: {
