@@ -19,14 +19,14 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 cflags="-g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-    -I$src/include -I$src/asic-emu -I$src/dataplane -I$src/tools/dfly -I$src/control
+    -I$src/include -I$src/asic-emu -I$src/dataplane -I$src/config -I$src/control
     -DDFLY_SOURCE_DIR=\"$src\""
 srcs() {
     case "$1" in
     wire_data) echo "asic-emu/wire.c asic-emu/topo.c" ;;
     wire_ctrl) echo "asic-emu/wire.c asic-emu/topo.c" ;;
     host) echo "asic-emu/wire.c asic-emu/topo.c dataplane/host.c" ;;
-    config) echo "tools/dfly/netcfg.c dataplane/deploy.c dataplane/host.c asic-emu/topo.c
+    config) echo "config/netcfg.c dataplane/deploy.c dataplane/host.c asic-emu/topo.c
         asic-emu/wire.c control/fw.c control/lia.c asic-emu/regs.c" ;;
     esac
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Whole-network test of the capture (tools/dfly/capture.c, include/dfly/trace.h): a short run
+ * Whole-network test of the capture (traffic/capture.c, include/dfly/trace.h): a short run
  * captured at every point, read back with libpcap and checked against the simulator itself:
  *  - packet by packet: the HOST_TX records are the delivered packets, in delivery order, with
  *    the same source, destination, generation cycle, tail cycle, hops and nonminimal flag the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the traffic patterns (tools/dfly/gen.c, spec §7.2) on h4 (g = 33, 32 nodes per
+ * Unit tests of the traffic patterns (traffic/gen.c, spec §7.2) on h4 (g = 33, 32 nodes per
  * group): 200 destinations drawn for every node, and for each pattern the rule it must keep:
  * UN never picks the node itself; ADV+N the group G+N; ADVc one of G+1..G+h; perm a fixed
  * derangement; C1 the node's own area (9, 8, 8, 8 groups) and its rule there (UN; ADV+1 and

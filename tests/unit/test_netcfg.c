@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the network configuration loader (tools/dfly/netcfg.c): every error class with
+ * Unit tests of the network configuration loader (config/netcfg.c): every error class with
  * its exact message (negative tests first), --set overrides, defaults, the dump → load round
  * trip, the VC maps of spec §2.2, and a load of every file in configs/ (the "CI parses every
  * config" rule: new files are picked up automatically).

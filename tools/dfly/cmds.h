@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The `dfly` subcommands implemented outside main.c.
+ * The `dfly` front-end: its table of subcommands (main.c), one file each, and the helpers they
+ * share (cli.c).
  */
 #ifndef DFLY_CMDS_H
 #define DFLY_CMDS_H
@@ -9,20 +10,50 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/** Monotonic wall-clock seconds (main.c). */
+/** Most --set options one command line takes. */
+#define DFLY_MAX_SETS 128
+/** Most items of a comma-separated list option (--mechanisms, --patterns). */
+#define DFLY_MAX_LIST 64
+
+/** A subcommand's entry point: argv[0] is its name; returns the exit status. */
+typedef int dfly_cmd_fn(int argc, char **argv);
+
+/** One subcommand of `dfly` (main.c's table). */
+struct dfly_cmd {
+	const char *name;    /**< the word after `dfly` */
+	const char *args;    /**< argument words shown in `dfly --help` after the name, or NULL */
+	dfly_cmd_fn *fn;     /**< runs it; never NULL */
+	const char *summary; /**< one sentence for `dfly --help` */
+};
+
+/** The subcommand named @p name, or NULL (main.c). */
+const struct dfly_cmd *dfly_cmd_find(const char *name);
+
+/** Monotonic wall-clock seconds (cli.c). */
 double now_s(void);
 
-/** The directory of the running executable into @p buf (main.c). @return @p buf, or NULL. */
+/** The directory of the running executable into @p buf (cli.c). @return @p buf, or NULL. */
 const char *self_dir(char *buf, size_t len);
 
-/** Parse a decimal unsigned 64-bit number, digits only (main.c). @return 0 or -EINVAL. */
+/** Parse a decimal unsigned 64-bit number, digits only (cli.c). @return 0 or -EINVAL. */
 int transient_parse_u64(const char *s, uint64_t *out);
+
+/** Split the comma-separated list @p s in place into at most @p max items (cli.c).
+ *  @return the number of items. */
+int dfly_split_list(char *s, char **out, int max);
+
+/** Parse offered loads, a list (0.1,0.3) or a range A:B:STEP, into at most @p max values
+ *  (cli.c). @return how many, or ≤ 0 on a syntax error. */
+int dfly_parse_loads(const char *arg, double *loads, int max);
 
 struct dfly_netcfg;
 struct dfly_topo;
 
-/** dfly sim (main.c): runs over mechanisms, patterns, loads and seeds; returns the exit status. */
+/** dfly sim (sim.c): runs over mechanisms, patterns, loads and seeds; returns the exit status. */
 int cmd_sim(int argc, char **argv);
+
+/** dfly topo (topo.c): a network's topology, paths and VC needs; returns the exit status. */
+int cmd_topo(int argc, char **argv);
 
 /**
  * The contention-threshold rule of spec §5.8 for network @p cfg with topology @p t: th >= 2·v̄
@@ -31,7 +62,7 @@ int cmd_sim(int argc, char **argv);
  */
 uint32_t dfly_cc_rule(FILE *f, const struct dfly_netcfg *cfg, const struct dfly_topo *t);
 
-/** dfly transient (main.c): one transient experiment; returns the exit status. */
+/** dfly transient (transient.c): one transient experiment; returns the exit status. */
 int cmd_transient(int argc, char **argv);
 
 /** Print one shell word, single-quoted if it needs to be (repro.c). */

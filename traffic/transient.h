@@ -41,7 +41,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fabric.h"
+#include "edge.h"
+#include "netcfg.h"
 
 /** Which cycle of a packet decides its bin (spec ). */
 enum dfly_transient_by {

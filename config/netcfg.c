@@ -1661,7 +1661,7 @@ void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f)
 	fprintf(f, "# dfly network configuration: every setting, effective values");
 	if (cfg->path[0] != '\0')
 		fprintf(f, " (read from %s)", cfg->path);
-	fprintf(f, ".\n# Format and defaults: tools/dfly/netcfg.h, configs/README.md.\n");
+	fprintf(f, ".\n# Format and defaults: config/netcfg.h, configs/README.md.\n");
 
 	for (size_t i = 0; i < NC_NSETTINGS; i++) {
 		const struct nc_setting *s = &nc_settings[i];

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "edge.h"
 #include "netcfg.h"
 
 struct dfly_fabric;
@@ -156,20 +157,6 @@ uint64_t dfly_fabric_now(const struct dfly_fabric *fab);
 void dfly_fabric_totals(const struct dfly_fabric *fab, uint64_t *gen, uint64_t *dlv,
 			uint64_t *drop_inj);
 
-/** One delivered packet, as the delivery tap sees it. */
-struct dfly_delivery {
-	uint32_t src_node, dst_node;
-	uint64_t gen_cycle;  /**< generation cycle */
-	uint64_t inj_cycle;  /**< cycle it left the injection queue */
-	uint64_t tail_cycle; /**< cycle its tail reached the destination node */
-	uint16_t len;	     /**< phits */
-	uint8_t lhops, ghops;
-	bool nonmin;	       /**< a nonminimal decision was committed (VAL, UGAL, PB, PAR, OLM) */
-	bool global_misrouted; /**< took more global hops than its minimal path (spec §8.4) */
-};
-
-/** Called for every delivered packet (whole run, not only the measurement window). */
-typedef void dfly_delivery_fn(void *ctx, const struct dfly_delivery *d);
 
 struct dfly_capture_stats;
 

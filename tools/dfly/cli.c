@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Helpers the `dfly` subcommands share (cmds.h): wall-clock time, the executable's folder, and
+ * the parsers of lists, loads and numbers on their command lines.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds.h"
+
+/* Split a comma-separated list in place. */
+int dfly_split_list(char *s, char **out, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, ","); tok != NULL && n < max; tok = strtok(NULL, ","))
+		out[n++] = tok;
+	return n;
+}
+
+int dfly_parse_loads(const char *arg, double *loads, int max)
+{
+	double a, b, step;
+	int n = 0;
+	char *end;
+
+	if (strchr(arg, ':') != NULL) {
+		if (sscanf(arg, "%lf:%lf:%lf", &a, &b, &step) != 3 || step <= 0 || b < a)
+			return -1;
+		for (int k = 0; n < max; k++) {
+			double x = a + k * step;
+
+			if (x > b + step * 1e-6)
+				break;
+			loads[n++] = round(x * 1e9) / 1e9;
+		}
+		return n;
+	}
+	for (const char *p = arg; *p && n < max;) {
+		loads[n++] = strtod(p, &end);
+		if (end == p)
+			return -1;
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != '\0')
+			return -1;
+	}
+	return n;
+}
+
+const char *self_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash == NULL)
+		return NULL;
+	*slash = '\0';
+	return buf;
+}
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Parse a whole unsigned decimal number. */
+int transient_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno || *end != '\0' ? -EINVAL : 0;
+}
