@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dfly/log.h"
 #include "dfly/trace.h"
 #include "dfly/wire.h"
 #include "netcfg.h"
@@ -266,7 +267,7 @@ int dfly_capture_write(struct dfly_capture *c, const struct pcap_pkthdr *h, cons
 		pcap_dump_close(c->dump);
 		c->dump = NULL;
 		if (open_file(c, err, sizeof(err)) < 0) {
-			fprintf(stderr, "dfly: %s\n", err);
+			DFLY_LOG_RL(DFLY_LOG_TRAFFIC, DFLY_LOG_ERR, "capture: %s", err);
 			c->st.errors++;
 			return -EIO;
 		}

@@ -703,7 +703,7 @@ static int bench_dataplane(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	char mode_buf[256] = "min,ugal,pb,base,ectn,lia", frame_buf[128] = "64,1500";
-	char *modes[BENCH_MAX], *frames[BENCH_MAX], dir[1024] = "", exe[1024], sw[1100];
+	char *modes[BENCH_MAX], *frames[BENCH_MAX], dir[1024] = "", sw[1100];
 	char network[1024], deploy[1100];
 	const char *user_sets[BENCH_MAX];
 	int nuser = 0, runs = 3, nm, nf, opt, rc = 0;
@@ -782,14 +782,12 @@ static int bench_dataplane(int argc, char **argv)
 		return 2;
 	}
 	t = dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t, cfg.arr, cfg.sigma);
-	if (t == NULL || self_dir(exe, sizeof(exe)) == NULL) {
+	if (t == NULL) {
 		fprintf(stderr, "dfly bench dataplane: %s: bad topology\n", network);
-		dfly_topo_destroy(t);
 		return 2;
 	}
-	snprintf(sw, sizeof(sw), "%s/dfly-switch", exe);
-	if (access(sw, X_OK) != 0) {
-		fprintf(stderr, "dfly bench dataplane: %s: %s\n", sw, strerror(errno));
+	if (dfly_find_tool("dfly-switch", sw, sizeof(sw)) != 0) {
+		fprintf(stderr, "dfly bench dataplane: dfly-switch: not found beside dfly\n");
 		dfly_topo_destroy(t);
 		return 2;
 	}

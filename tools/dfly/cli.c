@@ -85,3 +85,23 @@ int transient_parse_u64(const char *s, uint64_t *out)
 	*out = strtoull(s, &end, 10);
 	return errno || *end != '\0' ? -EINVAL : 0;
 }
+
+/* The folders, relative to the dfly executable's, where the build tree puts the other binaries
+ * (an install puts them all in one). */
+static const char *const tool_dirs[] = {".", "../dataplane", "../tools", NULL};
+
+int dfly_find_tool(const char *name, char *out, size_t len)
+{
+	char dir[4096];
+
+	if (self_dir(dir, sizeof(dir)) != NULL) {
+		for (int i = 0; tool_dirs[i] != NULL; i++) {
+			int n = snprintf(out, len, "%s/%s/%s", dir, tool_dirs[i], name);
+
+			if (n > 0 && (size_t)n < len && access(out, X_OK) == 0)
+				return 0;
+		}
+	}
+	snprintf(out, len, "%s", name);
+	return -ENOENT;
+}

@@ -35,6 +35,13 @@ double now_s(void);
 /** The directory of the running executable into @p buf (cli.c). @return @p buf, or NULL. */
 const char *self_dir(char *buf, size_t len);
 
+/**
+ * Find another dfly binary (dfly-switch, dfly-controld) beside the running dfly: in its folder
+ * (an install) or in the build tree's (dataplane/, tools/). @return 0 with its path in @p out,
+ * or -ENOENT with @p name alone in @p out (for a look-up in PATH).
+ */
+int dfly_find_tool(const char *name, char *out, size_t len);
+
 /** Parse a decimal unsigned 64-bit number, digits only (cli.c). @return 0 or -EINVAL. */
 int transient_parse_u64(const char *s, uint64_t *out);
 

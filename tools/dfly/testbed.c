@@ -250,17 +250,10 @@ static void copy_str(char *dst, size_t len, const char *src)
 /* A sibling of the dfly executable (build/tools/ or the install bin/), else from PATH. */
 static void find_tool(const char *given, const char *name, char *out, size_t len)
 {
-	char dir[PATH_MAX];
-
-	if (given != NULL) {
+	if (given != NULL)
 		copy_str(out, len, given);
-		return;
-	}
-	if (self_dir(dir, sizeof(dir)) != NULL) {
-		if (snprintf(out, len, "%s/%s", dir, name) < (int)len && access(out, X_OK) == 0)
-			return;
-	}
-	copy_str(out, len, name);
+	else
+		dfly_find_tool(name, out, len);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1117,7 +1110,22 @@ static int status(const char *dir)
 	return dead ? 1 : 0;
 }
 
-int cmd_testbed(int argc, char **argv)
+/* What the command line asks for (tb_parse). */
+struct tb_args {
+	struct tb_opts o;		/* what the plan is built from */
+	const char *sets[MAX_SETS];	/* --set, pointed to by o.sets */
+	const char *verb;		/* gen, up, run, status or down */
+	const char *dir, *sw, *cd;	/* --dir, --switch, --controld */
+	const char *eal_extra;		/* --eal */
+	double duration, gen_seconds, timeout;
+	int gen;			/* --generators: -1 (default), 0 off, 1 on */
+};
+
+/*
+ * Parse the command line into @p a. @return -1 to go on, or the exit status to end with (0
+ * after --help, 2 on a usage error, said on stderr).
+ */
+static int tb_parse(int argc, char **argv, struct tb_args *a)
 {
 	static const char *const splits[] = {"one", "group", "router", NULL};
 	static const char *const links[] = {"memif", "veth", NULL};
@@ -1138,25 +1146,21 @@ int cmd_testbed(int argc, char **argv)
 		{"dir", required_argument, NULL, 'D'},	 {"loss-ppm", required_argument, NULL, 'p'},
 		{"dead-us", required_argument, NULL, 'X'}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
-	const char *sets[MAX_SETS];
-	struct tb_opts o;
-	struct tb tb;
-	const char *verb, *dir = NULL, *sw = NULL, *cd = NULL;
-	double duration = 0, gen_seconds = -1, timeout = 30;
-	int opt, v, gen = -1, rc = 2;
-	char err[1024];
+	struct tb_opts *o = &a->o;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int opt, v;
 
-	memset(&o, 0, sizeof(o));
-	memset(&tb, 0, sizeof(tb));
-	snprintf(o.name, sizeof(o.name), "tb");
-	o.sets = sets;
-	o.cores = cores > 0 ? (uint32_t)cores : 1;
+	snprintf(o->name, sizeof(o->name), "tb");
+	o->sets = a->sets;
+	o->cores = cores > 0 ? (uint32_t)cores : 1;
+	a->gen_seconds = -1;
+	a->timeout = 30;
+	a->gen = -1;
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	verb = argv[1];
+	a->verb = argv[1];
 	argc--;
 	argv++;
 	optind = 1;
@@ -1167,41 +1171,41 @@ int cmd_testbed(int argc, char **argv)
 				fprintf(stderr, "dfly testbed: --name %s: 1 to 6 of [a-z0-9]\n", optarg);
 				return 2;
 			}
-			snprintf(o.name, sizeof(o.name), "%s", optarg);
+			snprintf(o->name, sizeof(o->name), "%s", optarg);
 			break;
 		case 'S':
 			if (parse_enum("--split", optarg, splits, &v) != 0)
 				return 2;
-			o.split = (enum tb_split)v;
+			o->split = (enum tb_split)v;
 			break;
 		case 'L':
 			if (parse_enum("--link", optarg, links, &v) != 0)
 				return 2;
-			o.link = (enum tb_link)v;
+			o->link = (enum tb_link)v;
 			break;
 		case 'H':
 			if (parse_enum("--hosts", optarg, hostm, &v) != 0)
 				return 2;
-			o.hosts = (enum tb_hosts)v;
+			o->hosts = (enum tb_hosts)v;
 			break;
 		case 'N':
-			o.host_nodes = optarg;
+			o->host_nodes = optarg;
 			break;
 		case 'g':
-			if (parse_enum("--generators", optarg, onoff, &gen) != 0)
+			if (parse_enum("--generators", optarg, onoff, &a->gen) != 0)
 				return 2;
 			break;
 		case 'f':
 			if (parse_enum("--firmware", optarg, fws, &v) != 0)
 				return 2;
-			o.firmware = (enum tb_fw)v;
+			o->firmware = (enum tb_fw)v;
 			break;
 		case 's':
-			if (o.nsets >= MAX_SETS) {
+			if (o->nsets >= MAX_SETS) {
 				fprintf(stderr, "dfly testbed: more than %d --set\n", MAX_SETS);
 				return 2;
 			}
-			sets[o.nsets++] = optarg;
+			a->sets[o->nsets++] = optarg;
 			break;
 		case 'c': {
 			char *end;
@@ -1211,32 +1215,32 @@ int cmd_testbed(int argc, char **argv)
 				fprintf(stderr, "dfly testbed: --cores %s: 1..1024\n", optarg);
 				return 2;
 			}
-			o.cores = (uint32_t)c;
+			o->cores = (uint32_t)c;
 			break;
 		}
 		case 'e':
-			tb.eal_extra = optarg;
+			a->eal_extra = optarg;
 			break;
 		case 'd':
-			if (parse_sec("--duration", optarg, &duration) != 0)
+			if (parse_sec("--duration", optarg, &a->duration) != 0)
 				return 2;
 			break;
 		case 'G':
-			if (parse_sec("--gen-seconds", optarg, &gen_seconds) != 0)
+			if (parse_sec("--gen-seconds", optarg, &a->gen_seconds) != 0)
 				return 2;
 			break;
 		case 't':
-			if (parse_sec("--timeout", optarg, &timeout) != 0)
+			if (parse_sec("--timeout", optarg, &a->timeout) != 0)
 				return 2;
 			break;
 		case 'w':
-			sw = optarg;
+			a->sw = optarg;
 			break;
 		case 'C':
-			cd = optarg;
+			a->cd = optarg;
 			break;
 		case 'D':
-			dir = optarg;
+			a->dir = optarg;
 			break;
 		case 'p': {
 			char *end;
@@ -1246,7 +1250,7 @@ int cmd_testbed(int argc, char **argv)
 				fprintf(stderr, "dfly testbed: --loss-ppm %s: 0..500000\n", optarg);
 				return 2;
 			}
-			o.loss_ppm = (uint32_t)ppm;
+			o->loss_ppm = (uint32_t)ppm;
 			break;
 		}
 		case 'X': {
@@ -1258,7 +1262,7 @@ int cmd_testbed(int argc, char **argv)
 					optarg);
 				return 2;
 			}
-			o.dead_us = (uint32_t)us;
+			o->dead_us = (uint32_t)us;
 			break;
 		}
 		case 'h':
@@ -1269,212 +1273,284 @@ int cmd_testbed(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (dir == NULL) {
-		fprintf(stderr, "dfly testbed %s: --dir DIR is required\n", verb);
+	if (a->dir == NULL) {
+		fprintf(stderr, "dfly testbed %s: --dir DIR is required\n", a->verb);
 		return 2;
 	}
-	if (strcmp(verb, "down") == 0 || strcmp(verb, "status") == 0) {
+	if (strcmp(a->verb, "down") == 0 || strcmp(a->verb, "status") == 0) {
 		if (optind != argc) {
-			fprintf(stderr, "dfly testbed %s: only --dir DIR\n", verb);
+			fprintf(stderr, "dfly testbed %s: only --dir DIR\n", a->verb);
 			return 2;
 		}
-		if (strcmp(verb, "status") == 0)
-			return status(dir);
-		{
-			struct tb_state st;
-			uint32_t nproc = state_load(dir, &st) == 0 ? st.procs : 0;
-
-			state_free(&st);
-			rc = teardown(dir, false) == 0 ? 0 : 1;
-			report(dir, nproc, false);
-			return rc;
-		}
+		return -1;
 	}
-	if (strcmp(verb, "gen") != 0 && strcmp(verb, "up") != 0 && strcmp(verb, "run") != 0) {
+	if (strcmp(a->verb, "gen") != 0 && strcmp(a->verb, "up") != 0 &&
+	    strcmp(a->verb, "run") != 0) {
 		fprintf(stderr, "dfly testbed: unknown verb '%s' (gen, up, run, status, down)\n",
-			verb);
+			a->verb);
 		return 2;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "dfly testbed %s: one NETWORK.cfg expected\n", verb);
+		fprintf(stderr, "dfly testbed %s: one NETWORK.cfg expected\n", a->verb);
 		return 2;
 	}
-	if (strcmp(verb, "run") == 0 && duration <= 0) {
+	if (strcmp(a->verb, "run") == 0 && a->duration <= 0) {
 		fprintf(stderr, "dfly testbed run: --duration S is required\n");
 		return 2;
 	}
-	if (gen_seconds >= 0 && duration > 0 && gen_seconds >= duration) {
+	if (a->gen_seconds >= 0 && a->duration > 0 && a->gen_seconds >= a->duration) {
 		fprintf(stderr, "dfly testbed: --gen-seconds must be below --duration (the network "
 				"needs time to drain)\n");
 		return 2;
 	}
-	o.network = argv[optind];
-	o.dir = dir;
-	o.generators = gen >= 0 ? gen == 1 : o.hosts == TB_HOSTS_NONE;
-	if (tb_plan_build(&tb.plan, &o, err, sizeof(err)) != 0) {
+	o->network = argv[optind];
+	o->dir = a->dir;
+	o->generators = a->gen >= 0 ? a->gen == 1 : o->hosts == TB_HOSTS_NONE;
+	return -1;
+}
+
+/* dfly testbed down: stop what DIR's state file names, then the report. */
+static int tb_down(const char *dir)
+{
+	struct tb_state st;
+	uint32_t nproc = state_load(dir, &st) == 0 ? st.procs : 0;
+	int rc;
+
+	state_free(&st);
+	rc = teardown(dir, false) == 0 ? 0 : 1;
+	report(dir, nproc, false);
+	return rc;
+}
+
+/*
+ * The plan: the processes, links and hosts of the testbed, its files written and checked with
+ * the dataplane's loader, the remains of an earlier testbed removed. @return 0, or 2 if the plan
+ * cannot be built, 1 if it cannot be written or started here (said on stderr).
+ */
+static int tb_plan(struct tb *tb, struct tb_args *a)
+{
+	char err[1024];
+	int v;
+
+	if (tb_plan_build(&tb->plan, &a->o, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly testbed: %s\n", err);
-		tb_plan_free(&tb.plan);
 		return 2;
 	}
-	tb.dir = tb.plan.dir;
-	find_tool(sw, "dfly-switch", tb.switch_path, sizeof(tb.switch_path));
-	find_tool(cd, "dfly-controld", tb.controld_path, sizeof(tb.controld_path));
-	v = state_exists_live(tb.plan.dir);
+	tb->dir = tb->plan.dir;
+	tb->eal_extra = a->eal_extra;
+	find_tool(a->sw, "dfly-switch", tb->switch_path, sizeof(tb->switch_path));
+	find_tool(a->cd, "dfly-controld", tb->controld_path, sizeof(tb->controld_path));
+	v = state_exists_live(tb->plan.dir);
 	if (v > 0) {
 		fprintf(stderr, "dfly testbed: %s holds a running testbed; dfly testbed down --dir %s\n",
-			tb.plan.dir, dir);
-		goto out;
+			tb->plan.dir, a->dir);
+		return 2;
 	}
 	if (v < 0) {
 		fprintf(stderr, "dfly testbed: %s: removing the remains of an earlier testbed\n",
-			tb.plan.dir);
-		teardown(tb.plan.dir, true);
+			tb->plan.dir);
+		teardown(tb->plan.dir, true);
 	}
-	if (tb.plan.proc_ns && geteuid() != 0 && strcmp(verb, "gen") != 0) {
+	if (tb->plan.proc_ns && geteuid() != 0 && strcmp(a->verb, "gen") != 0) {
 		fprintf(stderr, "dfly testbed: hosts and veth links need root (network namespaces)\n");
-		goto out;
+		return 2;
 	}
-	if (tb_plan_write(&tb.plan, err, sizeof(err)) != 0) {
+	if (tb_plan_write(&tb->plan, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly testbed: %s\n", err);
-		goto out;
+		return 2;
 	}
-	if (check_files(&tb.plan) != 0)
-		goto out;
-	print_plan(&tb.plan);
-	if (tb.plan.net.cycle_ns < 1000.0)
+	if (check_files(&tb->plan) != 0)
+		return 2;
+	print_plan(&tb->plan);
+	if (tb->plan.net.cycle_ns < 1000.0)
 		fprintf(stderr,
 			"dfly testbed: warning: clock.cycle_ns = %g: one lcore steps a few hundred "
 			"thousand router-cycles per second, so the routers will fall behind real "
 			"time; try --set clock.cycle_ns=10000\n",
-			tb.plan.net.cycle_ns);
-	tb.pid = calloc(tb.plan.nproc, sizeof(*tb.pid));
-	if (tb.pid == NULL)
-		goto out;
+			tb->plan.net.cycle_ns);
+	tb->pid = calloc(tb->plan.nproc, sizeof(*tb->pid));
+	return tb->pid == NULL ? 2 : 0;
+}
 
-	rc = 1;
-	{
-		char path[TB_PATH_MAX + 32];
-		bool dry = strcmp(verb, "gen") == 0;
-		struct sigaction sa;
-		uint64_t epoch = 0;
-		struct timespec ts;
+/*
+ * Open what the verb writes: gen, the script up.sh; up and run, the state file and the setup log,
+ * with the signals that stop a run. @return 0, or -1 (said on stderr); *epoch is cycle 0 of every
+ * process (0 for gen).
+ */
+static int tb_open(struct tb *tb, bool dry, uint64_t *epoch)
+{
+	char path[TB_PATH_MAX + 32];
+	struct sigaction sa;
+	struct timespec ts;
 
-		if (dry) {
-			snprintf(path, sizeof(path), "%s/up.sh", tb.plan.dir);
-			tb.script = fopen(path, "w");
-			if (tb.script == NULL) {
-				fprintf(stderr, "dfly testbed: %s: %s\n", path, strerror(errno));
-				goto out;
-			}
-			fprintf(tb.script, "#!/bin/sh\n# Generated by `dfly testbed gen`: what `dfly "
-					   "testbed up` runs. Stop with `dfly testbed down`.\nset -e\n");
-		} else {
-			snprintf(path, sizeof(path), "%s/%s", tb.plan.dir, STATE_FILE);
-			tb.state = fopen(path, "w");
-			snprintf(path, sizeof(path), "%s/setup.log", tb.plan.dir);
-			tb.log = fopen(path, "w");
-			if (tb.state == NULL || tb.log == NULL) {
-				fprintf(stderr, "dfly testbed: %s: cannot write\n", tb.plan.dir);
-				goto out;
-			}
-			state(&tb, "name %s", tb.plan.o.name);
-			state(&tb, "procs %u", tb.plan.nproc);
-			state(&tb, "routers %u", tb.plan.routers);
-			state(&tb, "links %u", tb.plan.nxl);
-			memset(&sa, 0, sizeof(sa));
-			sa.sa_handler = on_signal;
-			sigaction(SIGINT, &sa, NULL);
-			sigaction(SIGTERM, &sa, NULL);
-			sigaction(SIGHUP, &sa, NULL);
-			/* cycle 0 of every process: once they all had time to start */
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			epoch = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec +
-				500000000ull + 200000000ull * tb.plan.nproc;
+	*epoch = 0;
+	if (dry) {
+		snprintf(path, sizeof(path), "%s/up.sh", tb->plan.dir);
+		tb->script = fopen(path, "w");
+		if (tb->script == NULL) {
+			fprintf(stderr, "dfly testbed: %s: %s\n", path, strerror(errno));
+			return -1;
 		}
-		for (uint32_t i = 0; tb.plan.proc_ns && i < tb.plan.nproc; i++) {
-			char ns[32];
-
-			tb_plan_proc_ns(&tb.plan, i, ns, sizeof(ns));
-			if (setup_netns(&tb, ns) != 0)
-				goto fail;
-		}
-		/* a stale memif socket would make its server fail ("Address already in use") */
-		for (uint32_t k = 0; !dry && k < tb.plan.nxl; k++)
-			if (tb.plan.xl[k].sock[0] != '\0')
-				unlink(tb.plan.xl[k].sock);
-		if (setup_links(&tb) != 0 || setup_hosts(&tb) != 0)
-			goto fail;
-		if (start_switches(&tb, epoch, strcmp(verb, "run") == 0 ? 0 : duration, gen_seconds,
-				   timeout) != 0 ||
-		    start_controld(&tb) != 0)
-			goto fail;
-		if (dry) {
-			if (tb.plan.o.hosts == TB_HOSTS_TAP)
-				fprintf(tb.script, "# once dfly-switch has created the taps:\nsleep 5\n");
-			setup_taps(&tb);
-			fclose(tb.script);
-			tb.script = NULL;
-			snprintf(path, sizeof(path), "%s/up.sh", tb.plan.dir);
-			chmod(path, 0755);
-			printf("wrote %s/network.cfg, %s/p0..%u.cfg and %s (nothing started)\n",
-			       tb.plan.dir, tb.plan.dir, tb.plan.nproc - 1, path);
-			rc = 0;
-			goto out;
-		}
-		if (wait_ready(&tb, timeout) != 0 || setup_taps(&tb) != 0)
-			goto fail;
-		print_hosts(&tb.plan);
-		if (strcmp(verb, "up") == 0) {
-			printf("counters: dfly stats --instance %s; status: dfly testbed status --dir "
-			       "%s; stop: dfly testbed down --dir %s\n",
-			       tb.plan.o.name, dir, dir);
-			rc = 0;
-			goto out;
-		}
-		/* run: wait until `duration` after cycle 0, as the switches count --gen-seconds
-		 * (so the network drains for duration - gen_seconds), then stop */
-		{
-			double t0 = (double)epoch * 1e-9, last = now_s();
-
-			while (!tb_stop && now_s() - t0 < duration) {
-				bool all = true;
-
-				for (uint32_t i = 0; i < tb.plan.nproc; i++)
-					all &= proc_alive(tb.pid[i], 0);
-				if (!all) {
-					fprintf(stderr, "dfly testbed: a dfly-switch process exited "
-							"early\n");
-					break;
-				}
-				if (now_s() - last >= 5.0) {
-					fprintf(stderr, "dfly testbed: %.0f of %.0f s\n", now_s() - t0,
-						duration);
-					last = now_s();
-				}
-				usleep(50000);
-			}
-		}
-		if (tb.state != NULL)
-			fclose(tb.state);
-		tb.state = NULL;
-		rc = teardown(tb.plan.dir, false) == 0 ? 0 : 1;
-		if (report(tb.plan.dir, tb.plan.nproc, gen_seconds >= 0) != 0)
-			rc = 1;
-		goto out;
-fail:
-		if (tb.script != NULL) {
-			fclose(tb.script);
-			tb.script = NULL;
-		}
-		if (tb.state != NULL) {
-			fclose(tb.state);
-			tb.state = NULL;
-			fprintf(stderr, "dfly testbed: removing what was created\n");
-			teardown(tb.plan.dir, true);
-		}
-		rc = 1;
+		fprintf(tb->script, "#!/bin/sh\n# Generated by `dfly testbed gen`: what `dfly "
+				    "testbed up` runs. Stop with `dfly testbed down`.\nset -e\n");
+		return 0;
 	}
-out:
+	snprintf(path, sizeof(path), "%s/%s", tb->plan.dir, STATE_FILE);
+	tb->state = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/setup.log", tb->plan.dir);
+	tb->log = fopen(path, "w");
+	if (tb->state == NULL || tb->log == NULL) {
+		fprintf(stderr, "dfly testbed: %s: cannot write\n", tb->plan.dir);
+		return -1;
+	}
+	state(tb, "name %s", tb->plan.o.name);
+	state(tb, "procs %u", tb->plan.nproc);
+	state(tb, "routers %u", tb->plan.routers);
+	state(tb, "links %u", tb->plan.nxl);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* cycle 0 of every process: once they all had time to start */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*epoch = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 500000000ull +
+		 200000000ull * tb->plan.nproc;
+	return 0;
+}
+
+/* Create the namespaces, links and hosts, start the switches and dfly-controld (for gen: write
+ * the commands that would). @return 0 or -1. */
+static int tb_start(struct tb *tb, const struct tb_args *a, bool dry, uint64_t epoch)
+{
+	for (uint32_t i = 0; tb->plan.proc_ns && i < tb->plan.nproc; i++) {
+		char ns[32];
+
+		tb_plan_proc_ns(&tb->plan, i, ns, sizeof(ns));
+		if (setup_netns(tb, ns) != 0)
+			return -1;
+	}
+	/* a stale memif socket would make its server fail ("Address already in use") */
+	for (uint32_t k = 0; !dry && k < tb->plan.nxl; k++)
+		if (tb->plan.xl[k].sock[0] != '\0')
+			unlink(tb->plan.xl[k].sock);
+	if (setup_links(tb) != 0 || setup_hosts(tb) != 0)
+		return -1;
+	if (start_switches(tb, epoch, strcmp(a->verb, "run") == 0 ? 0 : a->duration,
+			   a->gen_seconds, a->timeout) != 0 ||
+	    start_controld(tb) != 0)
+		return -1;
+	return 0;
+}
+
+/* gen: the taps' commands, then close up.sh and say what was written. */
+static void tb_gen_report(struct tb *tb)
+{
+	char path[TB_PATH_MAX + 32];
+
+	if (tb->plan.o.hosts == TB_HOSTS_TAP)
+		fprintf(tb->script, "# once dfly-switch has created the taps:\nsleep 5\n");
+	setup_taps(tb);
+	fclose(tb->script);
+	tb->script = NULL;
+	snprintf(path, sizeof(path), "%s/up.sh", tb->plan.dir);
+	chmod(path, 0755);
+	printf("wrote %s/network.cfg, %s/p0..%u.cfg and %s (nothing started)\n", tb->plan.dir,
+	       tb->plan.dir, tb->plan.nproc - 1, path);
+}
+
+/* run: wait until `duration` after cycle 0, as the switches count --gen-seconds (so the network
+ * drains for duration - gen_seconds), or until a signal or a process that exits early. */
+static void tb_run(const struct tb *tb, double duration, uint64_t epoch)
+{
+	double t0 = (double)epoch * 1e-9, last = now_s();
+
+	while (!tb_stop && now_s() - t0 < duration) {
+		bool all = true;
+
+		for (uint32_t i = 0; i < tb->plan.nproc; i++)
+			all &= proc_alive(tb->pid[i], 0);
+		if (!all) {
+			fprintf(stderr, "dfly testbed: a dfly-switch process exited early\n");
+			break;
+		}
+		if (now_s() - last >= 5.0) {
+			fprintf(stderr, "dfly testbed: %.0f of %.0f s\n", now_s() - t0, duration);
+			last = now_s();
+		}
+		usleep(50000);
+	}
+}
+
+/* After a failure: close what is open and remove what was created. */
+static void tb_undo(struct tb *tb)
+{
+	if (tb->script != NULL) {
+		fclose(tb->script);
+		tb->script = NULL;
+	}
+	if (tb->state != NULL) {
+		fclose(tb->state);
+		tb->state = NULL;
+		fprintf(stderr, "dfly testbed: removing what was created\n");
+		teardown(tb->plan.dir, true);
+	}
+}
+
+/* gen, up and run, once the command line is parsed. @return the exit status. */
+static int tb_up(struct tb *tb, struct tb_args *a)
+{
+	bool dry = strcmp(a->verb, "gen") == 0;
+	uint64_t epoch;
+	int rc;
+
+	if ((rc = tb_plan(tb, a)) != 0)
+		return rc;
+	if (tb_open(tb, dry, &epoch) != 0)
+		return 1;
+	if (tb_start(tb, a, dry, epoch) != 0)
+		goto fail;
+	if (dry) {
+		tb_gen_report(tb);
+		return 0;
+	}
+	if (wait_ready(tb, a->timeout) != 0 || setup_taps(tb) != 0)
+		goto fail;
+	print_hosts(&tb->plan);
+	if (strcmp(a->verb, "up") == 0) {
+		printf("counters: dfly stats --instance %s; status: dfly testbed status --dir "
+		       "%s; stop: dfly testbed down --dir %s\n",
+		       tb->plan.o.name, a->dir, a->dir);
+		return 0;
+	}
+	tb_run(tb, a->duration, epoch);
+	if (tb->state != NULL)
+		fclose(tb->state);
+	tb->state = NULL;
+	rc = teardown(tb->plan.dir, false) == 0 ? 0 : 1;
+	if (report(tb->plan.dir, tb->plan.nproc, a->gen_seconds >= 0) != 0)
+		rc = 1;
+	return rc;
+fail:
+	tb_undo(tb);
+	return 1;
+}
+
+int cmd_testbed(int argc, char **argv)
+{
+	struct tb_args a;
+	struct tb tb;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	memset(&tb, 0, sizeof(tb));
+	if ((rc = tb_parse(argc, argv, &a)) >= 0)
+		return rc;
+	if (strcmp(a.verb, "status") == 0)
+		return status(a.dir);
+	if (strcmp(a.verb, "down") == 0)
+		return tb_down(a.dir);
+	rc = tb_up(&tb, &a);
 	if (tb.state != NULL)
 		fclose(tb.state);
 	if (tb.log != NULL)
