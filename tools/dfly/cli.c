@@ -4,6 +4,7 @@
  * the parsers of lists, loads and numbers on their command lines.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,4 +105,24 @@ int dfly_find_tool(const char *name, char *out, size_t len)
 	}
 	snprintf(out, len, "%s", name);
 	return -ENOENT;
+}
+
+/* Print one shell word, quoted if it needs to be (cmds.h). */
+void dfly_sh_word(FILE *f, const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_-+=./,:@%";
+
+	if (*s && strspn(s, safe) == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
 }

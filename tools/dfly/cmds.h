@@ -72,7 +72,7 @@ uint32_t dfly_cc_rule(FILE *f, const struct dfly_netcfg *cfg, const struct dfly_
 /** dfly transient (transient.c): one transient experiment; returns the exit status. */
 int cmd_transient(int argc, char **argv);
 
-/** Print one shell word, single-quoted if it needs to be (repro.c). */
+/** Print one shell word, single-quoted if it needs to be (cli.c). */
 void dfly_sh_word(FILE *f, const char *s);
 
 /** dfly repro (repro.c): the papers' experiments as batches of other subcommands. */

@@ -420,7 +420,7 @@ static void sweep_job_init(struct sweep_job *j, const struct sweep_opts *o, cons
 {
 	struct repro_job *r = &j->job;
 
-	repro_job_init(r, cmd_sim, "sim");
+	repro_job_init(r, dfly_cmd_find("sim")->fn, "sim");
 	j->mech = mech;
 	j->th = th;
 	j->off = false;
