@@ -9,6 +9,7 @@ PKGS=(
     libpcap-dev libconfig-dev                      # capture, configuration
     libcmocka-dev                                  # unit tests
     clang libclang-rt-14-dev                       # libFuzzer harnesses (tests/fuzz)
+    clang-format                                   # tests/unit/check_format.sh
     gnuplot-nox tshark                             # plots, trace dissection
     iproute2 iperf3 iputils-ping                   # namespaces, TCP and ping for integration tests
     ethtool procps python3                         # veth offloads, sysctl, test helpers
