@@ -158,6 +158,16 @@ void fw_params_init(struct fw_params *par)
 	lia_params_init(&par->lia);
 }
 
+void fw_params_enable(struct fw_params *par, uint32_t machines)
+{
+	par->pb_enabled = machines & DFLY_FW_BIT(PB);
+	par->ectn_enabled = machines & DFLY_FW_BIT(ECTN);
+	par->lia.enabled = machines & (DFLY_FW_BIT(LIA) | DFLY_FW_BIT(TPR));
+	par->lia.tpr = machines & DFLY_FW_BIT(TPR);
+	par->lia.acor = machines & DFLY_FW_BIT(ACOR);
+	par->fail_enabled = machines & DFLY_FW_BIT(FAILOVER);
+}
+
 static void pb_timer(struct fw *fw, uint64_t now, void *arg);
 static void ectn_timer(struct fw *fw, uint64_t now, void *arg);
 static void fail_timer(struct fw *fw, uint64_t now, void *arg);

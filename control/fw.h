@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dfly/mode.h"
 #include "dfly/regs.h"
 #include "dfly/topo.h"
 #include "dfly/wire.h"
@@ -239,6 +240,13 @@ typedef void fw_timer_fn(struct fw *fw, uint64_t now, void *arg);
  *  channels, per-VC bits, out of band; ECtN off, period 100, own partial live, mode FULL,
  *  refresh 10 periods, async delta 4 and min gap 10 cycles. */
 void fw_params_init(struct fw_params *par);
+
+/**
+ * Switch on the state machines of @p machines (DFLY_FW_BIT()s, dfly/mode.h: what a mode's registry
+ * entry names, dfly_mode_fw(), plus DFLY_FW_BIT(FAILOVER) where failover runs) and off the others:
+ * pb_enabled, ectn_enabled, lia.enabled (LIA or TPR), lia.tpr, lia.acor and fail_enabled.
+ */
+void fw_params_enable(struct fw_params *par, uint32_t machines);
 
 /**
  * Create the firmware of router @p router of @p topo, driving the ASIC whose register file is
