@@ -11,8 +11,10 @@
  *   1. drain regs->cpu_rx: decode every frame, check that it came from the router the topology
  *      puts at the other end of its port (and, for group-scoped messages, from my own group),
  *      and hand it to its mechanism;
- *   2. run the timers that are due, in registration order (the PB state machine is one; ECtN
- *      and LIA will be others), then retry any table publication the ASIC had not made room for;
+ *   2. every running mechanism's poll (failover's own links), then the timers that are due, in
+ *      registration order, then every mechanism's tick (a table publication the ASIC had not
+ *      made room for, ECtN's immediate broadcasts, LIA's window): the mechanisms are struct
+ *      fw_mech ops tables (fw_mech.h), run in the fixed order of fw_mechs[];
  *   3. write regs->fw.heartbeat = now.
  *
  * Timing, as the virtual-time fabric sees it: a frame queued on cpu_tx at cycle c leaves at the
@@ -20,10 +22,11 @@
  * fw_tick of the cycle it arrives; a table published at cycle c is used from the ASIC's step of
  * cycle c + 1.
  *
- * Mechanisms today: PiggyBack (spec §4.6), out of band (mode B, PB_STATE frames, default) or in
- * band (mode A, the IAR piggyback through regs->fw.pb_own_vec and regs->mech.pb_rx_vec); ECtN
- * (spec §5.6), the whole partial array every period or one of the lighter alternatives (enum
- * fw_ectn_mode; the async mode also checks its own partial array at every tick, after step 2).
+ * Mechanisms today, one file each (pb.c, ectn.c, failover.c, lia.c): PiggyBack (spec §4.6),
+ * out of band (mode B, PB_STATE frames, default) or in band (mode A, the IAR piggyback through
+ * regs->fw.pb_own_vec and regs->mech.pb_rx_vec); ECtN (spec §5.6), the whole partial array every
+ * period or one of the lighter alternatives (enum fw_ectn_mode; the async mode also checks its
+ * own partial array at every tick, after the timers); failover (LINK_STATE); LIA, TPR and ACOR.
  */
 #ifndef FW_H
 #define FW_H
