@@ -469,6 +469,21 @@ struct dfly_regs_mech_ctrs {
 	_Atomic uint64_t pb_rx_count[DFLY_MAX_PORTS];
 };
 
+/**
+ * The arrays of struct dfly_regs_mech_ctrs that readers show as gauges (`dfly stats`),
+ * X(ENUM, scope, name, field, per, description): field is the member of struct
+ * dfly_regs_mech_ctrs, per PORT (shown as port<P>.<name>) or GROUP (<scope>.<name>.g<D>, scope
+ * the mechanism that owns it). A mechanism's new ASIC array is a line here.
+ */
+#define DFLY_FOREACH_MECH_ARRAY(X)                                                                 \
+	X(CC, "cc", cc, cc, PORT, "contention counter per output port (spec 5.2)")                 \
+	X(CC_EST, "cc", cc_est_q8, cc_est_q8, PORT, "Filtered estimate per output, 1/256 units")   \
+	X(ECTN_PARTIAL, "ectn", partial, ectn_partial, GROUP, "ECtN partial array (spec 5.6)")     \
+	X(ECTN_COMBINED, "ectn", combined, ectn_combined, GROUP, "ECtN combined array")            \
+	X(LIA_INJECTED, "lia", injected, lia_injected, GROUP,                                      \
+	  "LIA packets injected per group, a running total (spec 6.2)")                           \
+	X(LIA_STORED, "lia", stored, lia_stored, GROUP, "LIA packets in the injection buffers")
+
 /* ---------------------------------------------------------------------------------------------
  * CPU port
  */
