@@ -42,11 +42,11 @@ extern "C" {
  * Firmware state machines (control/): X(ENUM, name, description)
  */
 #define DFLY_FOREACH_FW(X)                                                                         \
-	X(PB, pb, "PiggyBack: own saturation bits, exchanged in the group (spec 4.6)")            \
-	X(ECTN, ectn, "ECtN: partial arrays broadcast in the group, combined table (spec 5.6)")   \
-	X(LIA, lia, "LIA: windowed injection counters, L1/L2 flags, levels and T (spec 6)")       \
-	X(TPR, tpr, "TPR: the LIA machine on carried traffic, levels and T only (spec 4.11)")     \
-	X(ACOR, acor, "ACOR: the Path-A length per router from head waits (spec 4.12)")           \
+	X(PB, pb, "PiggyBack: own saturation bits, exchanged in the group (spec 4.6)")             \
+	X(ECTN, ectn, "ECtN: partial arrays broadcast in the group, combined table (spec 5.6)")    \
+	X(LIA, lia, "LIA: windowed injection counters, L1/L2 flags, levels and T (spec 6)")        \
+	X(TPR, tpr, "TPR: the LIA machine on carried traffic, levels and T only (spec 4.11)")      \
+	X(ACOR, acor, "ACOR: the Path-A length per router from head waits (spec 4.12)")            \
 	X(FAILOVER, failover, "failover: down global links told and relayed (routing.failover)")
 
 #define DFLY__ENUM(E, n, d) DFLY_FW_##E,
@@ -99,41 +99,41 @@ enum dfly_mode_vcs {
 #define DFLY_MODEF__TR  DFLY_MODEF_IN_TRANSIT
 #define DFLY_MODEF__CC  (DFLY_MODEF_IN_TRANSIT | DFLY_MODEF_CC)
 #define DFLY_FOREACH_MODE(X)                                                                       \
-	X(MIN, "min", DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC, DFLY_VCS_MIN, 0, 0,              \
+	X(MIN, "min", DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC, DFLY_VCS_MIN, 0, 0,                \
 	  "oblivious minimal (spec 4.2)")                                                          \
-	X(VAL, "val", DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL,\
+	X(VAL, "val", DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL,  \
 	  0, 0, "Valiant; routing.val.path_a lgl | lg- | -gl | -g- (spec 4.3)")                    \
-	X(UGAL, "ugal", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                        \
+	X(UGAL, "ugal", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                   \
 	  "UGAL-L; routing.ugal.f, .t in packets, .occupancy vc | port (spec 4.5)")                \
-	X(PB, "pb", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, DFLY_FW_BIT(PB),                 \
+	X(PB, "pb", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, DFLY_FW_BIT(PB),            \
 	  DFLY_TBL_BIT(PB),                                                                        \
 	  "PiggyBack; routing.pb.f, .t, .average all | other, .bits vc | port, .exchange oob | "   \
 	  "inband, .period, .piggyback_every, .send_unchanged (spec 4.6)")                         \
-	X(PAR, "par", DFLY_MODEF__SRC, DFLY_VCS_PAR, 0, 0,                                               \
+	X(PAR, "par", DFLY_MODEF__SRC, DFLY_VCS_PAR, 0, 0,                                         \
 	  "PAR, UGAL-L again in the source group; needs vcs.local = 5 (spec 4.7)")                 \
-	X(OLM, "olm", DFLY_MODEF__TR, DFLY_VCS_TRANSIT, 0, 0,                                            \
+	X(OLM, "olm", DFLY_MODEF__TR, DFLY_VCS_TRANSIT, 0, 0,                                      \
 	  "OLM, in transit; routing.olm.threshold_pct, .min_occupancy_pct (spec 4.10)")            \
-	X(BASE, "base", DFLY_MODEF__CC, DFLY_VCS_TRANSIT, 0, 0,                                          \
+	X(BASE, "base", DFLY_MODEF__CC, DFLY_VCS_TRANSIT, 0, 0,                                    \
 	  "contention counters, Base trigger; routing.cc.* (spec 5.3)")                            \
-	X(FILTERED, "filtered", DFLY_MODEF__CC, DFLY_VCS_TRANSIT, 0, 0,                                  \
+	X(FILTERED, "filtered", DFLY_MODEF__CC, DFLY_VCS_TRANSIT, 0, 0,                            \
 	  "contention counters, filtered trigger; routing.cc.* (spec 5.4)")                        \
-	X(HYBRID, "hybrid", DFLY_MODEF__CC, DFLY_VCS_TRANSIT, 0, 0,                                      \
+	X(HYBRID, "hybrid", DFLY_MODEF__CC, DFLY_VCS_TRANSIT, 0, 0,                                \
 	  "contention or credit trigger; routing.cc.*, routing.hybrid.* (spec 5.5)")               \
-	X(ECTN, "ectn", DFLY_MODEF__CC | DFLY_MODEF__SRC, DFLY_VCS_TRANSIT, DFLY_FW_BIT(ECTN),                 \
+	X(ECTN, "ectn", DFLY_MODEF__CC | DFLY_MODEF__SRC, DFLY_VCS_TRANSIT, DFLY_FW_BIT(ECTN),     \
 	  DFLY_TBL_BIT(ECTN),                                                                      \
 	  "ECtN, combined group arrays at injection, then Base; routing.cc.*, routing.ectn.* "     \
 	  "(spec 5.6)")                                                                            \
-	X(LIA, "lia", DFLY_MODEF__SRC | DFLY_MODEF_PATH_PER_PKT | DFLY_MODEF_T1, DFLY_VCS_VAL,          \
+	X(LIA, "lia", DFLY_MODEF__SRC | DFLY_MODEF_PATH_PER_PKT | DFLY_MODEF_T1, DFLY_VCS_VAL,     \
 	  DFLY_FW_BIT(LIA), DFLY_TBL_BIT(LIA) | DFLY_TBL_BIT(UGAL),                                \
 	  "LIA, path shortening and T per traffic level; routing.lia.* (spec 6)")                  \
-	X(TPR, "tpr", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A | DFLY_MODEF_T1, DFLY_VCS_VAL,                \
+	X(TPR, "tpr", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A | DFLY_MODEF_T1, DFLY_VCS_VAL,           \
 	  DFLY_FW_BIT(TPR), DFLY_TBL_BIT(LIA) | DFLY_TBL_BIT(UGAL),                                \
 	  "TPR, T per level of carried traffic; routing.lia.* (spec 4.11)")                        \
-	X(PB_ACOR, "pb-acor", DFLY_MODEF__SRC | DFLY_MODEF_PATH_PER_PKT, DFLY_VCS_VAL,                  \
+	X(PB_ACOR, "pb-acor", DFLY_MODEF__SRC | DFLY_MODEF_PATH_PER_PKT, DFLY_VCS_VAL,             \
 	  DFLY_FW_BIT(PB) | DFLY_FW_BIT(ACOR), DFLY_TBL_BIT(PB) | DFLY_TBL_BIT(LIA),               \
 	  "PB with the Path-A length set per router by ACOR; routing.pb.*, routing.acor.* "        \
 	  "(spec 4.12)")                                                                           \
-	X(UGAL_G, "ugal-g", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A | DFLY_MODEF_ORACLE, DFLY_VCS_VAL, 0,  \
+	X(UGAL_G, "ugal-g", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A | DFLY_MODEF_ORACLE, DFLY_VCS_VAL, 0, \
 	  0, "UGAL-G, global queue information: an oracle, dfly sim only (spec 4.5)")
 /* clang-format on */
 
