@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dfly/mode.h"
 #include "dfly/regs.h"
 #include "dfly/trace.h"
 #include "dfly/rng.h"
@@ -107,9 +108,10 @@ struct dfly_wire_data;
  */
 void asic_pkt_wire(const struct asic_pkt *pk, struct dfly_wire_data *d);
 
+/** OLM and the contention modes: misroutes decided in transit (the registry's family flag). */
 static inline bool asic_mode_in_transit(uint32_t mode)
 {
-	return mode >= DFLY_MODE_OLM && mode <= DFLY_MODE_ECTN;
+	return dfly_mode_is(mode, DFLY_MODEF_IN_TRANSIT);
 }
 
 /** The values a routing decision compared (trace metadata, include/dfly/trace.h). */

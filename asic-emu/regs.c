@@ -77,11 +77,17 @@ int dfly_regs_check(const struct dfly_regs *regs)
 
 void *dfly_regs_tbl_begin(struct dfly_regs *regs, enum dfly_tbl t)
 {
-	uint64_t gen = atomic_load_explicit(&regs->tbl_gen[t], memory_order_acquire);
-	uint64_t seen = atomic_load_explicit(&regs->tbl_seen[t], memory_order_acquire);
-	size_t off = dfly_tbl_offset(t);
+	uint64_t gen, seen;
+	size_t off;
 	char *next;
 
+	if ((unsigned)t >= DFLY_TBL_COUNT) {
+		errno = EINVAL;
+		return NULL;
+	}
+	gen = atomic_load_explicit(&regs->tbl_gen[t], memory_order_acquire);
+	seen = atomic_load_explicit(&regs->tbl_seen[t], memory_order_acquire);
+	off = dfly_tbl_offset(t);
 	if (seen != gen) {
 		errno = EBUSY;
 		return NULL;

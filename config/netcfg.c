@@ -77,10 +77,7 @@ static const char *const nc_orel_names[] = {"start", "tail", NULL};
 
 /** Routing mechanisms of spec §4–§6 that are not implemented yet. */
 static const char *const nc_mech_later[] = {"crt", "res", NULL};
-/** Implemented mechanisms, index = enum dfly_route_mode. */
-static const char *const nc_mech_names[] = {
-    "min",    "val",  "ugal", "pb",  "par",	"olm",	  "base",
-    "filtered", "hybrid", "ectn", "lia", "tpr", "pb-acor", "ugal-g", NULL};
+/* Implemented mechanisms: the registry, dfly/mode.h. */
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
 static const char *const nc_own_names[] = {"live", "broadcast", NULL};
 static const char *const nc_fail_names[] = {"auto", "on", "off", NULL};
@@ -434,13 +431,6 @@ static void nc_join(const char *const *names, char *buf, size_t len)
 	}
 }
 
-const char *dfly_mode_name(enum dfly_route_mode mode)
-{
-	if ((unsigned)mode < DFLY_MODE_COUNT)
-		return nc_mech_names[mode];
-	return "?";
-}
-
 const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t len)
 {
 	switch (cfg->pattern) {
@@ -475,14 +465,14 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 
 static int nc_parse_mechanism(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
-	int m = nc_name_index(nc_mech_names, val);
+	int m = dfly_mode_lookup(val);
 	char names[256];
 
 	if (m >= 0) {
 		cfg->mode = (enum dfly_route_mode)m;
 		return 0;
 	}
-	nc_join(nc_mech_names, names, sizeof(names));
+	dfly_mode_list(0, names, sizeof(names));
 	if (nc_name_index(nc_mech_later, val) >= 0) {
 		snprintf(msg, len, "mechanism '%s' is not implemented yet (implemented: %s)", val,
 			 names);
@@ -1325,39 +1315,22 @@ static bool nc_val_group(const struct dfly_netcfg *cfg)
 	return (cfg->val_variant == DFLY_VAL_LG_ || cfg->val_variant == DFLY_VAL__G_) && cfg->t == 1;
 }
 
-/** OLM and the contention modes: in-transit decisions, 3/2 VCs with opportunistic hops. */
-static bool nc_in_transit(const struct dfly_netcfg *cfg)
-{
-	return cfg->mode >= DFLY_MODE_OLM && cfg->mode <= DFLY_MODE_ECTN;
-}
-
-/** LIA and PB-ACOR choose the Path-A shape per packet or router (-G- to LGL): 4/2 always. */
-static bool nc_path_per_packet(const struct dfly_netcfg *cfg)
-{
-	return cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_PB_ACOR;
-}
-
 /** PB's state machine runs (PB, PB-ACOR). */
 static bool nc_pb(const struct dfly_netcfg *cfg)
 {
-	return cfg->mode == DFLY_MODE_PB || cfg->mode == DFLY_MODE_PB_ACOR;
+	return dfly_mode_runs(cfg->mode, DFLY_FW_PB);
+}
+
+/** Does the mechanism route nonminimally at all (a Valiant path, a misroute)? */
+static bool nc_nonmin(const struct dfly_netcfg *cfg)
+{
+	return dfly_mode_vcs(cfg->mode) != DFLY_VCS_MIN;
 }
 
 /** Roles a mechanism's reference path uses (bit r = role r), spec §2.2. */
 static unsigned nc_roles_used(const struct dfly_netcfg *cfg)
 {
-	unsigned m = 1u << DFLY_ROLE_S1 | 1u << DFLY_ROLE_G1 | 1u << DFLY_ROLE_D2;
-
-	if (nc_in_transit(cfg))
-		return (1u << DFLY_ROLE_COUNT) - 1;
-	if (cfg->mode != DFLY_MODE_MIN) {
-		m |= 1u << DFLY_ROLE_I2 | 1u << DFLY_ROLE_G2;
-		if (!nc_val_group(cfg) || cfg->mode == DFLY_MODE_PAR || nc_path_per_packet(cfg))
-			m |= 1u << DFLY_ROLE_I1;
-		if (cfg->mode == DFLY_MODE_PAR)
-			m |= 1u << DFLY_ROLE_S2;
-	}
-	return m;
+	return dfly_mode_roles(cfg->mode, nc_val_group(cfg));
 }
 
 static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
@@ -1367,8 +1340,7 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	char what[64], roles[64];
 
 	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
-	if (cfg->mode == DFLY_MODE_VAL || cfg->mode == DFLY_MODE_UGAL || cfg->mode == DFLY_MODE_PB ||
-	    cfg->mode == DFLY_MODE_TPR || cfg->mode == DFLY_MODE_UGAL_G)
+	if (dfly_mode_is(cfg->mode, DFLY_MODEF_PATH_A))
 		snprintf(what, sizeof(what), "%s with path_a %s%s", dfly_mode_name(cfg->mode),
 			 dfly_val_variant_name(cfg->val_variant),
 			 nc_val_group(cfg) ? " (VAL-group)" : "");
@@ -1388,11 +1360,11 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       ": %s; spec 2.2)",
 			       what, cfg->vc_global, need_g, roles);
 	}
-	if (cfg->flexvc != DFLY_FLEXVC_OFF && cfg->mode != DFLY_MODE_MIN &&
-	    cfg->mode != DFLY_MODE_VAL)
+	if (cfg->flexvc != DFLY_FLEXVC_OFF && !dfly_mode_is(cfg->mode, DFLY_MODEF_FLEXVC))
 		return nc_fail(c, "vcs.flexvc",
-			       "FlexVC is built for the oblivious mechanisms (min, val) only, not %s: "
+			       "FlexVC is built for the oblivious mechanisms (%s) only, not %s: "
 			       "adaptive routing under FlexVC needs minCred (spec 2.4), not built",
+			       dfly_mode_list(DFLY_MODEF_FLEXVC, roles, sizeof(roles)),
 			       dfly_mode_name(cfg->mode));
 	return 0;
 }
@@ -1405,7 +1377,7 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
  */
 static bool nc_fail_possible(const struct dfly_netcfg *cfg)
 {
-	if (cfg->mode != DFLY_MODE_MIN)
+	if (nc_nonmin(cfg))
 		return true;
 	return cfg->vc_local >= 4 && cfg->vc_global >= 2 && cfg->flexvc == DFLY_FLEXVC_OFF;
 }
@@ -1457,12 +1429,12 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		return nc_fail(c, "topology", "rejected by dfly_topo_create: %s", strerror(errno));
 	dfly_topo_destroy(topo);
 
-	if (cfg->mode != DFLY_MODE_MIN && g < 3)
+	if (nc_nonmin(cfg) && g < 3)
 		return nc_fail(c, "routing.mechanism",
 			       "%s needs at least 3 groups (g = %" PRIu32
 			       "; expected a*h/t + 1 >= 3)",
 			       dfly_mode_name(cfg->mode), g);
-	if ((cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_TPR) && cfg->t != 1)
+	if (dfly_mode_is(cfg->mode, DFLY_MODEF_T1) && cfg->t != 1)
 		return nc_fail(c, "topology.t",
 			       "%s is defined for t = 1 (A-6.12; t = %" PRIu32 ")",
 			       dfly_mode_name(cfg->mode), cfg->t);
@@ -1747,55 +1719,7 @@ void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f)
 void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32_t *global,
 			  uint8_t vc_map[DFLY_ROLE_COUNT])
 {
-	uint8_t map[DFLY_ROLE_COUNT] = {0};
-	uint32_t l, g;
-
-	if (nc_in_transit(cfg)) {
-		/* OLM and the contention modes (spec §5.7): l0 l0 g1 l0 l2 g3 l4, opportunistic
-		 * hops reuse an index → 3/2 (A-2.3) */
-		map[DFLY_ROLE_I2] = 1;
-		map[DFLY_ROLE_G2] = 1;
-		map[DFLY_ROLE_D1] = 1;
-		map[DFLY_ROLE_D2] = 2;
-		l = 3;
-		g = 2;
-	} else if (cfg->mode == DFLY_MODE_PAR) {
-		/* PAR: l0 l1 g2 l3 l4 g5 l6 → 5/2 */
-		map[DFLY_ROLE_S2] = 1;
-		map[DFLY_ROLE_I1] = 2;
-		map[DFLY_ROLE_I2] = 3;
-		map[DFLY_ROLE_G2] = 1;
-		map[DFLY_ROLE_D2] = 4;
-		l = 5;
-		g = 2;
-	} else if (cfg->mode != DFLY_MODE_MIN && nc_val_group(cfg) && !nc_path_per_packet(cfg)) {
-		/* VAL-group: l0 g1 l2 g3 l4 → 3/2 */
-		map[DFLY_ROLE_I1] = 1; /* unused: S_ROOT is the landing router */
-		map[DFLY_ROLE_I2] = 1;
-		map[DFLY_ROLE_G2] = 1;
-		map[DFLY_ROLE_D2] = 2;
-		l = 3;
-		g = 2;
-	} else if (cfg->mode != DFLY_MODE_MIN) {
-		/* VAL, UGAL, PB: l0 g1 l2 l3 g4 l5 → 4/2 */
-		map[DFLY_ROLE_I1] = 1;
-		map[DFLY_ROLE_I2] = 2;
-		map[DFLY_ROLE_G2] = 1;
-		map[DFLY_ROLE_D2] = 3;
-		l = 4;
-		g = 2;
-	} else {
-		/* MIN: l0 g1 l2 → 2/1 */
-		map[DFLY_ROLE_D2] = 1;
-		l = 2;
-		g = 1;
-	}
-	if (local != NULL)
-		*local = l;
-	if (global != NULL)
-		*global = g;
-	if (vc_map != NULL)
-		memcpy(vc_map, map, sizeof(map));
+	dfly_mode_vc_needs(cfg->mode, nc_val_group(cfg), local, global, vc_map);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1838,7 +1762,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	dfly_netcfg_vc_needs(cfg, &l, &g, k->vc_map);
 	k->failover = dfly_netcfg_failover(cfg);
 	k->vc_d2_long = k->vc_map[DFLY_ROLE_D2];
-	if (k->failover && cfg->mode == DFLY_MODE_MIN) {
+	if (k->failover && !nc_nonmin(cfg)) {
 		/* the VAL positions for packets misrouted around a down link (nc_fail_possible) */
 		k->vc_map[DFLY_ROLE_I1] = 1;
 		k->vc_map[DFLY_ROLE_I2] = 2;
@@ -1851,7 +1775,9 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 {
 	fw_params_init(fp);
 	fp->vc_global = cfg->vc_global;
-	fp->pb_enabled = nc_pb(cfg);
+	/* the machines the mechanism's registry entry names, and failover where it runs */
+	fw_params_enable(fp, dfly_mode_fw(cfg->mode) |
+				 (dfly_netcfg_failover(cfg) ? DFLY_FW_BIT(FAILOVER) : 0));
 	fp->pb_period = cfg->pb_period;
 	fp->pb_f_q8 = (uint32_t)lround(cfg->pb_f * 256.0);
 	fp->pb_t = (int32_t)lround(cfg->pb_t * cfg->pkt_phits);
@@ -1859,7 +1785,6 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
 	fp->pb_inband = cfg->pb_exchange == DFLY_PB_INBAND;
 	fp->pb_send_unchanged = cfg->pb_send_unchanged;
-	fp->ectn_enabled = cfg->mode == DFLY_MODE_ECTN;
 	fp->ectn_period = cfg->ectn_period;
 	fp->ectn_own_live = cfg->ectn_own == 0;
 	fp->ectn_mode = (enum fw_ectn_mode)cfg->ectn_mode;
@@ -1867,11 +1792,8 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->ectn_async_delta = cfg->ectn_async_delta;
 	fp->ectn_async_min_gap = cfg->ectn_async_min_gap;
 	fp->ectn_age = cfg->ectn_age;
-	fp->fail_enabled = dfly_netcfg_failover(cfg);
 	fp->fail_period = cfg->fail_period;
 	fp->fail_age = cfg->fail_age;
-	fp->lia.enabled = cfg->mode == DFLY_MODE_LIA || cfg->mode == DFLY_MODE_TPR;
-	fp->lia.tpr = cfg->mode == DFLY_MODE_TPR;
 	fp->lia.window = cfg->lia_window;
 	fp->lia.bucket = cfg->lia_bucket;
 	fp->lia.w100 = (uint32_t)lround(cfg->lia_w * 100.0);
@@ -1884,7 +1806,6 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 		fp->lia.t_level[i] = (int32_t)lround(cfg->lia_t[i]);
 	fp->lia.pkt_phits = cfg->pkt_phits;
 	fp->lia.update = cfg->lia_update;
-	fp->lia.acor = cfg->mode == DFLY_MODE_PB_ACOR;
 	fp->lia.acor_window = cfg->acor_window;
 	fp->lia.it1 = cfg->acor_it1;
 	fp->lia.it2 = cfg->acor_it2;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dfly/mode.h"
 #include "dfly/regs.h"
 #include "dfly/topo.h"
 
@@ -214,8 +215,8 @@ int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *cons
 /** Write the effective configuration as a libconfig file (reloadable, all settings). */
 void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f);
 
-/** Names: "min"/"val", "un"/"adv+N"/"advc"/"perm" (buf gets e.g. "adv+1"). */
-const char *dfly_mode_name(enum dfly_route_mode mode);
+/* Mechanism names (routing.mechanism): dfly_mode_name() and dfly_mode_lookup() of the registry,
+ * dfly/mode.h. Pattern names: dfly_pattern_name() below. */
 
 /**
  * Parse a list of ids below @p max ("all", or "0-5,8") into @p map (max bytes, 1 = listed;

@@ -11,8 +11,10 @@
  *   1. drain regs->cpu_rx: decode every frame, check that it came from the router the topology
  *      puts at the other end of its port (and, for group-scoped messages, from my own group),
  *      and hand it to its mechanism;
- *   2. run the timers that are due, in registration order (the PB state machine is one; ECtN
- *      and LIA will be others), then retry any table publication the ASIC had not made room for;
+ *   2. every running mechanism's poll (failover's own links), then the timers that are due, in
+ *      registration order, then every mechanism's tick (a table publication the ASIC had not
+ *      made room for, ECtN's immediate broadcasts, LIA's window): the mechanisms are struct
+ *      fw_mech ops tables (fw_mech.h), run in the fixed order of fw_mechs[];
  *   3. write regs->fw.heartbeat = now.
  *
  * Timing, as the virtual-time fabric sees it: a frame queued on cpu_tx at cycle c leaves at the
@@ -20,10 +22,11 @@
  * fw_tick of the cycle it arrives; a table published at cycle c is used from the ASIC's step of
  * cycle c + 1.
  *
- * Mechanisms today: PiggyBack (spec §4.6), out of band (mode B, PB_STATE frames, default) or in
- * band (mode A, the IAR piggyback through regs->fw.pb_own_vec and regs->mech.pb_rx_vec); ECtN
- * (spec §5.6), the whole partial array every period or one of the lighter alternatives (enum
- * fw_ectn_mode; the async mode also checks its own partial array at every tick, after step 2).
+ * Mechanisms today, one file each (pb.c, ectn.c, failover.c, lia.c): PiggyBack (spec §4.6),
+ * out of band (mode B, PB_STATE frames, default) or in band (mode A, the IAR piggyback through
+ * regs->fw.pb_own_vec and regs->mech.pb_rx_vec); ECtN (spec §5.6), the whole partial array every
+ * period or one of the lighter alternatives (enum fw_ectn_mode; the async mode also checks its
+ * own partial array at every tick, after the timers); failover (LINK_STATE); LIA, TPR and ACOR.
  */
 #ifndef FW_H
 #define FW_H
@@ -32,6 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dfly/mode.h"
 #include "dfly/regs.h"
 #include "dfly/topo.h"
 #include "dfly/wire.h"
@@ -239,6 +243,13 @@ typedef void fw_timer_fn(struct fw *fw, uint64_t now, void *arg);
  *  channels, per-VC bits, out of band; ECtN off, period 100, own partial live, mode FULL,
  *  refresh 10 periods, async delta 4 and min gap 10 cycles. */
 void fw_params_init(struct fw_params *par);
+
+/**
+ * Switch on the state machines of @p machines (DFLY_FW_BIT()s, dfly/mode.h: what a mode's registry
+ * entry names, dfly_mode_fw(), plus DFLY_FW_BIT(FAILOVER) where failover runs) and off the others:
+ * pb_enabled, ectn_enabled, lia.enabled (LIA or TPR), lia.tpr, lia.acor and fail_enabled.
+ */
+void fw_params_enable(struct fw_params *par, uint32_t machines);
 
 /**
  * Create the firmware of router @p router of @p topo, driving the ASIC whose register file is

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * LIA, TPR and ACOR state machines (lia.h; spec §6, §4.11, §4.12).
+ * LIA, TPR and ACOR state machines (lia.h; spec §6, §4.11, §4.12), and at the end the struct
+ * fw_mech that runs them in the firmware (fw_mech.h).
  */
 #include "lia.h"
+#include "fw_mech.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -306,3 +308,49 @@ const uint64_t *lia_R(const struct lia *l)
 {
 	return l->R;
 }
+
+/* ---------------------------------------------------------------------------------------------
+ * The firmware's view: a struct fw_mech (fw_mech.h) for the LIA, TPR and ACOR machines
+ */
+
+static bool lia_fw_wanted(const struct fw_params *par)
+{
+	return par->lia.enabled || par->lia.acor;
+}
+
+static void *lia_fw_init(struct fw *fw)
+{
+	return lia_create(fw->topo, fw->router, fw->regs, &fw->par.lia);
+}
+
+static void lia_fw_fini(struct fw *fw, void *state)
+{
+	(void)fw;
+	lia_destroy(state);
+}
+
+/* After the firmware's timers and the other machines' publications: window, recomputation,
+ * publication; the machine's figures become the firmware's lia_* and acor_* counters. */
+static void lia_fw_tick(struct fw *fw, void *state, uint64_t now)
+{
+	const struct lia_stats *ls;
+
+	lia_tick(state, now);
+	ls = lia_stats(state);
+	fw->st.lia_recompute = ls->recompute;
+	fw->st.lia_publish = ls->publish;
+	fw->st.lia_busy = ls->busy;
+	fw->st.lia_l1_flips = ls->l1_flips;
+	fw->st.lia_l2_flips = ls->l2_flips;
+	fw->st.lia_level_flips = ls->level_flips;
+	fw->st.acor_changes = ls->acor_changes;
+}
+
+const struct fw_mech fw_mech_lia = {
+	.name = "lia",
+	.machines = DFLY_FW_BIT(LIA) | DFLY_FW_BIT(TPR) | DFLY_FW_BIT(ACOR),
+	.wanted = lia_fw_wanted,
+	.init = lia_fw_init,
+	.fini = lia_fw_fini,
+	.tick = lia_fw_tick,
+};

@@ -613,11 +613,11 @@ int dp_deploy_load(struct dp_deploy *d, const char *path, const char *const *set
 	rc = dfly_netcfg_load(&d->net, d->network, sets, nsets, err, errlen);
 	if (rc < 0)
 		goto out;
-	if (d->net.mode == DFLY_MODE_UGAL_G) {
+	if (dfly_mode_is(d->net.mode, DFLY_MODEF_ORACLE)) {
 		rc = fail(&c, NULL, "network",
-			  "%s: routing.mechanism ugal-g reads other routers' queues (a non-physical "
+			  "%s: routing.mechanism %s reads other routers' queues (a non-physical "
 			  "oracle, spec 4.5): dfly sim only",
-			  d->network);
+			  d->network, dfly_mode_name(d->net.mode));
 		goto out;
 	}
 	t = dfly_topo_create(d->net.p, d->net.a, d->net.h, d->net.t, d->net.arr, d->net.sigma);

@@ -1048,7 +1048,7 @@ static void one_cycle(struct dfly_fabric *fab)
 	if (fab->gen.on || fab->st.queued_src)
 		generate(fab);
 	if (fab->pool != NULL && fab->cap == NULL &&
-	    fab->regs[0]->knobs.mode != DFLY_MODE_UGAL_G) {
+	    !dfly_mode_is(fab->regs[0]->knobs.mode, DFLY_MODEF_ORACLE)) {
 		pool_cycle(fab);
 		collect(fab);
 	} else {
@@ -1088,7 +1088,7 @@ static void batch_cycles(struct dfly_fabric *fab, uint64_t n)
 static bool batch_ok(const struct dfly_fabric *fab)
 {
 	return fab->lookahead > 1 && fab->cap == NULL && fab->shm == NULL &&
-	       fab->regs[0]->knobs.mode != DFLY_MODE_UGAL_G;
+	       !dfly_mode_is(fab->regs[0]->knobs.mode, DFLY_MODEF_ORACLE);
 }
 
 /* @p n cycles: in batches (sim.batch) when allowed, each ending before the next scheduled link

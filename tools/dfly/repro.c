@@ -112,8 +112,8 @@ static void usage_repro(FILE *f)
 
 /* A mechanism of an experiment and the --set it needs besides routing.mechanism. */
 struct repro_mech {
-	const char *name; /**< routing.mechanism */
-	const char *set;  /**< an extra --set PATH=VALUE, or NULL */
+	enum dfly_route_mode mode; /**< routing.mechanism (its name: dfly_mode_name()) */
+	const char *set;	   /**< an extra --set PATH=VALUE, or NULL */
 };
 
 /* One experiment: a buffer configuration and the mechanisms run under it. */
@@ -130,22 +130,22 @@ struct repro_exp {
 
 /* the counter mechanisms come last, so that the first runs are those of the first version */
 static const struct repro_mech repro_mechs_small[] = {
-	{"pb", "routing.val.recompute=true"},
-	{"olm", NULL},
-	{"val", NULL},
-	{"min", NULL},
-	{"base", NULL},
-	{"filtered", NULL},
-	{"hybrid", NULL},
-	{"ectn", NULL},
+	{DFLY_MODE_PB, "routing.val.recompute=true"},
+	{DFLY_MODE_OLM, NULL},
+	{DFLY_MODE_VAL, NULL},
+	{DFLY_MODE_MIN, NULL},
+	{DFLY_MODE_BASE, NULL},
+	{DFLY_MODE_FILTERED, NULL},
+	{DFLY_MODE_HYBRID, NULL},
+	{DFLY_MODE_ECTN, NULL},
 };
 
 static const struct repro_mech repro_mechs_large[] = {
-	{"pb", "routing.val.recompute=true"},
-	{"olm", NULL},
-	{"base", NULL},
-	{"ectn", NULL},
-	{"hybrid", NULL},
+	{DFLY_MODE_PB, "routing.val.recompute=true"},
+	{DFLY_MODE_OLM, NULL},
+	{DFLY_MODE_BASE, NULL},
+	{DFLY_MODE_ECTN, NULL},
+	{DFLY_MODE_HYBRID, NULL},
 };
 
 static const struct repro_exp repro_exps[] = {
@@ -766,7 +766,7 @@ static int repro_transient(int argc, char **argv)
 			jobs[n++] = j;
 			repro_job_init(j, dfly_cmd_find("transient")->fn, "transient");
 			r->exp = x;
-			r->mech = x->mechs[m].name;
+			r->mech = dfly_mode_name(x->mechs[m].mode);
 			snprintf(j->name, sizeof(j->name), "%s-%s", r->mech, x->id);
 			snprintf(j->group, sizeof(j->group), "experiment %s: %s", x->id, x->what);
 			snprintf(j->csv, sizeof(j->csv), "%s/%s-%s.csv", out, r->mech, x->id);

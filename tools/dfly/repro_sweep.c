@@ -33,15 +33,17 @@
 
 /* A mechanism of the steady-state figures and the --set it needs besides routing.mechanism. */
 struct sweep_mech {
-	const char *name;  /**< routing.mechanism */
-	const char *set;   /**< an extra --set PATH=VALUE, or NULL */
-	const char *label; /**< the name in file names, tables and figures; NULL: name */
+	enum dfly_route_mode mode; /**< routing.mechanism (its name: dfly_mode_name()) */
+	const char *set;	   /**< an extra --set PATH=VALUE, or NULL */
+	const char *label; /**< the name in file names, tables and figures; NULL: the mode's name */
 };
 
 /* The papers' mechanisms (CBAR Fig. 5, thesis Fig. 4.6); PB as in `dfly repro transient`. */
 static const struct sweep_mech sweep_mechs[] = {
-	{"min", NULL},	{"val", NULL},	    {"olm", NULL},    {"pb", "routing.val.recompute=true"},
-	{"base", NULL}, {"filtered", NULL}, {"hybrid", NULL}, {"ectn", NULL},
+	{DFLY_MODE_MIN, NULL},	{DFLY_MODE_VAL, NULL},
+	{DFLY_MODE_OLM, NULL},	{DFLY_MODE_PB, "routing.val.recompute=true"},
+	{DFLY_MODE_BASE, NULL}, {DFLY_MODE_FILTERED, NULL},
+	{DFLY_MODE_HYBRID, NULL}, {DFLY_MODE_ECTN, NULL},
 };
 
 #define SWEEP_NMECH (sizeof(sweep_mechs) / sizeof(sweep_mechs[0]))
@@ -444,7 +446,7 @@ static void sweep_sim_job(struct sweep_job *j, const struct sweep_opts *o, const
 
 	repro_arg(r, cfg);
 	repro_arg(r, "--set");
-	repro_argf(r, "routing.mechanism=%s", m->name);
+	repro_argf(r, "routing.mechanism=%s", dfly_mode_name(m->mode));
 	if (m->set) {
 		repro_arg(r, "--set");
 		repro_arg(r, m->set);
@@ -844,8 +846,8 @@ int repro_steady(int argc, char **argv)
 
 			if (o.pat[p])
 				jobs[n++] = &j->job;
-			snprintf(name, sizeof(name), "%s-%s", ctx.patterns[p], sweep_mechs[m].name);
-			sweep_job_init(j, &o, ctx.patterns[p], sweep_mechs[m].name, 0, name, loads);
+			snprintf(name, sizeof(name), "%s-%s", ctx.patterns[p], dfly_mode_name(sweep_mechs[m].mode));
+			sweep_job_init(j, &o, ctx.patterns[p], dfly_mode_name(sweep_mechs[m].mode), 0, name, loads);
 			sweep_sim_job(j, &o, cfg, &sweep_mechs[m], NULL, loads);
 		}
 		snprintf(csv[p], sizeof(csv[p]), "%s/steady-%s.csv", o.out, ctx.patterns[p]);
@@ -1045,7 +1047,7 @@ static int threshold_write_csv(const char *path, const struct sweep_job *sj, uns
 
 int repro_threshold(int argc, char **argv)
 {
-	static const struct sweep_mech base = {"base", NULL};
+	static const struct sweep_mech base = {DFLY_MODE_BASE, NULL};
 	static struct sweep_job sj[SWEEP_MAX_JOBS];
 	static struct repro_job *jobs[SWEEP_MAX_JOBS];
 	struct sweep_opts o;
@@ -1085,8 +1087,8 @@ int repro_threshold(int argc, char **argv)
 			if (th)
 				snprintf(name, sizeof(name), "%s-th%u", pat, th);
 			else
-				snprintf(name, sizeof(name), "%s-%s", pat, ref->name);
-			sweep_job_init(j, &o, pat, th ? base.name : ref->name, th, name, load);
+				snprintf(name, sizeof(name), "%s-%s", pat, dfly_mode_name(ref->mode));
+			sweep_job_init(j, &o, pat, dfly_mode_name(th ? base.mode : ref->mode), th, name, load);
 			snprintf(set, sizeof(set), "routing.cc.threshold=%u", th);
 			sweep_sim_job(j, &o, cfg, th ? &base : ref, th ? set : NULL, load);
 		}
@@ -1162,16 +1164,16 @@ int repro_threshold(int argc, char **argv)
  * The router and PB's F and Z come from the configuration (configs/h4-l.cfg, cfg-l.cfg).
  */
 static const struct sweep_mech lia_mechs[] = {
-	{"min", NULL, NULL},
-	{"val", "routing.val.path_a=-g-", "vlb"}, /* VLB -G-: Valiant without local hops */
-	{"val", NULL, NULL},			  /* LGL */
-	{"ugal-g", NULL, NULL},
-	{"pb", NULL, NULL},
-	{"pb-acor", NULL, NULL},
-	{"tpr", NULL, NULL},
-	{"lia", NULL, NULL},
-	{"lia", "routing.lia.w=0", "lia-w0"},
-	{"lia", "routing.lia.w=1", "lia-w1"},
+	{DFLY_MODE_MIN, NULL, NULL},
+	{DFLY_MODE_VAL, "routing.val.path_a=-g-", "vlb"}, /* VLB -G-: Valiant without local hops */
+	{DFLY_MODE_VAL, NULL, NULL},			  /* LGL */
+	{DFLY_MODE_UGAL_G, NULL, NULL},
+	{DFLY_MODE_PB, NULL, NULL},
+	{DFLY_MODE_PB_ACOR, NULL, NULL},
+	{DFLY_MODE_TPR, NULL, NULL},
+	{DFLY_MODE_LIA, NULL, NULL},
+	{DFLY_MODE_LIA, "routing.lia.w=0", "lia-w0"},
+	{DFLY_MODE_LIA, "routing.lia.w=1", "lia-w1"},
 };
 
 #define LIA_NMECH  (sizeof(lia_mechs) / sizeof(lia_mechs[0]))
@@ -1649,7 +1651,7 @@ int repro_lia(int argc, char **argv)
 
 		for (unsigned m = 0; m < LIA_NMECH; m++) {
 			const struct sweep_mech *me = &lia_mechs[m];
-			const char *label = me->label ? me->label : me->name;
+			const char *label = me->label ? me->label : dfly_mode_name(me->mode);
 			struct sweep_job *j = &sj[p * LIA_NMECH + m];
 			struct repro_job *r = &j->job;
 			char name[32];

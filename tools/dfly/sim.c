@@ -23,8 +23,37 @@
 #include "netcfg.h"
 
 
+/* One line per mechanism of the registry (dfly/mode.h), its help folded to 80 columns. */
+static void usage_mechanisms(FILE *f)
+{
+	for (uint32_t m = 0; m < DFLY_MODE_COUNT; m++) {
+		const char *h = dfly_mode_help(m);
+		int col = fprintf(f, "  %-10s ", dfly_mode_name(m)), indent = col;
+
+		for (bool first = true; *h != '\0'; first = false) {
+			size_t w;
+
+			while (*h == ' ')
+				h++;
+			w = strcspn(h, " ");
+			if (w == 0)
+				break;
+			if (!first && col + 1 + (int)w > 80)
+				col = fprintf(f, "\n%*s", indent, "") - 1;
+			else if (!first)
+				col += fprintf(f, " ");
+			col += fprintf(f, "%.*s", (int)w, h);
+			h += w;
+		}
+		fprintf(f, "\n");
+	}
+}
+
 static void usage_sim(FILE *f)
 {
+	char flexvc[64];
+
+	dfly_mode_list(DFLY_MODEF_FLEXVC, flexvc, sizeof(flexvc));
 	fprintf(f,
 		"usage: dfly sim CONFIG [options]\n"
 		"\n"
@@ -78,19 +107,16 @@ static void usage_sim(FILE *f)
 		"  --quiet              no progress lines\n"
 		"  --help               this text\n"
 		"\n"
-		"Mechanisms (routing.mechanism): min, val (Valiant; routing.val.path_a lgl | lg- |\n"
-		"-gl | -g-), ugal (UGAL-L; routing.ugal.f, .t in packets, .occupancy vc | port), pb\n"
-		"(PiggyBack; routing.pb.f, .t, .average all | other, .bits vc | port, .exchange oob |\n"
-		"inband, .period, .piggyback_every, .send_unchanged), par (PAR, needs vcs.local = 5),\n"
-		"olm (OLM; routing.olm.threshold_pct, .min_occupancy_pct), base, filtered, hybrid,\n"
-		"ectn (contention counters; routing.cc.*, routing.hybrid.*, routing.ectn.*), lia, tpr\n"
-		"(routing.lia.*), pb-acor (routing.acor.*), ugal-g (an oracle, dfly sim only). FlexVC\n"
-		"for min and val: vcs.flexvc. Patterns (traffic.pattern): un, adv+N, adv-N, advc,\n"
+		"Mechanisms (routing.mechanism):\n");
+	usage_mechanisms(f);
+	fprintf(f,
+		"FlexVC for %s: vcs.flexvc. Patterns (traffic.pattern): un, adv+N, adv-N, advc,\n"
 		"perm, c1, c2. Every setting, its default and its source in the papers:\n"
 		"configs/README.md. Transients: dfly transient --help.\n"
 		"\n"
 		"Exit status: 0 if every run kept its invariants, 1 on a deadlock or a violated\n"
-		"invariant, 2 on a usage or configuration error.\n");
+		"invariant, 2 on a usage or configuration error.\n",
+		flexvc);
 }
 
 static const char csv_header[] =

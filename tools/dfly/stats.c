@@ -55,23 +55,35 @@ enum col_fam {
 	FAM_MECH,  /**< mech arrays (enum col_mech): current values, gauges */
 };
 
-/** The mechanism arrays of struct dfly_regs_mech_ctrs a FAM_MECH column reads. */
-enum col_mech {
-	MECH_CC = 0,	     /**< mech.cc[port]: contention counter (spec 5.2) */
-	MECH_CC_EST,	     /**< mech.cc_est_q8[port]: Filtered estimate, 1/256 units */
-	MECH_ECTN_PARTIAL,   /**< mech.ectn_partial[group] (spec 5.6) */
-	MECH_ECTN_COMBINED,  /**< mech.ectn_combined[group] */
-	MECH_LIA_INJECTED,   /**< mech.lia_injected[group]: running total (spec 6.2) */
-	MECH_LIA_STORED,     /**< mech.lia_stored[group] */
+/** The mechanism arrays of struct dfly_regs_mech_ctrs a FAM_MECH column reads (regs.h). */
+#define MECH__ENUM(E, sc, n, fld, per, d) MECH_##E,
+enum col_mech { DFLY_FOREACH_MECH_ARRAY(MECH__ENUM) MECH_COUNT };
+#undef MECH__ENUM
+
+/** Each array's scope, name, place in struct dfly_regs_mech_ctrs, element size, and index. */
+static const struct {
+	const char *scope, *name;
+	size_t off, size;
+	bool per_port;
+} mech_arr[MECH_COUNT] = {
+#define MECH__INFO(E, sc, n, fld, per, d)                                                          \
+	{sc, #n, offsetof(struct dfly_regs_mech_ctrs, fld),                                        \
+	 sizeof(((struct dfly_regs_mech_ctrs *)0)->fld[0]), MECH__PER_##per},
+#define MECH__PER_PORT	true
+#define MECH__PER_GROUP false
+    DFLY_FOREACH_MECH_ARRAY(MECH__INFO)
+#undef MECH__INFO
+#undef MECH__PER_PORT
+#undef MECH__PER_GROUP
 };
 
 /** One counter or gauge: a line of a snapshot, a column of the CSV. */
 struct col {
 	uint8_t fam;  /**< enum col_fam */
-	uint8_t port; /**< FAM_PORT, FAM_VC, FAM_GAUGE; MECH_CC, MECH_CC_EST */
+	uint8_t port; /**< FAM_PORT, FAM_VC, FAM_GAUGE; per-port FAM_MECH arrays */
 	uint8_t vc;   /**< FAM_VC, FAM_GAUGE */
 	uint8_t idx;  /**< index in the family's X-macro list; FAM_MECH: enum col_mech */
-	uint16_t grp; /**< MECH_ECTN_*: the remote group */
+	uint16_t grp; /**< per-group FAM_MECH arrays: the remote group */
 };
 
 /** Columns at most: every port and VC of the largest register file. */
@@ -125,9 +137,6 @@ static bool col_is_gauge(const struct col *c)
 	return c->fam == FAM_GAUGE || c->fam == FAM_MECH;
 }
 
-static const char *const mech_names[] = {"cc",	"cc_est_q8", "partial",
-					 "combined", "injected",  "stored"};
-
 static void col_name(const struct col *c, bool csv, char *buf, size_t len)
 {
 	const char *pp = csv ? "p" : "port";
@@ -149,11 +158,11 @@ static void col_name(const struct col *c, bool csv, char *buf, size_t len)
 		snprintf(buf, len, "route.%s", dfly_route_ctr_names[c->idx]);
 		break;
 	default:
-		if (c->idx <= MECH_CC_EST)
-			snprintf(buf, len, "%s%u.%s", pp, c->port, mech_names[c->idx]);
+		if (mech_arr[c->idx].per_port)
+			snprintf(buf, len, "%s%u.%s", pp, c->port, mech_arr[c->idx].name);
 		else
-			snprintf(buf, len, "%s.%s.g%u", c->idx >= MECH_LIA_INJECTED ? "lia" : "ectn",
-				 mech_names[c->idx], c->grp);
+			snprintf(buf, len, "%s.%s.g%u", mech_arr[c->idx].scope, mech_arr[c->idx].name,
+				 c->grp);
 		break;
 	}
 }
@@ -185,31 +194,22 @@ static bool col_read(const struct dfly_regs *r, const struct col *c, uint64_t *v
 	default:
 		break;
 	}
-	switch (c->idx) {
-	case MECH_CC:
-	case MECH_CC_EST:
-		if (c->port >= nports)
-			return false;
-		*v = c->idx == MECH_CC ? *(const volatile uint16_t *)&r->mech.cc[c->port]
-				       : *(const volatile uint32_t *)&r->mech.cc_est_q8[c->port];
-		return true;
-	default:
-		if (c->grp >= r->ngroups || c->grp >= DFLY_MAX_GROUPS)
-			return false;
-		switch (c->idx) {
-		case MECH_ECTN_PARTIAL:
-			*v = *(const volatile uint16_t *)&r->mech.ectn_partial[c->grp];
-			break;
-		case MECH_ECTN_COMBINED:
-			*v = *(const volatile uint16_t *)&r->mech.ectn_combined[c->grp];
-			break;
-		case MECH_LIA_INJECTED:
-			*v = *(const volatile uint32_t *)&r->mech.lia_injected[c->grp];
-			break;
-		default:
-			*v = *(const volatile uint32_t *)&r->mech.lia_stored[c->grp];
-			break;
+	{
+		const char *base = (const char *)&r->mech + mech_arr[c->idx].off;
+		size_t sz = mech_arr[c->idx].size;
+		uint32_t i;
+
+		if (mech_arr[c->idx].per_port) {
+			if (c->port >= nports)
+				return false;
+			i = c->port;
+		} else {
+			if (c->grp >= r->ngroups || c->grp >= DFLY_MAX_GROUPS)
+				return false;
+			i = c->grp;
 		}
+		*v = sz == 2 ? *(const volatile uint16_t *)(base + i * sz)
+			     : *(const volatile uint32_t *)(base + i * sz);
 		return true;
 	}
 }
@@ -269,11 +269,13 @@ static int cols_build(struct ctx *x)
 	for (int c = 0; c < DFLY_ROUTE_CTR_COUNT; c++)
 		col_add(x, FAM_ROUTE, 0, 0, c);
 	for (uint32_t p = 0; p < x->nports; p++)
-		for (int m = MECH_CC; m <= MECH_CC_EST; m++)
-			col_add(x, FAM_MECH, p, 0, m);
-	for (int m = MECH_ECTN_PARTIAL; m <= MECH_LIA_STORED; m++)
-		for (uint32_t g = 0; g < x->ngroups; g++)
-			col_add(x, FAM_MECH, g, 0, m);
+		for (int m = 0; m < MECH_COUNT; m++)
+			if (mech_arr[m].per_port)
+				col_add(x, FAM_MECH, p, 0, m);
+	for (int m = 0; m < MECH_COUNT; m++)
+		if (!mech_arr[m].per_port)
+			for (uint32_t g = 0; g < x->ngroups; g++)
+				col_add(x, FAM_MECH, g, 0, m);
 	return 0;
 }
 

@@ -133,7 +133,7 @@ uint32_t dfly_cc_rule(FILE *f, const struct dfly_netcfg *cfg, const struct dfly_
 	double vbar;
 	uint32_t lo;
 
-	cc.mode = DFLY_MODE_BASE;
+	cc.mode = (enum dfly_route_mode)dfly_mode_first(DFLY_MODEF_CC); /* their VC sequence */
 	dfly_netcfg_vc_needs(&cc, &l, &g, map);
 	nvc = t->p * cfg->vc_inj + (t->a - 1) * l + t->h * g;
 	vbar = (double)nvc / t->radix;
