@@ -192,7 +192,8 @@ struct dfly_netcfg {
 	uint64_t seed;	    /**< sim.seed: default 1 */
 	uint32_t seeds;	    /**< sim.seeds: runs per load with seed, seed+1, …; default 1 */
 	uint32_t threads;   /**< sim.threads: threads stepping the routers of a cycle; default 1
-			     (DFLY_SIM_THREADS in the environment overrides it) */
+			     (DFLY_SIM_THREADS in the environment of dfly sim, dfly transient
+			     and the sim tests overrides it: their front-ends set it here) */
 	bool batch;	    /**< sim.batch: one thread steps each router several cycles in a row
 			     (up to the smallest link latency), the same results; default true */
 };

@@ -15,11 +15,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_log.h>
 #include <rte_mbuf.h>
 
 #include "asic.h"
 #include "deploy.h"
 #include "dfly/regs.h"
+#include "edge.h"
 #include "fw.h"
 #include "gen.h"
 #include "host.h"
@@ -29,9 +31,26 @@
 #define DP_BURST 32u	   /**< frames per rx/tx burst */
 #define DP_STALL_NS 10000000ull /**< a gap between two polls of a port this long is a stall */
 #define DP_TXQ 256u	   /**< frames a port queues for its device between two flushes */
-#define DP_LAT_BUCKETS 65536u /**< latency histogram, cycles (the last bucket is "more") */
 /** link and credit timing: a difference this large (cycles) is another clock, not timed */
 #define DP_TIMING_MAX (1ull << 32)
+
+/** dfly-switch's DPDK log type, "dfly.switch" (switch.c; --log-level=dfly.switch:LEVEL). */
+extern int dp_logtype;
+
+/** A log message of dfly-switch at @p level (ERR, WARNING, NOTICE, INFO, DEBUG): prefixed
+ *  "dfly-switch: ", to standard error as before the log type. Never on the packet path: there,
+ *  dp_port_log() (rate-limited). */
+#define DP_LOG(level, ...) rte_log(RTE_LOG_##level, dp_logtype, "dfly-switch: " __VA_ARGS__)
+
+/** Messages a port may log per second (dp_port_log()); the rest are counted and said. */
+#define DP_LOG_BURST 5u
+
+/** The rate limit of one source of log messages: a window of a second. */
+struct dp_log_rl {
+	uint64_t win_ns;     /**< start of the current window */
+	uint32_t n;	     /**< messages logged in it */
+	uint32_t suppressed; /**< messages left out since the last one logged */
+};
 
 /** The private area of every mbuf of the pool: the packet descriptor first. */
 struct dp_mbuf_priv {
@@ -98,6 +117,7 @@ struct dp_port {
 	uint64_t stalls;	  /**< polling gaps over DP_STALL_NS */
 	uint64_t stall_max_ns;	  /**< the longest of them */
 	struct dfly_rng loss_rng; /**< link.loss_ppm draws */
+	struct dp_log_rl log_rl;  /**< its link events' messages (dp_port_log()) */
 
 	/* host */
 	uint32_t node;
@@ -114,21 +134,6 @@ enum dp_term {
 	DP_TERM_HOST,	  /**< a host behind a device (struct dp_port) */
 };
 
-/** Generator and sink statistics of one lcore. */
-struct dp_sink {
-	uint64_t gen_pkts;   /**< packets generated and injected */
-	uint64_t all_pkts;   /**< synthetic packets delivered here, whole run */
-	uint64_t gen_drops;  /**< generation attempts with no injection room (or no mbuf) */
-	uint64_t fabric_drops; /**< generated packets the fabric discarded (drop.link_dead) */
-	/* packets generated in the measurement window (from sim.warmup cycles after every device
-	 * port of this process came up): */
-	uint64_t pkts, phits, nonmin, hops, lhops, ghops;
-	double lat_sum, net_lat_sum;
-	uint64_t lat_max;
-	uint32_t *hist;	     /**< [DP_LAT_BUCKETS] */
-	uint64_t host_frames; /**< host frames delivered to hosts */
-};
-
 /** A hosted router. */
 struct dp_router {
 	uint32_t id;
@@ -138,27 +143,31 @@ struct dp_router {
 	struct fw *fw;		  /**< DP_FW_THREAD: the firmware instance */
 	uint64_t fw_next, fw_skipped;
 	struct dp_lcore *lc;
+	uint32_t ngen;			      /**< generator nodes */
 	uint8_t term[DFLY_MAX_PORTS];	      /**< enum dp_term per terminal port */
 	struct dp_port *dev[DFLY_MAX_PORTS]; /**< device of each port, or NULL */
 };
 
-/** One lcore's share. */
+/** One lcore's share; written by that lcore every slice, so on cache lines of its own. */
 struct dp_lcore {
 	unsigned lcore;
 	struct dp_router **rt;
 	uint32_t nrt;
 	struct dp_port **ports;
 	uint32_t nports;
-	uint32_t *gen_nodes; /**< generator nodes of my routers */
-	uint32_t ngen;
+	uint32_t ngen;	     /**< generator nodes of my routers */
 	uint64_t cur;	     /**< next cycle to step */
 	uint64_t behind_max; /**< largest lag seen (cycles the clock was ahead after a slice) */
 	uint64_t slices_full; /**< slices that hit max_steps with the clock still ahead */
 	uint64_t sleeps;      /**< idle sleeps (run.idle = "sleep") */
 	uint64_t sleep_late_max_ns; /**< the latest wake-up after an idle sleep, past its time */
-	struct dp_sink sink;
+	/** its generator nodes' sources and sinks (traffic/edge.h): the measurement window
+	 *  counts packets generated from edge.measure_from, sim.warmup cycles after every device
+	 *  port of this process came up */
+	struct dfly_edge_lane edge;
+	uint64_t host_frames;	     /**< host frames delivered to hosts */
 	_Atomic uint64_t done_cycle; /**< cur, published for the progress line */
 	struct dp_cap_ring *cap;     /**< capture ring of this lcore, or NULL */
-};
+} __rte_cache_aligned;
 
 #endif /* DP_H */

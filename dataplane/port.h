@@ -31,6 +31,14 @@ unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur,
 /** Send what is due by cycle @p cur (data, resends, control, credits, ACKs, HELLO) and flush. */
 void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns);
 
+/**
+ * Log a message of port @p p's link events (down, up, miswired) at @p level (RTE_LOG_*), at most
+ * DP_LOG_BURST per second: they follow frames from the peer, so a flapping or miswired link
+ * cannot flood the log. Those left out are counted and said with the next one logged.
+ */
+void dp_port_log(struct dp_port *p, uint64_t now_ns, uint32_t level, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /** Read what the host sent, as far as the injection queue has room. @return frames read. */
 unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur);
 

@@ -49,13 +49,19 @@
 #define MAX_SETS 64
 #define FW_MAX_CATCHUP 100000u
 
+RTE_LOG_REGISTER(dp_logtype, dfly.switch, INFO);
+
+/* set by SIGINT and SIGTERM (and by main on the way out): every loop ends */
 static volatile sig_atomic_t stop;
 
+/* What the process holds: set up by plan(), run by run(), reported by report(). One instance
+ * (app), which the telemetry callbacks and the capture and firmware threads reach. */
 struct app {
 	struct dp_deploy dep;
 	struct dfly_topo *topo;
 	struct dp_env env;
 	struct dfly_gen gen;
+	struct dfly_edge edge; /* the generator nodes (traffic/edge.h), a lane per lcore */
 	struct dp_host_table *hosts;
 	struct dp_router *rt; /* [router], only hosted ones are set up */
 	struct dp_lcore *lc;
@@ -73,6 +79,7 @@ struct app {
 	struct dfly_capture *cap; /* --capture: the writer, or NULL */
 	pthread_t cap_thread;
 	bool cap_running;
+	_Atomic bool cap_stop; /* the lcores stopped: the capture thread writes the rest, ends */
 	struct dfly_capture_stats cap_st;
 	struct dp_peer **peers; /* loopback peers (dev "peer"), polled by the main lcore */
 	uint32_t npeers;
@@ -81,11 +88,7 @@ struct app {
 	uint32_t gen_phits; /* phits of a generated packet */
 };
 
-static volatile int cap_stop;
-
-static struct app app; /* telemetry callbacks reach it */
-/* first generation cycle measured: sim.warmup cycles after every device port came up */
-static _Atomic uint64_t measure_from = UINT64_MAX;
+static struct app app;
 
 static void on_signal(int sig)
 {
@@ -329,6 +332,16 @@ static int ring_pair(struct dp_router *a, uint32_t pa, struct dp_router *b, uint
 	return 0;
 }
 
+/* @p n lcores' shares, zeroed, each on cache lines of its own (free() frees them). */
+static struct dp_lcore *lcores_alloc(uint32_t n)
+{
+	struct dp_lcore *lc = aligned_alloc(RTE_CACHE_LINE_SIZE, n * sizeof(*lc));
+
+	if (lc != NULL)
+		memset(lc, 0, n * sizeof(*lc));
+	return lc;
+}
+
 static int setup_routers(char *err, size_t errlen)
 {
 	const struct dfly_netcfg *cfg = &app.dep.net;
@@ -384,7 +397,7 @@ static int setup_routers(char *err, size_t errlen)
 	/* lcores */
 	if (app.dep.nlcores == 0) {
 		app.nlc = 1;
-		app.lc = calloc(1, sizeof(*app.lc));
+		app.lc = lcores_alloc(1);
 		if (app.lc == NULL)
 			goto nomem;
 		app.lc[0].lcore = rte_get_main_lcore();
@@ -396,7 +409,7 @@ static int setup_routers(char *err, size_t errlen)
 				app.lc[0].rt[app.lc[0].nrt++] = &app.rt[r];
 	} else {
 		app.nlc = app.dep.nlcores;
-		app.lc = calloc(app.nlc, sizeof(*app.lc));
+		app.lc = lcores_alloc(app.nlc);
 		if (app.lc == NULL)
 			goto nomem;
 		for (uint32_t i = 0; i < app.nlc; i++) {
@@ -573,17 +586,11 @@ static int setup_devices(char *err, size_t errlen)
 	/* generators */
 	for (uint32_t n = 0; n < t->nodes; n++) {
 		struct dp_router *rt = &app.rt[n / t->p];
-		struct dp_lcore *lc;
-		uint32_t *g;
 
 		if (!app.dep.gen[n])
 			continue;
-		lc = rt->lc;
-		g = realloc(lc->gen_nodes, (lc->ngen + 1) * sizeof(*g));
-		if (g == NULL)
-			return -1;
-		lc->gen_nodes = g;
-		lc->gen_nodes[lc->ngen++] = n;
+		rt->lc->ngen++;
+		rt->ngen++;
 		rt->term[n % t->p] = DP_TERM_GEN;
 	}
 	return 0;
@@ -593,104 +600,74 @@ static int setup_devices(char *err, size_t errlen)
  * The lcore loop
  */
 
-static void sink(struct dp_lcore *lc, const struct asic_ejection *e)
+/*
+ * The generator nodes' packets are mbufs of the pool (the descriptor in the private area; with
+ * --gen-frame, BYTES of zero payload): struct dfly_edge_pool_ops of every lcore's edge lane.
+ */
+static unsigned gen_alloc_burst(void *pool, struct asic_pkt **pkts, unsigned n)
 {
-	struct asic_pkt *pk = e->pkt;
-	struct dp_sink *s = &lc->sink;
-	uint64_t lat = e->tail_cycle >= pk->gen_cycle ? e->tail_cycle - pk->gen_cycle : 0;
+	struct app *a = pool;
+	unsigned k;
 
-	s->all_pkts++;
-	if (pk->gen_cycle < atomic_load_explicit(&measure_from, memory_order_relaxed))
-		return;
-	s->pkts++;
-	s->phits += pk->len;
-	s->lat_sum += (double)lat;
-	s->net_lat_sum += (double)(e->tail_cycle >= pk->inj_cycle ? e->tail_cycle - pk->inj_cycle
-								  : 0);
-	if (lat > s->lat_max)
-		s->lat_max = lat;
-	s->hist[lat < DP_LAT_BUCKETS ? lat : DP_LAT_BUCKETS - 1]++;
-	s->nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
-	s->hops += pk->lhops + pk->ghops;
-	s->lhops += pk->lhops;
-	s->ghops += pk->ghops;
+	for (k = 0; k < n; k++) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(a->env.mp);
+
+		if (m == NULL)
+			break;
+		if (a->gen_frame && rte_pktmbuf_append(m, (uint16_t)a->gen_frame) == NULL) {
+			rte_pktmbuf_free(m);
+			break;
+		}
+		pkts[k] = dp_mbuf_pkt(m);
+	}
+	return k;
 }
 
-static void collect(struct dp_lcore *lc, struct dp_router *rt)
+static void gen_free_burst(void *pool, struct asic_pkt **pkts, unsigned n)
 {
-	struct asic_ejection ej[64];
-	unsigned n;
+	struct rte_mbuf *m[64];
 
-	while ((n = asic_eject_burst(rt->as, ej, 64)) > 0) {
-		for (unsigned k = 0; k < n; k++) {
-			struct asic_pkt *pk = ej[k].pkt;
-			struct rte_mbuf *m = dp_pkt_mbuf(pk);
-			uint32_t port = pk->dst_node % app.topo->p;
+	(void)pool;
+	while (n > 0) {
+		unsigned k = n < 64 ? n : 64;
 
-			if (ej[k].drop) {
-				/* counted by its reason in regs->drop; a generator's is also
-				 * missing from the delivered total, so say so */
-				if (pk->flags & ASIC_PKT_SYNTH)
-					lc->sink.fabric_drops++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			if (pk->flags & ASIC_PKT_SYNTH) {
-				/* a generator's: sunk at whatever node it reached */
-				sink(lc, &ej[k]);
+		for (unsigned i = 0; i < k; i++)
+			m[i] = dp_pkt_mbuf(pkts[i]);
+		rte_pktmbuf_free_bulk(m, k);
+		pkts += k;
+		n -= k;
+	}
+}
+
+static const struct dfly_edge_pool_ops gen_pool_ops = {
+    .alloc_burst = gen_alloc_burst,
+    .free_burst = gen_free_burst,
+};
+
+/* What router @p rt delivered by cycle @p now: the generators' packets to the lcore's edge lane,
+ * host frames to their host port. */
+static void collect(struct dp_lcore *lc, struct dp_router *rt, uint64_t now)
+{
+	struct asic_ejection host[64];
+	unsigned nh = 0;
+
+	while (dfly_edge_collect_burst(&lc->edge, rt->as, now, host, &nh) > 0) {
+		for (unsigned k = 0; k < nh; k++) {
+			struct rte_mbuf *m = dp_pkt_mbuf(host[k].pkt);
+			uint32_t port = host[k].pkt->dst_node % app.topo->p;
+
+			if (host[k].drop) {
+				/* counted by its reason in regs->drop */
 				rte_pktmbuf_free(m);
 			} else if (rt->term[port] == DP_TERM_HOST && rt->dev[port] != NULL) {
-				lc->sink.host_frames++;
+				lc->host_frames++;
 				dp_host_deliver(rt->dev[port], m);
 			} else {
 				rt->regs->drop[DFLY_DROP_HOST_UNKNOWN_DST]++;
 				rte_pktmbuf_free(m);
 			}
 		}
-	}
-}
-
-static void generate(struct dp_lcore *lc, uint64_t c)
-{
-	const struct dfly_topo *t = app.topo;
-
-	for (uint32_t i = 0; i < lc->ngen; i++) {
-		uint32_t n = lc->gen_nodes[i];
-		struct dp_router *rt = &app.rt[n / t->p];
-		struct rte_mbuf *m;
-		struct asic_pkt *pk;
-
-		if (!dfly_gen_fire(&app.gen, n))
-			continue;
-		m = rte_pktmbuf_alloc(app.env.mp);
-		if (m == NULL) {
-			rt->regs->drop[DFLY_DROP_NO_MBUF]++;
-			lc->sink.gen_drops++;
-			continue;
-		}
-		pk = dp_mbuf_pkt(m);
-		memset(pk, 0, sizeof(*pk));
-		if (app.gen_frame && rte_pktmbuf_append(m, (uint16_t)app.gen_frame) == NULL) {
-			rt->regs->drop[DFLY_DROP_NO_MBUF]++;
-			lc->sink.gen_drops++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		pk->src_node = n;
-		pk->dst_node = dfly_gen_pick_dst(&app.gen, n);
-		pk->val_router = ASIC_NONE;
-		pk->cand_root = UINT32_MAX;
-		pk->flags = ASIC_PKT_SYNTH;
-		pk->len = (uint16_t)app.gen_phits;
-		pk->gen_cycle = c;
-		pk->id = (uint32_t)lc->sink.gen_pkts;
-		if (!asic_inject(rt->as, n % t->p, pk, c)) {
-			rt->regs->drop[DFLY_DROP_INJ_FULL]++;
-			lc->sink.gen_drops++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		lc->sink.gen_pkts++;
+		nh = 0;
 	}
 }
 
@@ -711,11 +688,14 @@ static void lcore_slice(struct dp_lcore *lc)
 							: dp_host_rx(p, &app.env, lc->cur);
 		}
 		while (lc->cur <= target && steps < max_steps) {
-			generate(lc, lc->cur);
+			for (uint32_t k = 0; k < lc->nrt; k++)
+				if (lc->rt[k]->ngen)
+					dfly_edge_generate(&lc->edge, lc->rt[k]->as, lc->rt[k]->regs,
+							   lc->cur);
 			for (uint32_t k = 0; k < lc->nrt; k++)
 				asic_step(lc->rt[k]->as, lc->cur);
 			for (uint32_t k = 0; k < lc->nrt; k++)
-				collect(lc, lc->rt[k]);
+				collect(lc, lc->rt[k], lc->cur);
 			lc->cur++;
 			steps++;
 		}
@@ -814,6 +794,14 @@ static void cap_trace(void *ctx, const struct asic *as, const struct asic_trace_
 	atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
 }
 
+/* The edge's capture point (a generator's packet skipped for want of injection room,
+ * drop.inj_full), of the selected routers, into the lcore's ring as the ASICs' events. */
+static void cap_edge_trace(void *ctx, const struct asic *as, const struct asic_trace_ev *ev)
+{
+	if (dfly_capture_selects(app.cap, asic_router_id(as)))
+		cap_trace(ctx, as, ev);
+}
+
 /* Write what the rings hold. @return records written. */
 static uint64_t cap_drain(void)
 {
@@ -844,7 +832,7 @@ static uint64_t cap_drain(void)
 static void *cap_main(void *arg)
 {
 	(void)arg;
-	while (!cap_stop) {
+	while (!atomic_load_explicit(&app.cap_stop, memory_order_relaxed)) {
 		if (cap_drain() == 0) {
 			struct timespec ts = {0, 1000000};
 
@@ -892,6 +880,9 @@ static int cap_setup(const char *path, char *err, size_t errlen)
 		for (uint32_t k = 0; k < lc->nrt; k++)
 			if (dfly_capture_selects(app.cap, lc->rt[k]->id))
 				asic_set_trace(lc->rt[k]->as, cap_trace, r, c->cap_points);
+		lc->edge.trace = cap_edge_trace;
+		lc->edge.trace_ctx = r;
+		lc->edge.trace_points = c->cap_points;
 	}
 	return 0;
 nomem:
@@ -904,7 +895,7 @@ static void cap_finish(void)
 {
 	if (app.cap == NULL)
 		return;
-	cap_stop = 1;
+	atomic_store(&app.cap_stop, true);
 	if (app.cap_running)
 		pthread_join(app.cap_thread, NULL);
 	cap_drain();
@@ -920,6 +911,8 @@ static void cap_finish(void)
 	for (uint32_t r = 0; r < app.topo->routers; r++)
 		if (app.rt[r].as != NULL)
 			asic_set_trace(app.rt[r].as, NULL, NULL, 0);
+	for (uint32_t i = 0; i < app.nlc; i++)
+		app.lc[i].edge.trace = NULL;
 	dfly_capture_close(app.cap, &app.cap_st);
 	app.cap = NULL;
 }
@@ -1048,46 +1041,33 @@ static int tel_port(const char *cmd, const char *params, struct rte_tel_data *d)
  * Reports
  */
 
-static void sink_totals(struct dp_sink *tot)
+/* What every lcore's generator nodes and host ports counted (read while they run). */
+struct sink_totals {
+	struct dfly_edge_stats e;
+	uint64_t host_frames;
+};
+
+static void sink_totals(struct sink_totals *tot)
 {
 	memset(tot, 0, sizeof(*tot));
 	for (uint32_t i = 0; i < app.nlc; i++) {
-		const struct dp_sink *s = &app.lc[i].sink;
-
-		tot->gen_pkts += s->gen_pkts;
-		tot->gen_drops += s->gen_drops;
-		tot->fabric_drops += s->fabric_drops;
-		tot->all_pkts += s->all_pkts;
-		tot->pkts += s->pkts;
-		tot->phits += s->phits;
-		tot->nonmin += s->nonmin;
-		tot->hops += s->hops;
-		tot->lhops += s->lhops;
-		tot->ghops += s->ghops;
-		tot->lat_sum += s->lat_sum;
-		tot->net_lat_sum += s->net_lat_sum;
-		tot->host_frames += s->host_frames;
-		if (s->lat_max > tot->lat_max)
-			tot->lat_max = s->lat_max;
+		dfly_edge_stats_add(&tot->e, &app.lc[i].edge.own);
+		tot->host_frames += app.lc[i].host_frames;
 	}
 }
 
-static uint64_t percentile(double q)
+/* Latency percentiles of the window over every lcore (@p pkts packets in all). */
+static void percentiles(uint64_t pkts, uint64_t *p50, uint64_t *p99)
 {
-	uint64_t total = 0, acc = 0;
+	const struct dfly_edge_lane **lanes = calloc(app.nlc, sizeof(*lanes));
 
+	*p50 = *p99 = 0;
+	if (lanes == NULL)
+		return;
 	for (uint32_t i = 0; i < app.nlc; i++)
-		for (uint32_t b = 0; b < DP_LAT_BUCKETS; b++)
-			total += app.lc[i].sink.hist[b];
-	if (total == 0)
-		return 0;
-	for (uint32_t b = 0; b < DP_LAT_BUCKETS; b++) {
-		for (uint32_t i = 0; i < app.nlc; i++)
-			acc += app.lc[i].sink.hist[b];
-		if ((double)acc >= q * (double)total)
-			return b;
-	}
-	return DP_LAT_BUCKETS - 1;
+		lanes[i] = &app.lc[i].edge;
+	dfly_edge_lat_percentiles(lanes, app.nlc, pkts, p50, p99);
+	free(lanes);
 }
 
 /* The last cycle done by the slowest (@p max false) or the fastest lcore. */
@@ -1106,7 +1086,7 @@ static uint64_t lcore_cycle(bool max)
 
 static void progress(double t, uint64_t c0)
 {
-	struct dp_sink s;
+	struct sink_totals s;
 	uint64_t cyc = lcore_cycle(false), retx = 0;
 
 	sink_totals(&s);
@@ -1116,9 +1096,10 @@ static void progress(double t, uint64_t c0)
 		"dfly-switch: t=%.1fs cycle %" PRIu64 " (%.2fx real time) generated %" PRIu64
 		" delivered %" PRIu64 " lat %.1f misrouted %.1f%% host frames %" PRIu64
 		" retx %" PRIu64 "\n",
-		t, cyc, t > 0 ? (double)(cyc - c0) * app.cycle_ns / (t * 1e9) : 0.0, s.gen_pkts,
-		s.all_pkts, s.pkts ? s.lat_sum / (double)s.pkts : 0.0,
-		s.pkts ? 100.0 * (double)s.nonmin / (double)s.pkts : 0.0, s.host_frames, retx);
+		t, cyc, t > 0 ? (double)(cyc - c0) * app.cycle_ns / (t * 1e9) : 0.0, s.e.gen_total,
+		s.e.dlv_total, s.e.m_pkts ? s.e.m_lat_sum / (double)s.e.m_pkts : 0.0,
+		s.e.m_pkts ? 100.0 * (double)s.e.m_nonmin / (double)s.e.m_pkts : 0.0, s.host_frames,
+		retx);
 }
 
 /*
@@ -1155,8 +1136,8 @@ static void timing_report(FILE *f, enum dfly_port_ctr timed, const char *name, c
 
 static void final_report(FILE *f, double wall)
 {
-	struct dp_sink s;
-	uint64_t held = 0, link_pkts = 0;
+	struct sink_totals s;
+	uint64_t held = 0, link_pkts = 0, p50, p99;
 
 	sink_totals(&s);
 	for (uint32_t r = 0; r < app.topo->routers; r++)
@@ -1170,8 +1151,8 @@ static void final_report(FILE *f, double wall)
 		"generated %" PRIu64 " delivered %" PRIu64 " gen_drops %" PRIu64
 		" host_frames %" PRIu64 " held_in_routers %" PRIu64 " on_inprocess_links %" PRIu64
 		" fabric_drops %" PRIu64 "\n",
-		s.gen_pkts, s.all_pkts, s.gen_drops, s.host_frames, held, link_pkts,
-		s.fabric_drops);
+		s.e.gen_total, s.e.dlv_total, s.e.drop_inj + s.e.drop_nobuf, s.host_frames, held,
+		link_pkts, s.e.drop_fabric);
 	{
 		uint64_t sw = 0;
 
@@ -1184,15 +1165,17 @@ static void final_report(FILE *f, double wall)
 	}
 	fprintf(f, "measured %" PRIu64 " packets generated from cycle %" PRIu64
 		   " (sim.warmup after every device port came up)\n",
-		s.pkts, atomic_load(&measure_from));
-	if (s.pkts)
+		s.e.m_pkts, atomic_load(&app.edge.measure_from));
+	percentiles(s.e.m_pkts, &p50, &p99);
+	if (s.e.m_pkts)
 		fprintf(f,
 			"latency avg %.1f p50 %" PRIu64 " p99 %" PRIu64 " max %" PRIu64
 			" network %.1f cycles; misrouted %.2f%%; hops %.2f (local %.2f global %.2f)\n",
-			s.lat_sum / (double)s.pkts, percentile(0.5), percentile(0.99), s.lat_max,
-			s.net_lat_sum / (double)s.pkts, 100.0 * (double)s.nonmin / (double)s.pkts,
-			(double)s.hops / (double)s.pkts, (double)s.lhops / (double)s.pkts,
-			(double)s.ghops / (double)s.pkts);
+			s.e.m_lat_sum / (double)s.e.m_pkts, p50, p99, s.e.m_lat_max,
+			s.e.m_net_lat_sum / (double)s.e.m_pkts,
+			100.0 * (double)s.e.m_nonmin / (double)s.e.m_pkts,
+			(double)s.e.m_hops / (double)s.e.m_pkts, (double)s.e.m_lhops / (double)s.e.m_pkts,
+			(double)s.e.m_ghops / (double)s.e.m_pkts);
 	timing_report(f, DFLY_LINK_TIMED, "link", "packets timed by the peers' ACKs", "packet");
 	timing_report(f, DFLY_CREDIT_TIMED, "credit", "CREDIT frames with new credits timed",
 		      "frame");
@@ -1292,13 +1275,13 @@ static void intr_thread_park(void)
 	if (fd < 0 || h == NULL || rte_intr_type_set(h, RTE_INTR_HANDLE_EXT) != 0 ||
 	    rte_intr_fd_set(h, fd) != 0 || rte_intr_callback_register(h, intr_park_cb, NULL) != 0 ||
 	    write(fd, &one, sizeof(one)) != sizeof(one)) {
-		fprintf(stderr, "dfly-switch: cannot park the DPDK interrupt thread\n");
+		DP_LOG(WARNING, "cannot park the DPDK interrupt thread\n");
 		return; /* the handle and fd stay: the thread may still see them */
 	}
 	for (int i = 0; i < 2000 && !__atomic_load_n(&intr_parked, __ATOMIC_ACQUIRE); i++)
 		nanosleep(&ts, NULL);
 	if (!__atomic_load_n(&intr_parked, __ATOMIC_ACQUIRE))
-		fprintf(stderr, "dfly-switch: the DPDK interrupt thread did not answer in 2 s\n");
+		DP_LOG(WARNING, "the DPDK interrupt thread did not answer in 2 s\n");
 }
 
 /*
@@ -1379,20 +1362,55 @@ static void teardown(void)
 		}
 		free(app.lc[i].rt);
 		free(app.lc[i].ports);
-		free(app.lc[i].gen_nodes);
-		free(app.lc[i].sink.hist);
+		dfly_edge_lane_fini(&app.lc[i].edge);
 	}
 	free(app.lc);
 	free(app.rt);
 	free(app.links);
 	free(app.ports);
+	dfly_edge_fini(&app.edge);
 	dfly_gen_fini(&app.gen);
 	dp_host_table_destroy(app.hosts);
 	dfly_topo_destroy(app.topo);
 	dp_deploy_free(&app.dep);
 }
 
-int main(int argc, char **argv)
+/* ---------------------------------------------------------------------------------------------
+ * main: parse the options, plan (load, check and set up everything), run (the clock, the
+ * threads and the main lcore's loop until the end), report (the final counters)
+ */
+
+/* What the options after -- ask for. */
+struct sw_opts {
+	const char *sets[MAX_SETS];
+	int nsets;
+	const char *counters; /* --counters FILE, or NULL: standard output */
+	const char *cap_path; /* --capture FILE, or capture.file, or NULL */
+	char cap_name[512];   /* capture.file made one per process */
+	double duration;      /* --duration S, or < 0 */
+	uint64_t epoch;	      /* --epoch-ns NS, or 0 */
+	double gen_seconds;   /* --gen-seconds S, or < 0 */
+	bool check, exit_drained;
+};
+
+/* -h or --help before the EAL options' end (or first): the text, and nothing starts. */
+static bool help_asked(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			bool after_dd = false;
+
+			for (int k = 1; k < i; k++)
+				after_dd |= strcmp(argv[k], "--") == 0;
+			if (after_dd || i == 1)
+				return true;
+		}
+	return false;
+}
+
+/* The options after the EAL's, and the deployment file they name. @return -1 to go on, else the
+ * exit status. */
+static int parse(int argc, char **argv, struct sw_opts *o)
 {
 	static const struct option opts[] = {{"set", required_argument, NULL, 's'},
 					     {"duration", required_argument, NULL, 'd'},
@@ -1407,66 +1425,39 @@ int main(int argc, char **argv)
 					     {"exit-drained", no_argument, NULL, 'D'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
-	const char *sets[MAX_SETS], *counters = NULL, *cap_path = NULL;
-	char cap_name[512];
-	int nsets = 0, eal, opt, status = 0;
-	double duration = -1;
-	uint64_t epoch = 0;
-	double gen_seconds = -1;
-	bool check = false, exit_drained = false;
-	uint64_t drained_at = UINT64_MAX; /* cycle of the first poll that saw the network drained */
 	char err[1024];
-	struct sigaction sa;
-	uint64_t t0, c0, next_progress;
-	FILE *cf = stdout;
+	int opt;
 
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			bool after_dd = false;
-
-			for (int k = 1; k < i; k++)
-				after_dd |= strcmp(argv[k], "--") == 0;
-			if (after_dd || i == 1) {
-				usage(stdout);
-				return 0;
-			}
-		}
-	eal = rte_eal_init(argc, argv);
-	if (eal < 0) {
-		fprintf(stderr, "dfly-switch: EAL initialisation failed: %s (see --help for the "
-				"options a machine without hugepages needs)\n",
-			rte_strerror(rte_errno));
-		return 2;
-	}
-	argc -= eal;
-	argv += eal;
+	memset(o, 0, sizeof(*o));
+	o->duration = -1;
+	o->gen_seconds = -1;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
-			if (nsets == MAX_SETS) {
+			if (o->nsets == MAX_SETS) {
 				fprintf(stderr, "dfly-switch: more than %d --set\n", MAX_SETS);
 				return 2;
 			}
-			sets[nsets++] = optarg;
+			o->sets[o->nsets++] = optarg;
 			break;
 		case 'd':
-			duration = atof(optarg);
+			o->duration = atof(optarg);
 			break;
 		case 'c':
-			counters = optarg;
+			o->counters = optarg;
 			break;
 		case 'e':
-			epoch = strtoull(optarg, NULL, 10);
+			o->epoch = strtoull(optarg, NULL, 10);
 			break;
 		case 'g':
-			gen_seconds = atof(optarg);
+			o->gen_seconds = atof(optarg);
 			break;
 		case 'k':
-			check = true;
+			o->check = true;
 			break;
 		case 'P':
-			cap_path = optarg;
+			o->cap_path = optarg;
 			break;
 		case 'q':
 			app.quiet = true;
@@ -1475,7 +1466,7 @@ int main(int argc, char **argv)
 			app.free_run = true;
 			break;
 		case 'D':
-			exit_drained = true;
+			o->exit_drained = true;
 			break;
 		case 'G': {
 			char *end;
@@ -1497,7 +1488,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (exit_drained && gen_seconds < 0) {
+	if (o->exit_drained && o->gen_seconds < 0) {
 		fprintf(stderr, "dfly-switch: --exit-drained needs --gen-seconds\n");
 		rte_eal_cleanup();
 		return 2;
@@ -1508,110 +1499,125 @@ int main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 2;
 	}
-	if (dp_deploy_load(&app.dep, argv[optind], sets, nsets, err, sizeof(err)) < 0) {
+	if (dp_deploy_load(&app.dep, argv[optind], o->sets, o->nsets, err, sizeof(err)) < 0) {
 		fprintf(stderr, "dfly-switch: %s\n", err);
 		rte_eal_cleanup();
 		return 2;
 	}
-	if (duration >= 0)
-		app.dep.run.duration_s = duration;
-	if (epoch)
-		app.dep.run.epoch_ns = epoch;
+	return -1;
+}
+
+/* The packet buffers, the environment of the ports, the generators and their edge. @return 0
+ * or the exit status. */
+static int plan_traffic(void)
+{
+	const struct dfly_netcfg *nc = &app.dep.net;
+	uint32_t n = app.dep.run.mbufs;
+	unsigned priv = RTE_ALIGN(sizeof(struct dp_mbuf_priv), RTE_MBUF_PRIV_ALIGN);
+	uint32_t minbuf = dfly_netcfg_min_buf(nc);
+	uint32_t vcs = max_u32(nc->vc_inj, max_u32(nc->vc_local, nc->vc_global));
+
+	if (n == 0) {
+		uint64_t want = 8192 + (uint64_t)app.dep.nhosted * app.topo->radix *
+					       (nc->buf_global / 2 + 64);
+
+		n = (uint32_t)RTE_MIN(want, 262143u);
+	}
+	app.env.mp = rte_pktmbuf_pool_create("dfly_mbufs", n, 256, (uint16_t)priv,
+					     RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	if (app.env.mp == NULL) {
+		fprintf(stderr,
+			"dfly-switch: cannot allocate %u packet buffers: %s (raise EAL -m or "
+			"lower run.mbufs)\n",
+			n, rte_strerror(rte_errno));
+		return 1;
+	}
+	app.env.topo = app.topo;
+	app.env.link = &app.dep.link;
+	app.env.hosts = app.hosts;
+	app.env.phit_bytes = nc->phit_bytes;
+	app.env.host_max_frame = RTE_MIN(dp_host_max_frame(minbuf, nc->phit_bytes),
+					 (size_t)RTE_MBUF_DEFAULT_DATAROOM - 64);
+	app.env.host_max_phits = dp_host_frame_phits(app.env.host_max_frame, nc->phit_bytes);
+	app.gen_phits = app.gen_frame ? dp_host_frame_phits(app.gen_frame, nc->phit_bytes)
+				      : nc->pkt_phits;
+	if (app.gen_phits > minbuf) {
+		fprintf(stderr,
+			"dfly-switch: --gen-frame %u: a %u-phit packet does not fit the smallest "
+			"buffer of %s (%u phits)\n",
+			app.gen_frame, app.gen_phits, app.dep.network, minbuf);
+		return 2;
+	}
+	dfly_wire_limits_init(&app.env.lim, app.topo, vcs,
+			      max_u32(max_u32(app.env.host_max_phits, nc->pkt_phits),
+				      app.gen_phits));
+	if (dfly_gen_init(&app.gen, app.topo, nc->pattern, nc->adv_offset, nc->load,
+			  nc->link_rate ? app.gen_phits : 1, nc->seed) < 0) {
+		fprintf(stderr, "dfly-switch: traffic: cannot set up the generators\n");
+		return 1;
+	}
+	if (dfly_edge_init(&app.edge, app.topo, &app.gen, app.gen_phits,
+			   nc->source == DFLY_SRC_UNBOUNDED, app.dep.gen) < 0) {
+		fprintf(stderr, "dfly-switch: out of memory\n");
+		return 1;
+	}
+	/* open the whole run; measured: packets generated from measure_from */
+	app.edge.measuring = true;
+	atomic_store(&app.edge.measure_from, UINT64_MAX);
+	return 0;
+}
+
+/*
+ * Set up everything the deployment names: routers, devices, generators, telemetry.
+ * @return -1 to run, 0 when done (--check), else the exit status.
+ */
+static int plan(const struct sw_opts *o)
+{
+	char err[1024];
+	struct dp_host_entry *e;
+	int rc;
+
+	if (o->duration >= 0)
+		app.dep.run.duration_s = o->duration;
+	if (o->epoch)
+		app.dep.run.epoch_ns = o->epoch;
 	app.cycle_ns = app.dep.net.cycle_ns;
 	app.topo = dfly_topo_create(app.dep.net.p, app.dep.net.a, app.dep.net.h, app.dep.net.t,
 				    app.dep.net.arr, app.dep.net.sigma);
-	{
-		struct dp_host_entry *e = calloc(app.dep.nhosts + 1, sizeof(*e));
-
-		for (uint32_t i = 0; e && i < app.dep.nhosts; i++) {
-			e[i].node = app.dep.hosts[i].node;
-			memcpy(e[i].mac, app.dep.hosts[i].mac, 6);
-			e[i].ip = app.dep.hosts[i].ip;
-		}
-		if (e == NULL || app.topo == NULL ||
-		    dp_host_table_create(&app.hosts, e, app.dep.nhosts, app.topo->nodes, err,
-					 sizeof(err)) < 0) {
-			fprintf(stderr, "dfly-switch: %s\n", e ? err : "out of memory");
-			free(e);
-			status = 2;
-			goto out;
-		}
-		free(e);
+	e = calloc(app.dep.nhosts + 1, sizeof(*e));
+	for (uint32_t i = 0; e && i < app.dep.nhosts; i++) {
+		e[i].node = app.dep.hosts[i].node;
+		memcpy(e[i].mac, app.dep.hosts[i].mac, 6);
+		e[i].ip = app.dep.hosts[i].ip;
 	}
-	if (check) {
+	if (e == NULL || app.topo == NULL ||
+	    dp_host_table_create(&app.hosts, e, app.dep.nhosts, app.topo->nodes, err,
+				 sizeof(err)) < 0) {
+		fprintf(stderr, "dfly-switch: %s\n", e ? err : "out of memory");
+		free(e);
+		return 2;
+	}
+	free(e);
+	if (o->check) {
 		printf("%s: network %s, %u of %u routers here, %u device ports, %u hosts, firmware %s, "
 		       "register files %s\n",
 		       app.dep.path, app.dep.network, app.dep.nhosted, app.topo->routers,
 		       app.dep.nports, app.dep.nhosts, dp_fw_mode_name(app.dep.firmware),
 		       app.dep.instance[0] ? app.dep.instance : "in process memory");
-		goto out;
+		return 0;
 	}
-	{
-		uint32_t n = app.dep.run.mbufs;
-		unsigned priv = RTE_ALIGN(sizeof(struct dp_mbuf_priv), RTE_MBUF_PRIV_ALIGN);
-
-		if (n == 0) {
-			uint64_t want = 8192 + (uint64_t)app.dep.nhosted * app.topo->radix *
-						       (app.dep.net.buf_global / 2 + 64);
-
-			n = (uint32_t)RTE_MIN(want, 262143u);
-		}
-		app.env.mp = rte_pktmbuf_pool_create("dfly_mbufs", n, 256, (uint16_t)priv,
-						     RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
-		if (app.env.mp == NULL) {
-			fprintf(stderr,
-				"dfly-switch: cannot allocate %u packet buffers: %s (raise EAL -m or "
-				"lower run.mbufs)\n",
-				n, rte_strerror(rte_errno));
-			status = 1;
-			goto out;
-		}
-	}
-	app.env.topo = app.topo;
-	app.env.link = &app.dep.link;
-	app.env.hosts = app.hosts;
-	app.env.phit_bytes = app.dep.net.phit_bytes;
-	{
-		const struct dfly_netcfg *nc = &app.dep.net;
-		uint32_t minbuf = dfly_netcfg_min_buf(nc);
-		uint32_t vcs = max_u32(nc->vc_inj, max_u32(nc->vc_local, nc->vc_global));
-
-		app.env.host_max_frame = RTE_MIN(dp_host_max_frame(minbuf, app.dep.net.phit_bytes),
-						 (size_t)RTE_MBUF_DEFAULT_DATAROOM - 64);
-		app.env.host_max_phits =
-			dp_host_frame_phits(app.env.host_max_frame, app.dep.net.phit_bytes);
-		app.gen_phits = app.gen_frame ? dp_host_frame_phits(app.gen_frame, nc->phit_bytes)
-					      : nc->pkt_phits;
-		if (app.gen_phits > minbuf) {
-			fprintf(stderr,
-				"dfly-switch: --gen-frame %u: a %u-phit packet does not fit the "
-				"smallest buffer of %s (%u phits)\n",
-				app.gen_frame, app.gen_phits, app.dep.network, minbuf);
-			status = 2;
-			goto out;
-		}
-		dfly_wire_limits_init(&app.env.lim, app.topo, vcs,
-				      max_u32(max_u32(app.env.host_max_phits, nc->pkt_phits),
-					      app.gen_phits));
-	}
-	if (dfly_gen_init(&app.gen, app.topo, app.dep.net.pattern, app.dep.net.adv_offset,
-			  app.dep.net.load, app.dep.net.link_rate ? app.gen_phits : 1,
-			  app.dep.net.seed) < 0) {
-		fprintf(stderr, "dfly-switch: traffic: cannot set up the generators\n");
-		status = 1;
-		goto out;
-	}
+	if ((rc = plan_traffic()) != 0)
+		return rc;
 	if (setup_routers(err, sizeof(err)) < 0 || setup_devices(err, sizeof(err)) < 0) {
 		fprintf(stderr, "dfly-switch: %s\n", err);
-		status = 1;
-		goto out;
+		return 1;
 	}
 	for (uint32_t i = 0; i < app.nlc; i++) {
-		app.lc[i].sink.hist = calloc(DP_LAT_BUCKETS, sizeof(uint32_t));
-		if (app.lc[i].sink.hist == NULL) {
+		/* packet ids: lcore i's from i << 28 */
+		if (dfly_edge_lane_init(&app.lc[i].edge, &app.edge, &gen_pool_ops, &app, i << 28) <
+		    0) {
 			fprintf(stderr, "dfly-switch: out of memory\n");
-			status = 1;
-			goto out;
+			return 1;
 		}
 	}
 	rte_telemetry_register_cmd("/dfly/routers", tel_routers, "Routers hosted here.");
@@ -1619,14 +1625,14 @@ int main(int argc, char **argv)
 				   "Router summary, drops and routing decisions. Parameter: router");
 	rte_telemetry_register_cmd("/dfly/port", tel_port,
 				   "Port and VC counters. Parameters: router,port");
+	return -1;
+}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+/* Cycle 0 at the shared epoch, or now (@p t0): every lcore and firmware starts at @return. */
+static uint64_t run_clock(uint64_t t0)
+{
+	uint64_t c0;
 
-	/* clock: cycle 0 at the shared epoch, or now */
-	t0 = mono_ns();
 	app.epoch_ns = app.dep.run.epoch_ns ? app.dep.run.epoch_ns : t0;
 	c0 = clock_cycle(t0);
 	for (uint32_t i = 0; i < app.nlc; i++) {
@@ -1640,6 +1646,113 @@ int main(int argc, char **argv)
 			rt->fw_next = c0;
 		}
 	}
+	return c0;
+}
+
+/* --capture, or capture.file (a testbed's processes share the network file: one file each).
+ * @return 0 or the exit status. */
+static int run_capture(struct sw_opts *o)
+{
+	char err[1024];
+
+	if (o->cap_path == NULL && app.dep.net.cap_file[0] != '\0') {
+		o->cap_path = app.dep.net.cap_file;
+		if (app.dep.nhosted < app.topo->routers) {
+			const char *cp = o->cap_path;
+			const char *dot = strrchr(cp, '.'), *sl = strrchr(cp, '/');
+			uint32_t first = 0;
+
+			while (!app.dep.hosted[first])
+				first++;
+			if (dot == NULL || (sl != NULL && dot < sl))
+				dot = cp + strlen(cp);
+			snprintf(o->cap_name, sizeof(o->cap_name), "%.*s-r%u%s", (int)(dot - cp), cp,
+				 first, *dot ? dot : ".pcap");
+			o->cap_path = o->cap_name;
+		}
+	}
+	if (o->cap_path == NULL)
+		return 0;
+	if (cap_setup(o->cap_path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "dfly-switch: %s\n", err);
+		return 2;
+	}
+	if (app.cap != NULL && pthread_create(&app.cap_thread, NULL, cap_main, NULL) != 0) {
+		DP_LOG(ERR, "cannot start the capture thread\n");
+		return 1;
+	}
+	app.cap_running = app.cap != NULL;
+	return 0;
+}
+
+/*
+ * The main thread's watch, between two slices of its own lcore's share: the end (duration, or
+ * --exit-drained), the generators' stop (--gen-seconds), progress lines, the measurement
+ * window's start. @return true to stop.
+ */
+static bool run_watch(const struct sw_opts *o, uint64_t now, uint64_t t0, uint64_t c0,
+		      uint64_t *next_progress, uint64_t *drained_at)
+{
+	/* both count from cycle 0, which the processes of a testbed share, so they stop
+	 * generating and stop together (a memif peer must not close its end while this one
+	 * still uses the device: see teardown()) */
+	int64_t since_epoch = (int64_t)(now - app.epoch_ns);
+
+	if (app.dep.run.duration_s > 0 && (double)since_epoch >= app.dep.run.duration_s * 1e9)
+		return true;
+	if (o->gen_seconds >= 0 && app.gen.on && (double)since_epoch >= o->gen_seconds * 1e9)
+		app.gen.on = false; /* read by the lcores; a late cycle is harmless */
+	if (o->exit_drained && !app.gen.on) {
+		/* drained twice, the second time once every lcore has stepped a cycle after the
+		 * first: a packet a late cycle generated (it read gen.on before the store) would
+		 * show as generated > delivered */
+		struct sink_totals s;
+
+		sink_totals(&s);
+		if (s.e.gen_total != s.e.dlv_total + s.e.drop_fabric || s.e.queued_src != 0)
+			*drained_at = UINT64_MAX;
+		else if (*drained_at == UINT64_MAX)
+			*drained_at = lcore_cycle(true);
+		else if (lcore_cycle(false) > *drained_at + 1)
+			return true;
+	}
+	if (!app.quiet && app.dep.run.stats_interval_s > 0 && now >= *next_progress) {
+		progress((double)(now - t0) / 1e9, c0);
+		*next_progress += (uint64_t)(app.dep.run.stats_interval_s * 1e9);
+	}
+	if (atomic_load_explicit(&app.edge.measure_from, memory_order_relaxed) == UINT64_MAX) {
+		bool all_up = true;
+
+		for (uint32_t i = 0; i < app.nports && all_up; i++)
+			all_up = app.ports[i]->kind == DP_PORT_HOST ||
+				 app.ports[i]->rt->regs->link_state[app.ports[i]->port] ==
+					 DFLY_LINK_UP;
+		if (all_up)
+			atomic_store(&app.edge.measure_from, lcore_cycle(false) + app.dep.net.warmup);
+	}
+	return false;
+}
+
+/*
+ * Start the clock, the firmware and capture threads and the other lcores; step the main
+ * lcore's share and watch until the end; stop everything. @p t0: the start (mono_ns).
+ * @return 0 or the exit status (the final report is written either way).
+ */
+static int run(struct sw_opts *o, uint64_t *t0)
+{
+	struct sigaction sa;
+	struct dp_lcore *mine = NULL;
+	uint64_t c0, next_progress;
+	uint64_t drained_at = UINT64_MAX; /* cycle of the first poll that saw the network drained */
+	int status = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	*t0 = mono_ns();
+	c0 = run_clock(*t0);
 	if (!app.quiet)
 		fprintf(stderr,
 			"dfly-switch: %u routers on %u lcores, %u device ports, %u generator nodes, "
@@ -1649,129 +1762,96 @@ int main(int argc, char **argv)
 			c0);
 	if (app.dep.firmware == DP_FW_THREAD) {
 		if (pthread_create(&app.fw_thread, NULL, fw_main, NULL) != 0) {
-			fprintf(stderr, "dfly-switch: cannot start the firmware thread\n");
-			status = 1;
-			goto out;
+			DP_LOG(ERR, "cannot start the firmware thread\n");
+			return -1;
 		}
 		app.fw_running = true;
 	}
-	if (cap_path == NULL && app.dep.net.cap_file[0] != '\0') {
-		cap_path = app.dep.net.cap_file;
-		/* a testbed's processes share the network file: one capture file each */
-		if (app.dep.nhosted < app.topo->routers) {
-			const char *dot = strrchr(cap_path, '.'), *sl = strrchr(cap_path, '/');
-			uint32_t first = 0;
-
-			while (!app.dep.hosted[first])
-				first++;
-			if (dot == NULL || (sl != NULL && dot < sl))
-				dot = cap_path + strlen(cap_path);
-			snprintf(cap_name, sizeof(cap_name), "%.*s-r%u%s", (int)(dot - cap_path),
-				 cap_path, first, *dot ? dot : ".pcap");
-			cap_path = cap_name;
-		}
-	}
-	if (cap_path != NULL) {
-		if (cap_setup(cap_path, err, sizeof(err)) < 0) {
-			fprintf(stderr, "dfly-switch: %s\n", err);
-			status = 2;
-			stop = 1;
-			goto out_threads;
-		}
-		if (app.cap != NULL && pthread_create(&app.cap_thread, NULL, cap_main, NULL) != 0) {
-			fprintf(stderr, "dfly-switch: cannot start the capture thread\n");
-			status = 1;
-			stop = 1;
-			goto out_threads;
-		}
-		app.cap_running = app.cap != NULL;
-	}
-	for (uint32_t i = 0; i < app.nlc; i++)
+	if ((status = run_capture(o)) != 0)
+		stop = 1;
+	for (uint32_t i = 0; i < app.nlc && status == 0; i++)
 		if (app.lc[i].lcore != rte_get_main_lcore() &&
 		    rte_eal_remote_launch(lcore_main, &app.lc[i], app.lc[i].lcore) != 0) {
-			fprintf(stderr, "dfly-switch: cannot launch lcore %u\n", app.lc[i].lcore);
+			DP_LOG(ERR, "cannot launch lcore %u\n", app.lc[i].lcore);
 			stop = 1;
 		}
-	next_progress = t0 + (uint64_t)(app.dep.run.stats_interval_s * 1e9);
-	{
-		struct dp_lcore *mine = NULL;
+	next_progress = *t0 + (uint64_t)(app.dep.run.stats_interval_s * 1e9);
+	for (uint32_t i = 0; i < app.nlc; i++)
+		if (app.lc[i].lcore == rte_get_main_lcore())
+			mine = &app.lc[i];
+	/* the main lcore steps its share in slices and watches the clock in between */
+	while (!stop) {
+		uint64_t now = mono_ns();
 
-		for (uint32_t i = 0; i < app.nlc; i++)
-			if (app.lc[i].lcore == rte_get_main_lcore())
-				mine = &app.lc[i];
-		/* the main lcore steps its share in slices and watches the clock in between */
-		while (!stop) {
-			uint64_t now = mono_ns();
+		if (run_watch(o, now, *t0, c0, &next_progress, &drained_at))
+			break;
+		if (mine != NULL)
+			lcore_slice(mine);
+		if (app.npeers) {
+			now = mono_ns();
+			for (uint32_t i = 0; i < app.npeers; i++)
+				dp_peer_poll(app.peers[i], now);
+		} else if (mine == NULL) {
+			struct timespec ts = {0, 1000000};
 
-			/* both count from cycle 0, which the processes of a testbed share, so they
-			 * stop generating and stop together (a memif peer must not close its end
-			 * while this one still uses the device: see teardown()) */
-			int64_t since_epoch = (int64_t)(now - app.epoch_ns);
-
-			if (app.dep.run.duration_s > 0 &&
-			    (double)since_epoch >= app.dep.run.duration_s * 1e9)
-				break;
-			if (gen_seconds >= 0 && app.gen.on && (double)since_epoch >= gen_seconds * 1e9)
-				app.gen.on = false; /* read by the lcores; a late cycle is harmless */
-			if (exit_drained && !app.gen.on) {
-				/* drained twice, the second time once every lcore has stepped a
-				 * cycle after the first: a packet a late cycle generated (it read
-				 * gen.on before the store) would show as generated > delivered */
-				struct dp_sink s;
-
-				sink_totals(&s);
-				if (s.gen_pkts != s.all_pkts + s.fabric_drops)
-					drained_at = UINT64_MAX;
-				else if (drained_at == UINT64_MAX)
-					drained_at = lcore_cycle(true);
-				else if (lcore_cycle(false) > drained_at + 1)
-					break;
-			}
-			if (!app.quiet && app.dep.run.stats_interval_s > 0 && now >= next_progress) {
-				progress((double)(now - t0) / 1e9, c0);
-				next_progress += (uint64_t)(app.dep.run.stats_interval_s * 1e9);
-			}
-			if (atomic_load_explicit(&measure_from, memory_order_relaxed) == UINT64_MAX) {
-				bool all_up = true;
-
-				for (uint32_t i = 0; i < app.nports && all_up; i++)
-					all_up = app.ports[i]->kind == DP_PORT_HOST ||
-						 app.ports[i]->rt->regs->link_state[app.ports[i]->port] ==
-							 DFLY_LINK_UP;
-				if (all_up)
-					atomic_store(&measure_from, lcore_cycle(false) + app.dep.net.warmup);
-			}
-			if (mine != NULL)
-				lcore_slice(mine);
-			if (app.npeers) {
-				now = mono_ns();
-				for (uint32_t i = 0; i < app.npeers; i++)
-					dp_peer_poll(app.peers[i], now);
-			} else if (mine == NULL) {
-				struct timespec ts = {0, 1000000};
-
-				nanosleep(&ts, NULL);
-			}
+			nanosleep(&ts, NULL);
 		}
 	}
-out_threads:
 	stop = 1;
 	rte_eal_mp_wait_lcore();
 	app.stop_ns = mono_ns();
 	if (app.fw_running)
 		pthread_join(app.fw_thread, NULL);
 	cap_finish();
-	if (counters != NULL) {
-		cf = fopen(counters, "w");
+	return status;
+}
+
+/* The final counters, to --counters FILE or standard output. */
+static void report(const struct sw_opts *o, uint64_t t0)
+{
+	FILE *cf = stdout;
+
+	if (o->counters != NULL) {
+		cf = fopen(o->counters, "w");
 		if (cf == NULL) {
-			fprintf(stderr, "dfly-switch: %s: %s\n", counters, strerror(errno));
+			fprintf(stderr, "dfly-switch: %s: %s\n", o->counters, strerror(errno));
 			cf = stdout;
 		}
 	}
 	final_report(cf, (double)(mono_ns() - t0) / 1e9);
 	if (cf != stdout)
 		fclose(cf);
-out:
+}
+
+int main(int argc, char **argv)
+{
+	struct sw_opts o;
+	uint64_t t0 = 0;
+	int eal, status;
+
+	if (help_asked(argc, argv)) {
+		usage(stdout);
+		return 0;
+	}
+	eal = rte_eal_init(argc, argv);
+	if (eal < 0) {
+		fprintf(stderr, "dfly-switch: EAL initialisation failed: %s (see --help for the "
+				"options a machine without hugepages needs)\n",
+			rte_strerror(rte_errno));
+		return 2;
+	}
+	argc -= eal;
+	argv += eal;
+	if ((status = parse(argc, argv, &o)) >= 0)
+		return status;
+	status = plan(&o);
+	if (status < 0) {
+		status = run(&o, &t0);
+		if (status >= 0)
+			report(&o, t0);
+		else
+			status = 1;
+	}
 	teardown();
 	if (app.env.mp != NULL)
 		rte_mempool_free(app.env.mp);

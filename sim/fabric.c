@@ -25,40 +25,25 @@
 #include "regs_shm.h"
 
 #define POOL_CHUNK 65536u
-#define LAT_BUCKETS (1u << 18)
-
-struct node_src {
-	struct asic_pkt *q_head, *q_tail; /* unbounded source queue */
-	uint64_t q_len;
-};
-
-/* What the sources and sinks count. Totals over the whole run, then the measurement window. */
-struct fab_stats {
-	uint64_t gen_total, dlv_total, drop_inj, drop_fabric, queued_src;
-	uint64_t last_delivery;
-	uint64_t m_attempts, m_pkts, m_phits, m_nonmin, m_hops, m_lhops, m_ghops;
-	double m_lat_sum, m_net_lat_sum; /* sums of integers below 2^53: exact in any order */
-	uint64_t m_lat_max;
-};
 
 /*
- * A thread's packet pool and counts. A packet is freed to the lane of the thread that
- * delivers it, so packets move between lanes; fold_lanes() gives a lane running short some of
- * the richest lane's (its own chunks stay its own, freed at the end).
+ * A thread's edge lane (traffic/edge.h: its sources' and sinks' counts, latency histogram and
+ * packet ids) and packet pool. A packet is freed to the lane of the thread that delivers it, so
+ * packets move between lanes; fold_lanes() gives a lane running short some of the richest
+ * lane's (its own chunks stay its own, freed at the end). Lane 0 counts into the fabric's
+ * totals, the others into their own, folded and zeroed after each batch. Packet ids (what a
+ * capture samples and tags by): lane 0 counts from 0, and it makes every packet a capture
+ * sees, as a capture never runs batched, so they are the same for any sim.threads; lane k > 0
+ * counts from k << 28. Aligned (struct dfly_edge_lane): lanes of different threads on
+ * different cache lines.
  */
 struct fab_lane {
-	struct fab_stats *st; /* lane 0: the fabric's totals; others: own, folded and zeroed */
-	struct fab_stats own;
-	uint32_t *lat_hist;   /* latency histogram of the window, summed at the end */
+	struct dfly_edge_lane edge;
 	struct asic_pkt **chunks;
 	uint32_t nchunks;
+	uint32_t chunk_n; /* packets per chunk (dfly_fabric_opts.pool_chunk) */
 	struct asic_pkt *free_list;
 	uint64_t free_n;
-	/* packet ids (what a capture samples and tags by): lane 0 counts from 0, and it makes
-	 * every packet a capture sees, as a capture never runs batched, so they are the same for
-	 * any sim.threads; lane k > 0 counts from k << 28 */
-	uint32_t next_id;
-	char pad[64]; /* lanes of different threads on different cache lines */
 };
 
 struct dfly_fabric {
@@ -77,8 +62,8 @@ struct dfly_fabric {
 	uint64_t fw_absent_cycles;
 	struct asic_link **links;
 	uint32_t nlinks;
-	struct node_src *src;
 	struct dfly_gen gen; /* the nodes' Bernoulli sources and destinations (gen.h) */
+	struct dfly_edge edge; /* the nodes' sources and sinks (edge.h), served by the lanes */
 	uint64_t seed;
 	uint64_t now;
 
@@ -92,16 +77,13 @@ struct dfly_fabric {
 	/* written by lane 0 for every packet while the other threads read the fields around:
 	 * on cache lines of its own */
 	char pad_st0[64];
-	struct fab_stats st;
+	struct dfly_edge_stats st;
 	char pad_st1[64];
 
-	/* measurement window */
-	bool measuring;
+	/* measurement window (open: edge.measuring) */
 	uint64_t *inj_at_start; /* per router: packets out of injection at window start */
 	uint64_t *inj_in_win;
 
-	dfly_delivery_fn *tap;
-	void *tap_ctx;
 	bool tap_concurrent; /* the tap may be called from several threads at once */
 
 	struct dfly_capture *cap; /* `dfly sim --capture`, or NULL */
@@ -138,8 +120,6 @@ struct fab_pool {
 	_Alignas(64) _Atomic uint32_t done; /* workers done with the cycle */
 };
 
-static void generate_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r, uint64_t now);
-static void collect_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r, uint64_t now);
 static void fold_lanes(struct dfly_fabric *fab);
 
 /* sim.batch: routers [r0, r1) stepped @p n cycles each from @p c0, one after the other, their
@@ -154,10 +134,10 @@ static void batch_range(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r
 		if (r + 1 < r1)
 			asic_prefetch(fab->asics[r + 1]);
 		for (uint64_t c = c0; c < c0 + n; c++) {
-			generate_router(fab, ln, r, c);
+			dfly_edge_generate(&ln->edge, as, fab->regs[r], c);
 			asic_prefetch_due(as, c);
 			asic_step(as, c);
-			collect_router(fab, ln, r, c);
+			dfly_edge_collect(&ln->edge, as, c);
 			if (fw)
 				fw_tick(fab->fws[r], c);
 		}
@@ -323,27 +303,6 @@ uint32_t dfly_fabric_threads(const struct dfly_fabric *fab)
  * Packet pool
  */
 
-/* A packet its source could not inject (generate-or-skip, spec §3.8): a capture DROP event. */
-static void capture_edge_drop(struct dfly_fabric *fab, struct asic *as, uint32_t port,
-			      struct asic_pkt *pk, uint64_t now)
-{
-	struct asic_trace_ev ev = {
-	    .point = DFLY_TRACE_DROP,
-	    .kind = DFLY_PORT_TERMINAL,
-	    .port = (uint16_t)port,
-	    .drop = DFLY_DROP_INJ_FULL,
-	    .cycle = now,
-	    .pkt = pk,
-	};
-
-	if (!(fab->cfg.cap_points >> DFLY_TRACE_DROP & 1u))
-		return;
-	pk->dec.q_min = pk->dec.q_val = -1;
-	pk->dec.cc = pk->dec.combined = DFLY_TRACE_NONE;
-	pk->dec.level = pk->dec.reason = pk->dec.trig = 0xff;
-	dfly_capture_trace(fab->cap, as, &ev);
-}
-
 int dfly_fabric_capture(struct dfly_fabric *fab, const char *path, char *err, size_t errlen)
 {
 	if (fab->cap != NULL) {
@@ -355,6 +314,12 @@ int dfly_fabric_capture(struct dfly_fabric *fab, const char *path, char *err, si
 		return -EIO;
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		dfly_capture_attach(fab->cap, fab->asics[r]);
+	/* the sources' skipped packets (drop.inj_full), of every router */
+	for (uint32_t k = 0; k < fab->nlanes; k++) {
+		fab->lane[k].edge.trace = dfly_capture_trace;
+		fab->lane[k].edge.trace_ctx = fab->cap;
+		fab->lane[k].edge.trace_points = fab->cfg.cap_points;
+	}
 	return 0;
 }
 
@@ -369,6 +334,8 @@ int dfly_fabric_capture_close(struct dfly_fabric *fab, struct dfly_capture_stats
 	}
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		asic_set_trace(fab->asics[r], NULL, NULL, 0);
+	for (uint32_t k = 0; k < fab->nlanes; k++)
+		fab->lane[k].edge.trace = NULL;
 	rc = dfly_capture_close(fab->cap, &fab->cap_st);
 	fab->cap = NULL;
 	if (st != NULL)
@@ -410,6 +377,28 @@ static void pkt_free(struct fab_lane *ln, struct asic_pkt *pk)
 	ln->free_n++;
 }
 
+/* The lanes' struct dfly_edge_pool_ops: packets from the lane's own pool. */
+static unsigned lane_alloc_burst(void *pool, struct asic_pkt **pkts, unsigned n)
+{
+	struct fab_lane *ln = pool;
+	unsigned k;
+
+	for (k = 0; k < n && (pkts[k] = pkt_alloc(ln, ln->chunk_n)) != NULL; k++)
+		;
+	return k;
+}
+
+static void lane_free_burst(void *pool, struct asic_pkt **pkts, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		pkt_free(pool, pkts[k]);
+}
+
+static const struct dfly_edge_pool_ops lane_pool_ops = {
+    .alloc_burst = lane_alloc_burst,
+    .free_burst = lane_free_burst,
+};
+
 /* A lane runs short when its routers generate more than they deliver; it is topped up here to
  * an eighth of a chunk (at least 16) free packets from the richest lane (between batches: no
  * thread is running). */
@@ -444,29 +433,12 @@ void dfly_fabric_pool_stats(const struct dfly_fabric *fab, uint32_t *chunks, uin
 /* Every lane's counts since the last fold into the totals (between batches). */
 static void fold_lanes(struct dfly_fabric *fab)
 {
-	struct fab_stats *t = &fab->st;
+	struct dfly_edge_stats *t = &fab->st;
 
 	for (uint32_t k = 1; k < fab->nlanes; k++) {
-		struct fab_stats *d = &fab->lane[k].own;
+		struct dfly_edge_stats *d = &fab->lane[k].edge.own;
 
-		t->gen_total += d->gen_total;
-		t->dlv_total += d->dlv_total;
-		t->drop_inj += d->drop_inj;
-		t->drop_fabric += d->drop_fabric;
-		t->queued_src += d->queued_src; /* a difference: may wrap below zero, sums right */
-		if (d->last_delivery > t->last_delivery)
-			t->last_delivery = d->last_delivery;
-		t->m_attempts += d->m_attempts;
-		t->m_pkts += d->m_pkts;
-		t->m_phits += d->m_phits;
-		t->m_nonmin += d->m_nonmin;
-		t->m_hops += d->m_hops;
-		t->m_lhops += d->m_lhops;
-		t->m_ghops += d->m_ghops;
-		t->m_lat_sum += d->m_lat_sum;
-		t->m_net_lat_sum += d->m_net_lat_sum;
-		if (d->m_lat_max > t->m_lat_max)
-			t->m_lat_max = d->m_lat_max;
+		dfly_edge_stats_add(t, d);
 		memset(d, 0, sizeof(*d));
 	}
 	lanes_balance(fab);
@@ -474,18 +446,19 @@ static void fold_lanes(struct dfly_fabric *fab)
 
 static int lanes_init(struct dfly_fabric *fab, uint32_t n)
 {
-	fab->lane = calloc(n, sizeof(*fab->lane));
+	fab->lane = aligned_alloc(_Alignof(struct fab_lane), n * sizeof(*fab->lane));
 	if (fab->lane == NULL)
 		return -ENOMEM;
+	memset(fab->lane, 0, n * sizeof(*fab->lane));
 	fab->nlanes = n;
 	for (uint32_t k = 0; k < n; k++) {
 		struct fab_lane *ln = &fab->lane[k];
 
-		ln->st = k == 0 ? &fab->st : &ln->own;
-		ln->next_id = k << 28;
-		ln->lat_hist = calloc(LAT_BUCKETS, sizeof(*ln->lat_hist));
-		if (ln->lat_hist == NULL)
+		ln->chunk_n = fab->pool_chunk;
+		if (dfly_edge_lane_init(&ln->edge, &fab->edge, &lane_pool_ops, ln, k << 28) < 0)
 			return -ENOMEM;
+		if (k == 0)
+			ln->edge.st = &fab->st;
 	}
 	return 0;
 }
@@ -498,7 +471,7 @@ static void lanes_fini(struct dfly_fabric *fab)
 		for (uint32_t c = 0; c < ln->nchunks; c++)
 			free(ln->chunks[c]);
 		free(ln->chunks);
-		free(ln->lat_hist);
+		dfly_edge_lane_fini(&ln->edge);
 	}
 	free(fab->lane);
 	fab->lane = NULL;
@@ -519,105 +492,20 @@ void dfly_fabric_set_load(struct dfly_fabric *fab, double load)
 	dfly_gen_set_load(&fab->gen, load, fab->cfg.pkt_phits);
 }
 
-/* The nodes of router @p r at cycle @p now, counted on lane @p ln: each one's draws come from its
- * own stream, so the order of the routers does not matter (sim.batch), nor their thread. */
-static void generate_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r, uint64_t now)
-{
-	const struct dfly_topo *t = fab->topo;
-	struct fab_stats *st = ln->st;
-	bool unbounded = fab->cfg.source == DFLY_SRC_UNBOUNDED;
-	struct asic *as = fab->asics[r];
-
-	for (uint32_t n = r * t->p; n < (r + 1) * t->p; n++) {
-		struct node_src *s = &fab->src[n];
-		uint32_t port = n % t->p;
-
-		/* an unbounded source first retries what it queued */
-		while (unbounded && s->q_head != NULL) {
-			struct asic_pkt *pk = s->q_head;
-			struct asic_pkt *nx = pk->next;
-
-			if (!asic_inject(as, port, pk, now))
-				break;
-			s->q_head = nx;
-			if (nx == NULL)
-				s->q_tail = NULL;
-			s->q_len--;
-			st->queued_src--;
-			st->gen_total++;
-		}
-		if (!dfly_gen_fire(&fab->gen, n))
-			continue;
-		if (fab->measuring)
-			st->m_attempts++;
-		{
-			struct asic_pkt *pk = pkt_alloc(ln, fab->pool_chunk);
-
-			if (pk == NULL)
-				continue;
-			memset(pk, 0, sizeof(*pk));
-			pk->src_node = n;
-			pk->dst_node = dfly_gen_pick_dst(&fab->gen, n);
-			pk->val_router = ASIC_NONE;
-			pk->len = (uint16_t)fab->cfg.pkt_phits;
-			pk->gen_cycle = now;
-			pk->id = ln->next_id++;
-			if (s->q_head == NULL && asic_inject(as, port, pk, now)) {
-				st->gen_total++;
-			} else if (unbounded) {
-				pk->next = NULL;
-				if (s->q_tail)
-					s->q_tail->next = pk;
-				else
-					s->q_head = pk;
-				s->q_tail = pk;
-				s->q_len++;
-				st->queued_src++;
-			} else {
-				st->drop_inj++;
-				fab->regs[r]->drop[DFLY_DROP_INJ_FULL]++;
-				if (fab->cap != NULL)
-					capture_edge_drop(fab, as, port, pk, now);
-				pkt_free(ln, pk);
-			}
-		}
-	}
-}
-
 static void generate(struct dfly_fabric *fab)
 {
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
-		generate_router(fab, &fab->lane[0], r, fab->now);
+		dfly_edge_generate(&fab->lane[0].edge, fab->asics[r], fab->regs[r], fab->now);
 }
 
 /* ---------------------------------------------------------------------------------------------
  * Sinks
  */
 
-static void tap_delivery(struct dfly_fabric *fab, const struct asic_ejection *e)
-{
-	const struct asic_pkt *pk = e->pkt;
-	uint32_t gsz = fab->topo->a * fab->topo->p;
-	struct dfly_delivery d = {
-	    .src_node = pk->src_node,
-	    .dst_node = pk->dst_node,
-	    .gen_cycle = pk->gen_cycle,
-	    .inj_cycle = pk->inj_cycle,
-	    .tail_cycle = e->tail_cycle,
-	    .len = pk->len,
-	    .lhops = pk->lhops,
-	    .ghops = pk->ghops,
-	    .nonmin = (pk->flags & ASIC_PKT_NONMIN) != 0,
-	};
-
-	d.global_misrouted = pk->ghops > (pk->src_node / gsz != pk->dst_node / gsz ? 1 : 0);
-	fab->tap(fab->tap_ctx, &d);
-}
-
 void dfly_fabric_set_tap(struct dfly_fabric *fab, dfly_delivery_fn *fn, void *ctx)
 {
-	fab->tap = fn;
-	fab->tap_ctx = ctx;
+	fab->edge.tap = fn;
+	fab->edge.tap_ctx = ctx;
 	fab->tap_concurrent = false;
 }
 
@@ -638,53 +526,10 @@ int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, 
 	return rc;
 }
 
-/* What router @p r delivered by cycle @p now, counted on lane @p ln. */
-static void collect_router(struct dfly_fabric *fab, struct fab_lane *ln, uint32_t r, uint64_t now)
-{
-	struct fab_stats *st = ln->st;
-	struct asic_ejection ej[64];
-	unsigned n;
-
-	while ((n = asic_eject_burst(fab->asics[r], ej, 64)) > 0) {
-		for (unsigned k = 0; k < n; k++) {
-			struct asic_pkt *pk = ej[k].pkt;
-			uint64_t lat;
-
-			if (ej[k].drop) {
-				st->drop_fabric++;
-				pkt_free(ln, pk);
-				continue;
-			}
-			st->dlv_total++;
-			/* the latest: with sim.batch a router's cycles come after
-			 * later cycles of the routers before it */
-			if (now > st->last_delivery)
-				st->last_delivery = now;
-			if (fab->tap)
-				tap_delivery(fab, &ej[k]);
-			if (fab->measuring) {
-				lat = ej[k].tail_cycle - pk->gen_cycle;
-				st->m_pkts++;
-				st->m_phits += pk->len;
-				st->m_lat_sum += (double)lat;
-				st->m_net_lat_sum += (double)(ej[k].tail_cycle - pk->inj_cycle);
-				ln->lat_hist[lat < LAT_BUCKETS ? lat : LAT_BUCKETS - 1]++;
-				if (lat > st->m_lat_max)
-					st->m_lat_max = lat;
-				st->m_nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
-				st->m_hops += pk->lhops + pk->ghops;
-				st->m_lhops += pk->lhops;
-				st->m_ghops += pk->ghops;
-			}
-			pkt_free(ln, pk);
-		}
-	}
-}
-
 static void collect(struct dfly_fabric *fab)
 {
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
-		collect_router(fab, &fab->lane[0], r, fab->now);
+		dfly_edge_collect(&fab->lane[0].edge, fab->asics[r], fab->now);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -783,10 +628,9 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		fab->nfaults = o->nfaults;
 	}
 	fab->links = calloc((size_t)t->routers * (t->a - 1 + t->h), sizeof(*fab->links));
-	fab->src = calloc(t->nodes, sizeof(*fab->src));
 	fab->inj_at_start = calloc(t->routers, sizeof(*fab->inj_at_start));
 	fab->inj_in_win = calloc(t->routers, sizeof(*fab->inj_in_win));
-	if (!fab->asics || !fab->links || !fab->src ||
+	if (!fab->asics || !fab->links ||
 	    !fab->inj_at_start || !fab->inj_in_win)
 		goto out_nomem;
 
@@ -857,25 +701,13 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		errno = EINVAL;
 		goto out_err;
 	}
+	if (dfly_edge_init(&fab->edge, t, &fab->gen, cfg->pkt_phits,
+			   cfg->source == DFLY_SRC_UNBOUNDED, NULL) < 0)
+		goto out_nomem;
 	{
-		/* DFLY_SIM_THREADS overrides sim.threads: the whole sim suite can be run threaded
-		 * to show it gives the same results */
-		const char *env = getenv("DFLY_SIM_THREADS");
-		uint32_t n = cfg->threads;
 		int rc;
 
-		if (env != NULL && *env != '\0') {
-			char *end;
-			unsigned long v = strtoul(env, &end, 10);
-
-			if (*end != '\0' || v < 1 || v > 64) {
-				snprintf(err, errlen, "DFLY_SIM_THREADS=%s: expected 1 to 64", env);
-				errno = EINVAL;
-				goto out_err;
-			}
-			n = (uint32_t)v;
-		}
-		if (fab->shm == NULL && (rc = pool_start(fab, n, err, errlen)) < 0) {
+		if (fab->shm == NULL && (rc = pool_start(fab, cfg->threads, err, errlen)) < 0) {
 			errno = -rc;
 			goto out_err;
 		}
@@ -938,7 +770,7 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 	free(fab->regs_mem);
 	free(fab->regs);
 	free(fab->links);
-	free(fab->src);
+	dfly_edge_fini(&fab->edge);
 	dfly_gen_fini(&fab->gen);
 	free(fab->inj_at_start);
 	free(fab->inj_in_win);
@@ -1076,7 +908,7 @@ static void batch_cycles(struct dfly_fabric *fab, uint64_t n)
 {
 	if (fab->nfaults)
 		apply_faults(fab);
-	if (fab->nlanes > 1 && (fab->tap == NULL || fab->tap_concurrent))
+	if (fab->nlanes > 1 && (fab->edge.tap == NULL || fab->tap_concurrent))
 		pool_batch(fab, n);
 	else
 		batch_range(fab, &fab->lane[0], 0, fab->topo->routers, fab->now, n);
@@ -1287,8 +1119,8 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
 	const struct dfly_topo *t = fab->topo;
 	double M = (double)fab->cfg.measure;
 	double sum = 0, sum2 = 0, mn = INFINITY, mx = 0;
-	uint64_t acc = 0, p50 = 0, p99 = 0;
-	bool have50 = false;
+	uint64_t p50 = 0, p99 = 0;
+	const struct dfly_edge_lane *lanes[64];
 
 	res->offered = fab->cfg.load;
 	res->generated = fab->st.m_attempts * (double)fab->cfg.pkt_phits / (M * t->nodes);
@@ -1301,18 +1133,9 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
 		res->hops_avg = (double)fab->st.m_hops / fab->st.m_pkts;
 		res->lhops_avg = (double)fab->st.m_lhops / fab->st.m_pkts;
 		res->ghops_avg = (double)fab->st.m_ghops / fab->st.m_pkts;
-		for (uint32_t b = 0; b < LAT_BUCKETS; b++) {
-			for (uint32_t k = 0; k < fab->nlanes; k++)
-				acc += fab->lane[k].lat_hist[b];
-			if (!have50 && acc * 2 >= fab->st.m_pkts) {
-				p50 = b;
-				have50 = true;
-			}
-			if (acc * 100 >= fab->st.m_pkts * 99) {
-				p99 = b;
-				break;
-			}
-		}
+		for (uint32_t k = 0; k < fab->nlanes; k++)
+			lanes[k] = &fab->lane[k].edge;
+		dfly_edge_lat_percentiles(lanes, fab->nlanes, fab->st.m_pkts, &p50, &p99);
 		res->lat_p50 = (double)p50;
 		res->lat_p99 = (double)p99;
 		res->lat_max = fab->st.m_lat_max;
@@ -1350,7 +1173,7 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 		uint64_t k;
 
 		if (fab->now == cfg->warmup) {
-			fab->measuring = true;
+			fab->edge.measuring = true;
 			for (uint32_t r = 0; r < fab->topo->routers; r++)
 				fab->inj_at_start[r] = router_injected(fab, r);
 		}
@@ -1366,7 +1189,7 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 				progress_line(fab, total, t0, &last);
 		}
 	}
-	fab->measuring = false;
+	fab->edge.measuring = false;
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		fab->inj_in_win[r] = router_injected(fab, r) - fab->inj_at_start[r];
 	finish_stats(fab, res);

@@ -122,7 +122,7 @@ void dfly_fabric_set_load(struct dfly_fabric *fab, double load);
 /** Packets in the network: injection queues, routers, links. */
 uint64_t dfly_fabric_in_flight(const struct dfly_fabric *fab);
 
-/** Threads stepping the routers (sim.threads, DFLY_SIM_THREADS; at most one per router). A
+/** Threads stepping the routers (sim.threads; at most one per router). A
  *  cycle with a capture, UGAL-G or an external firmware is stepped on one. */
 uint32_t dfly_fabric_threads(const struct dfly_fabric *fab);
 /**

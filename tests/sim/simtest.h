@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -33,6 +34,20 @@ static inline void load_cfg(struct dfly_netcfg *cfg, const char *name, const cha
 	if (rc != 0)
 		fprintf(stderr, "%s\n", err);
 	assert_int_equal(rc, 0);
+	{
+		/* DFLY_SIM_THREADS=N overrides sim.threads: the whole suite can be run threaded to
+		 * show it gives the same results (the test's part; the fabric reads no
+		 * environment) */
+		const char *env = getenv("DFLY_SIM_THREADS");
+
+		if (env != NULL && *env != '\0') {
+			char *end;
+			unsigned long v = strtoul(env, &end, 10);
+
+			assert_true(*end == '\0' && v >= 1 && v <= 64);
+			cfg->threads = (uint32_t)v;
+		}
+	}
 }
 
 /* A route counter summed over every router. */

@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmds.h"
+#include "netcfg.h"
 
 /* Split a comma-separated list in place. */
 int dfly_split_list(char *s, char **out, int max)
@@ -65,6 +67,23 @@ const char *self_dir(char *buf, size_t len)
 		return NULL;
 	*slash = '\0';
 	return buf;
+}
+
+int dfly_sim_threads_env(struct dfly_netcfg *cfg, char *err, size_t errlen)
+{
+	const char *env = getenv("DFLY_SIM_THREADS");
+	unsigned long v;
+	char *end;
+
+	if (env == NULL || *env == '\0')
+		return 0;
+	v = strtoul(env, &end, 10);
+	if (*end != '\0' || v < 1 || v > 64) {
+		snprintf(err, errlen, "DFLY_SIM_THREADS=%s: expected 1 to 64", env);
+		return -EINVAL;
+	}
+	cfg->threads = (uint32_t)v;
+	return 0;
 }
 
 double now_s(void)

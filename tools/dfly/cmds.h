@@ -29,6 +29,14 @@ struct dfly_cmd {
 /** The subcommand named @p name, or NULL (main.c). */
 const struct dfly_cmd *dfly_cmd_find(const char *name);
 
+/**
+ * DFLY_SIM_THREADS=N in the environment overrides sim.threads of @p cfg (the front-ends' part:
+ * the fabric library reads no environment), so a whole suite can be run threaded to show it
+ * gives the same results (cli.c). @return 0, or -EINVAL (not 1..64, said in @p err).
+ */
+struct dfly_netcfg;
+int dfly_sim_threads_env(struct dfly_netcfg *cfg, char *err, size_t errlen);
+
 /** Monotonic wall-clock seconds (cli.c). */
 double now_s(void);
 

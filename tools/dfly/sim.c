@@ -385,7 +385,8 @@ static int sim_plan(const struct sim_args *a, int mi, int pi, struct dfly_netcfg
 		snprintf(pset, sizeof(pset), "traffic.pattern=%s", a->pats[pi]);
 		s2[n2++] = pset;
 	}
-	if (dfly_netcfg_load(cfg, a->cfg_path, s2, n2, err, sizeof(err)) != 0) {
+	if (dfly_netcfg_load(cfg, a->cfg_path, s2, n2, err, sizeof(err)) != 0 ||
+	    dfly_sim_threads_env(cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly sim: %s\n", err);
 		return 2;
 	}

@@ -136,7 +136,10 @@ static int transient_run(const struct dfly_netcfg *from, const struct dfly_netcf
 {
 	const struct dfly_transient_params *p = dfly_transient_params(rec);
 	uint32_t lat = from->lat_global > from->lat_local ? from->lat_global : from->lat_local;
-	struct dfly_fabric *fab = dfly_fabric_create(from, seed, why, len);
+	struct dfly_netcfg cfg = *from;
+	struct dfly_fabric *fab = dfly_sim_threads_env(&cfg, why, len) < 0
+					  ? NULL
+					  : dfly_fabric_create(&cfg, seed, why, len);
 	uint64_t limit, quiet_cycles = 0;
 	int rc = 1;
 
