@@ -42,6 +42,7 @@
 #include <pcap/pcap.h>
 
 #include "capture.h"
+#include "dfly/log.h"
 #include "dp.h"
 #include "peer.h"
 #include "port.h"
@@ -50,6 +51,31 @@
 #define FW_MAX_CATCHUP 100000u
 
 RTE_LOG_REGISTER(dp_logtype, dfly.switch, INFO);
+
+/* The portable libraries' log (include/dfly/log.h) in rte_log: a log type per component,
+ * dfly.asic, dfly.fw, ..., so --log-level=dfly.fw:debug and the telemetry's log settings
+ * reach them; rte_log filters by its own levels. */
+static int lib_logtype[DFLY_LOG_TYPE_COUNT];
+
+static void lib_log(enum dfly_log_type type, enum dfly_log_level level, const char *msg)
+{
+	rte_log(RTE_LOG_ERR + (uint32_t)level, lib_logtype[type], "dfly-switch: %s: %s\n",
+		dfly_log_type_name(type), msg);
+}
+
+static void lib_log_init(void)
+{
+	for (int t = 0; t < DFLY_LOG_TYPE_COUNT; t++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "dfly.%s", dfly_log_type_name((enum dfly_log_type)t));
+		lib_logtype[t] = rte_log_register_type_and_pick_level(name, RTE_LOG_NOTICE);
+		if (lib_logtype[t] < 0)
+			lib_logtype[t] = dp_logtype;
+		dfly_log_set_level((enum dfly_log_type)t, DFLY_LOG_DEBUG);
+	}
+	dfly_log_set_handler(lib_log);
+}
 
 /* set by SIGINT and SIGTERM (and by main on the way out): every loop ends */
 static volatile sig_atomic_t stop;
@@ -1842,6 +1868,7 @@ int main(int argc, char **argv)
 	}
 	argc -= eal;
 	argv += eal;
+	lib_log_init();
 	if ((status = parse(argc, argv, &o)) >= 0)
 		return status;
 	status = plan(&o);
