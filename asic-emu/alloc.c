@@ -4,6 +4,8 @@
  * the input space of tails that crossed the crossbar (credits upstream), input arbitration (one
  * feasible VC per free input, the route stage evaluated on its head), output arbitration (one
  * input per free output), and the grant (credits and output space reserved, decision counted).
+ * One instance per routing mode, its mode a compile-time constant (asic_priv.h,
+ * ASIC_FOREACH_MODE), calling that mode's route stage directly.
  */
 #include "asic_priv.h"
 
@@ -81,7 +83,8 @@ static inline bool feasible(const struct asic *as, const struct asic_pkt *pk, ui
 	return port_feasible(as, pk->out_port, pk->out_vc, pk->len, tick);
 }
 
-static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64_t now)
+static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick,
+				     uint64_t now)
 {
 	struct asic_in *in = &as->in[i];
 	struct asic_ivc *q = &in->vc[v];
@@ -187,7 +190,23 @@ static void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick, uint64
 	pk->ready_tick = now + as->par.pipe_xbar; /* from here: cycle the head is in the FIFO */
 }
 
-void asic_allocate(struct asic *as, uint64_t tick, uint64_t now)
+/* The route stage of mode @p M: a direct call, the switch folded away. */
+static ASIC_ALWAYS_INLINE void route(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+				     const uint32_t M)
+{
+	switch (M) {
+#define X(M_, m)                                                                                   \
+	case DFLY_MODE_##M_:                                                                       \
+		asic_route_##m(as, pk, in_port);                                                   \
+		break;
+		ASIC_FOREACH_MODE(X)
+#undef X
+	}
+}
+
+/* One allocator tick of mode @p M. */
+static ASIC_ALWAYS_INLINE void allocate(struct asic *as, uint64_t tick, uint64_t now,
+					const uint32_t M)
 {
 	const struct asic_params *par = &as->par;
 	struct dfly_regs *regs = as->regs;
@@ -196,7 +215,7 @@ void asic_allocate(struct asic *as, uint64_t tick, uint64_t now)
 	uint64_t age_key[DFLY_MAX_PORTS];
 	uint64_t lrs_key[DFLY_MAX_PORTS];
 	uint64_t matched = 0;
-	bool olm = asic_mode_in_transit(regs->knobs.mode);
+	const bool olm = asic_mode_in_transit(M);
 	bool reeval = regs->knobs.reevaluate;
 
 	for (uint32_t it = 0; it < par->alloc_iters; it++) {
@@ -236,7 +255,7 @@ void asic_allocate(struct asic *as, uint64_t tick, uint64_t now)
 				    (it == 0 && (olm || (reeval && (pk->flags & ASIC_PKT_DECIDING)))) ||
 				    (it == 0 && ((as->down_mask >> pk->out_port) & 1u))) {
 					as->tick = tick;
-					asic_route(as, pk, i);
+					route(as, pk, i, M);
 				}
 				if (pk->vc_allow & (pk->vc_allow - 1))
 					asic_flex_pick(as, pk);
@@ -295,7 +314,7 @@ void asic_allocate(struct asic *as, uint64_t tick, uint64_t now)
 	}
 
 	/* Valiant recompute (spec §4.3): an injection head not granted draws a new S_ROOT */
-	if (regs->knobs.val_recompute && regs->knobs.mode != DFLY_MODE_MIN && !olm) {
+	if (M != DFLY_MODE_MIN && !olm && regs->knobs.val_recompute) {
 		uint64_t inj = as->in_mask & ~matched & ((1ull << as->p) - 1);
 
 		while (inj) {
@@ -318,3 +337,11 @@ void asic_allocate(struct asic *as, uint64_t tick, uint64_t now)
 		}
 	}
 }
+
+#define X(M, m)                                                                                    \
+	void asic_alloc_##m(struct asic *as, uint64_t tick, uint64_t now)                          \
+	{                                                                                          \
+		allocate(as, tick, now, DFLY_MODE_##M);                                            \
+	}
+ASIC_FOREACH_MODE(X)
+#undef X

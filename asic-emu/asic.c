@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The switch ASIC model (asic.h): lifecycle, the per-step table acquisition and the orchestration
- * of one cycle; the stages live in their own files (link.c, queue.c, cpu.c, alloc.c, cc.c, the
- * route stage in route_*.c). CIOQ + VCT + credits + speedup + separable allocator + route
- * stage. See spec §2–§4 and asic.h for the timing model. Per cycle, asic_step() does, in order:
+ * The switch ASIC model (asic.h): lifecycle, the per-step table acquisition, the choice of the
+ * route stage and allocator specialised for the mode register (asic_mode_ops), and the
+ * orchestration of one cycle; the stages live in their own files (link.c, queue.c, cpu.c,
+ * alloc.c, cc.c, failover.c, the route stage in route_obl.c, route_src.c, route_transit.c).
+ * CIOQ + VCT + credits + speedup + separable allocator + route stage. See spec §2–§4 and asic.h
+ * for the timing model. Per cycle, asic_step() does, in order:
  *   1. credits due on the reverse links are added to the output credit counters;
  *   2. packets due on the input links enter their input VC (the VC chosen upstream);
  *   3. the output stage frees the FIFO space of tails that left and starts the next packet on
@@ -19,6 +21,33 @@
 #include <string.h>
 
 #include "asic_priv.h"
+
+/* The route stage and allocator of every mode; a mode register outside the enum routes as UGAL-L
+ * (what the route stage did with one before it was specialised). */
+const struct asic_mode_ops asic_mode_ops[DFLY_MODE_COUNT] = {
+#define X(M, m)                                                                                    \
+	[DFLY_MODE_##M] = {                                                                        \
+		.route = asic_route_##m,                                                           \
+		.allocate = asic_alloc_##m,                                                        \
+		.cc_filter = DFLY_MODE_##M == DFLY_MODE_FILTERED,                                  \
+	},
+	ASIC_FOREACH_MODE(X)
+#undef X
+};
+
+#define X(M, m) +1
+_Static_assert(0 ASIC_FOREACH_MODE(X) == DFLY_MODE_COUNT, "ASIC_FOREACH_MODE misses a mode");
+#undef X
+
+/* Specialise the ASIC for the mode register as it is now (asic_create, and every step boundary
+ * at which it changed). */
+void asic_mode_pick(struct asic *as)
+{
+	uint32_t mode = as->regs->knobs.mode;
+
+	as->mode = mode;
+	as->ops = &asic_mode_ops[mode < DFLY_MODE_COUNT ? mode : DFLY_MODE_UGAL];
+}
 
 struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 			 const struct asic_params *par, struct dfly_regs *regs, uint64_t seed)
@@ -60,6 +89,7 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 			as->min_grp[D * topo->t + k] =
 				(uint8_t)dfly_topo_min_port(topo, router, D * topo->a, k);
 	dfly_regs_init(regs, router, topo->radix);
+	asic_mode_pick(as);
 	regs->ngroups = topo->g;
 
 	for (uint32_t i = 0; i < as->radix; i++) {
@@ -162,7 +192,8 @@ uint32_t asic_min_port(const struct asic *as, uint32_t dst_node)
 }
 
 /* At a step boundary: switch every table to its last published bank and acknowledge it (a
- * table no mode reads yet is acknowledged too, so its writer is never blocked). */
+ * table no mode reads yet is acknowledged too, so its writer is never blocked), and specialise
+ * the ASIC again if the mode register changed. */
 void asic_acquire_tables(struct asic *as, uint64_t now)
 {
 	static const struct dfly_regs_tables none; /* safe mode: nothing from the firmware */
@@ -208,6 +239,9 @@ void asic_acquire_tables(struct asic *as, uint64_t now)
 	}
 	as->tbl_ugal = ug;
 	as->tbl_lia = lia;
+	/* the routing mode, like the tables, is taken at a step boundary: one compare */
+	if (as->regs->knobs.mode != as->mode)
+		asic_mode_pick(as);
 }
 
 void asic_set_threaded(struct asic *as, bool on)
@@ -348,10 +382,10 @@ void asic_step(struct asic *as, uint64_t now)
 			if (as->cc_rel_mask)
 				asic_cc_release(as, tick);
 			if (as->in_mask)
-				asic_allocate(as, tick, now);
+				as->ops->allocate(as, tick, now);
 		}
 	}
-	if (as->regs->knobs.mode == DFLY_MODE_FILTERED)
+	if (as->ops->cc_filter)
 		asic_cc_filter(as);
 	if (as->regs->knobs.cc_check && asic_cc_recompute_check(as) != 0)
 		as->cc_mismatch++;
@@ -368,7 +402,7 @@ void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port)
 	asic_acquire_tables(as, as->regs->cycle);
 	as->tick = as->regs->cycle * as->par.speedup;
 	pkt_cache(as, pkt);
-	asic_route(as, pkt, in_port);
+	as->ops->route(as, pkt, in_port);
 }
 
 void asic_debug_set_credits(struct asic *as, uint32_t port, uint32_t vc, int32_t credits)

@@ -77,6 +77,49 @@ struct asic_out {
 	bool vec_sent;		/* PB in-band: last_vec is valid */
 };
 
+/*
+ * Specialised per routing mode (DESIGN.md §3: no mode test and no indirect call per packet). The
+ * route stage of each mode, and the allocator that calls it, are compiled once per mode from one
+ * always-inline body on a compile-time constant (as VPP compiles a node twice on a constant
+ * flag); asic_step() picks the mode's pair from asic_mode_ops[] when knobs.mode changes (one
+ * compare per step, like DPDK lib/fib choosing its lookup at setup), and calls the allocator
+ * once per tick. The table is indexed by enum dfly_route_mode.
+ *
+ * ASIC_FOREACH_MODE(X): X(MODE, name) for every mode; asic_route_<name>() lives in the route
+ * stage file of its family (route_obl.c, route_src.c, route_transit.c), asic_alloc_<name>()
+ * in alloc.c.
+ */
+#define ASIC_FOREACH_MODE(X)                                                                       \
+	X(MIN, min)                                                                                \
+	X(VAL, val)                                                                                \
+	X(UGAL, ugal)                                                                              \
+	X(PB, pb)                                                                                  \
+	X(PAR, par)                                                                                \
+	X(OLM, olm)                                                                                \
+	X(BASE, base)                                                                              \
+	X(FILTERED, filtered)                                                                      \
+	X(HYBRID, hybrid)                                                                          \
+	X(ECTN, ectn)                                                                              \
+	X(LIA, lia)                                                                                \
+	X(TPR, tpr)                                                                                \
+	X(PB_ACOR, pb_acor)                                                                        \
+	X(UGAL_G, ugal_g)
+
+/* The route stage of one head at input @p in_port (asic.c: route()'s contract). */
+typedef void asic_route_fn(struct asic *as, struct asic_pkt *pk, uint32_t in_port);
+/* One allocator tick (alloc.c), the mode's route stage called directly. */
+typedef void asic_alloc_fn(struct asic *as, uint64_t tick, uint64_t now);
+
+/* What asic_step() runs for one routing mode. */
+struct asic_mode_ops {
+	asic_route_fn *route;	 /* route stage of a head (asic_route_probe) */
+	asic_alloc_fn *allocate; /* one allocator tick with that route stage built in */
+	bool cc_filter;		 /* update the Filtered estimate once per cycle */
+};
+
+/* Indexed by enum dfly_route_mode (asic.c). */
+extern const struct asic_mode_ops asic_mode_ops[DFLY_MODE_COUNT];
+
 struct asic {
 	const struct dfly_topo *topo;
 	struct asic_params par;
@@ -85,6 +128,8 @@ struct asic {
 	const struct dfly_tbl_ectn *tbl_ectn;
 	const struct dfly_tbl_ugal *tbl_ugal;
 	const struct dfly_tbl_lia *tbl_lia;
+	const struct asic_mode_ops *ops; /* route stage and allocator of knobs.mode */
+	uint32_t mode;		/* the knobs.mode ops was picked for */
 	bool fw_dead; /* safe mode: the firmware is silent (knobs.fw_ttl), tables ignored */
 	bool fail_any;	    /* failover on and a global link of the group is down */
 	uint64_t down_mask; /* ports whose link is down (regs.ports_down) */
@@ -173,19 +218,24 @@ uint32_t asic_fail_pick(struct asic *as, const struct asic_pkt *pk, uint64_t can
 void asic_track_down(struct asic *as, uint64_t down, uint64_t now);
 void asic_fail_view(struct asic *as);
 
-/* route_obl.c, route_src.c, route_transit.c */
-uint8_t asic_flex_allow(const struct asic *as, const struct asic_pkt *pk, uint32_t target,
-			uint32_t dst_router, bool towards_root, uint8_t *safe);
+/* route_obl.c, route_src.c, route_transit.c: the route stage of every mode */
+#define X(M, m) asic_route_fn asic_route_##m;
+ASIC_FOREACH_MODE(X)
+#undef X
 void asic_flex_pick(struct asic *as, struct asic_pkt *pk);
-void asic_route(struct asic *as, struct asic_pkt *pk, uint32_t in_port);
-void asic_route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_group);
+void asic_src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group, bool transit);
+void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+		       uint32_t dst_group, uint32_t target);
 
-/* alloc.c */
+/* alloc.c: the allocator of every mode */
+#define X(M, m) asic_alloc_fn asic_alloc_##m;
+ASIC_FOREACH_MODE(X)
+#undef X
 void asic_release_inputs(struct asic *as, uint64_t tick, uint64_t now);
-void asic_allocate(struct asic *as, uint64_t tick, uint64_t now);
 
 /* asic.c */
 void asic_acquire_tables(struct asic *as, uint64_t now);
+void asic_mode_pick(struct asic *as);
 
 static inline uint32_t pow2_at_least(uint32_t n)
 {
@@ -466,6 +516,68 @@ static inline void pb_rx(struct asic *as, uint32_t port, uint32_t vec)
 	as->regs->mech.pb_rx_vec[port] = vec;
 	as->regs->mech.pb_rx_count[port]++;
 	as->regs->port_ctr[port][DFLY_PB_RX]++;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Route stage helpers shared by the oblivious and source-adaptive families, inlined into each
+ * mode's instance with @p M a compile-time constant
+ */
+
+#define ASIC_ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* Draw the Valiant router a source-adaptive decision (or VAL) at this router compares against. */
+static ASIC_ALWAYS_INLINE void route_draw_root(struct asic *as, struct asic_pkt *pk,
+					       uint32_t dst_group, const uint32_t M)
+{
+	static const enum dfly_val_variant acor[] = {DFLY_VAL__G_, DFLY_VAL__GL, DFLY_VAL_LGL};
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
+	enum dfly_val_variant v = (enum dfly_val_variant)k->val_variant;
+
+	if (M == DFLY_MODE_LIA && dst_group != as->group) {
+		/* spec §6.7: useL1 (per switch) and keepL2 (per destination group) */
+		bool l1 = as->tbl_lia->use_l1, l2 = as->tbl_lia->l2[dst_group];
+
+		v = l1 ? (l2 ? DFLY_VAL_LGL : DFLY_VAL_LG_) : (l2 ? DFLY_VAL__GL : DFLY_VAL__G_);
+	} else if (M == DFLY_MODE_PB_ACOR) {
+		v = acor[as->tbl_lia->acor_level < 3 ? as->tbl_lia->acor_level : 2];
+	}
+	pk->cand_root = dfly_topo_val_root_ex(as->topo, v, (enum dfly_val_exclude)k->val_exclude,
+					      as->router, dst_group, r1, r2);
+}
+
+/*
+ * The path once the source decision is made (MIN, VAL and the source-adaptive modes): failover
+ * in the source group, S_ROOT reached, the output port and the role VC towards the current
+ * target; a down output with nothing else to do counts FAIL_WAIT. @return the target router
+ * (S_ROOT or the destination's); *@p towards_root: heading for S_ROOT.
+ */
+static ASIC_ALWAYS_INLINE uint32_t route_path(struct asic *as, struct asic_pkt *pk,
+					      uint32_t in_port, uint32_t dst_router,
+					      uint32_t dst_group, bool *towards_root)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t target, port;
+
+	if (as->fail_any && pk->ghops == 0 && dst_group != as->group)
+		asic_failover_src(as, pk, in_port, dst_group,
+				  pk->val_router != ASIC_NONE ? pk->val_router : dst_router);
+	if (pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1) &&
+	    pk->val_router == as->router) {
+		pk->flags |= ASIC_PKT_PHASE1;
+		as->regs->route[DFLY_ROUTE_VAL_REACHED]++;
+	}
+	*towards_root = pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1);
+	target = *towards_root ? pk->val_router : dst_router;
+	port = target == dst_router ? pk->min_port
+				    : dfly_topo_min_port(t, as->router, target, pk->dst_node);
+	pk->out_port = (uint8_t)port;
+	pk->out_vc = (uint8_t)hop_vc(as, pk, port, *towards_root, dst_group, false);
+	if (((as->down_mask >> port) & 1u) && pk->reason == ASIC_REASON_NONE)
+		pk->reason = DFLY_ROUTE_FAIL_WAIT; /* no way around it from here */
+	pk->pend_flags = 0;
+	pk->vc_allow = 0;
+	return target;
 }
 
 #endif /* ASIC_PRIV_H */

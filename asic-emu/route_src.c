@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Route stage of the switch ASIC model, source-adaptive family (UGAL-L, PB, PAR, LIA, TPR,
- * PB-ACOR, UGAL-G; and the oblivious MIN and VAL, which share its path logic): the Valiant draw,
- * the UGAL/PB decision at the source (re-evaluated until granted), failover at the source, and
- * the route() entry the allocator calls for every head.
+ * PB-ACOR, UGAL-G): the decision at the source router against a freshly drawn Valiant path
+ * (re-evaluated every allocation round until granted; PAR again at every source-group router
+ * while minimal), and failover at the source (also used by MIN and VAL). One instance per mode,
+ * its mode a compile-time constant (asic_priv.h, ASIC_FOREACH_MODE).
  */
 #include "asic_priv.h"
 
@@ -42,8 +43,8 @@ static void ugal_g_occ(const struct asic *as, const struct asic_pkt *pk, uint32_
  * minimal iff the PB bit of the minimal global channel is clear (PB only) and
  * Q_min·256 ≤ F·Q_val + T·256 (spec §4.5, §4.6), against one freshly drawn Valiant path.
  */
-static void src_decide(struct asic *as, struct asic_pkt *pk,
-		       uint32_t dst_group, bool transit)
+static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group,
+					  bool transit, const uint32_t M)
 {
 	const struct dfly_topo *t = as->topo;
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
@@ -69,10 +70,10 @@ static void src_decide(struct asic *as, struct asic_pkt *pk,
 	val_vc = hop_vc(as, pk, val_port, true, dst_group, false);
 	qmin = q_occ(as, min_port, min_vc, k->ugal_per_port);
 	qval = q_occ(as, val_port, val_vc, k->ugal_per_port);
-	if (k->mode == DFLY_MODE_UGAL_G)
+	if (M == DFLY_MODE_UGAL_G)
 		ugal_g_occ(as, pk, root, &qmin, &qval);
 	T = k->ugal_t;
-	if (k->mode == DFLY_MODE_LIA || k->mode == DFLY_MODE_TPR) {
+	if (M == DFLY_MODE_LIA || M == DFLY_MODE_TPR) {
 		/* spec §6.8: T of the destination group's traffic level (phits) */
 		static const uint8_t lvl[] = {DFLY_ROUTE_LIA_LEVEL_BENIGN, DFLY_ROUTE_LIA_LEVEL_MIX,
 					      DFLY_ROUTE_LIA_LEVEL_ADV};
@@ -86,14 +87,14 @@ static void src_decide(struct asic *as, struct asic_pkt *pk,
 	pk->dec.q_min = (int32_t)qmin;
 	pk->dec.q_val = (int32_t)qval;
 	pk->dec.t = (int32_t)T;
-	if (k->mode == DFLY_MODE_LIA || k->mode == DFLY_MODE_TPR) {
+	if (M == DFLY_MODE_LIA || M == DFLY_MODE_TPR) {
 		pk->dec.level = as->tbl_lia->level[dst_group];
 		if (as->tbl_lia->use_l1)
 			pk->dec.flags |= DFLY_TRACE_F_L1;
 		if (as->tbl_lia->l2[dst_group])
 			pk->dec.flags |= DFLY_TRACE_F_L2;
 	}
-	if (k->mode == DFLY_MODE_PB || k->mode == DFLY_MODE_PB_ACOR) {
+	if (M == DFLY_MODE_PB || M == DFLY_MODE_PB_ACOR) {
 		uint32_t trunk = dfly_topo_trunk_select(t, as->router, dst_group, pk->dst_node);
 		uint32_t rho, q;
 
@@ -117,32 +118,13 @@ static void src_decide(struct asic *as, struct asic_pkt *pk,
 			       : DFLY_ROUTE_SRC_NONMIN_UGAL;
 }
 
-/* Draw the Valiant router a source-adaptive decision at this router compares against. */
-static void draw_root(struct asic *as, struct asic_pkt *pk, uint32_t dst_group)
-{
-	static const enum dfly_val_variant acor[] = {DFLY_VAL__G_, DFLY_VAL__GL, DFLY_VAL_LGL};
-	const struct dfly_regs_knobs *k = &as->regs->knobs;
-	uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
-	enum dfly_val_variant v = (enum dfly_val_variant)k->val_variant;
-
-	if (k->mode == DFLY_MODE_LIA && dst_group != as->group) {
-		/* spec §6.7: useL1 (per switch) and keepL2 (per destination group) */
-		bool l1 = as->tbl_lia->use_l1, l2 = as->tbl_lia->l2[dst_group];
-
-		v = l1 ? (l2 ? DFLY_VAL_LGL : DFLY_VAL_LG_) : (l2 ? DFLY_VAL__GL : DFLY_VAL__G_);
-	} else if (k->mode == DFLY_MODE_PB_ACOR) {
-		v = acor[as->tbl_lia->acor_level < 3 ? as->tbl_lia->acor_level : 2];
-	}
-	pk->cand_root = dfly_topo_val_root_ex(as->topo, v, (enum dfly_val_exclude)k->val_exclude,
-					      as->router, dst_group, r1, r2);
-}
-
 #define FAIL_DRAWS 12u
 
-/* Failover in the source group for the modes that decide at the source (asic_route()): @p target is
- * the router the packet heads for (S_ROOT or its destination router). */
-static void failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
-			 uint32_t dst_group, uint32_t target)
+/* Failover in the source group for the modes that decide at the source, MIN and VAL included
+ * (route_path() in asic_priv.h): @p target is the router the packet heads for (S_ROOT or its
+ * destination router). */
+void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+		       uint32_t dst_group, uint32_t target)
 {
 	const struct dfly_topo *t = as->topo;
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
@@ -193,72 +175,57 @@ static void failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
 	pk->reason = DFLY_ROUTE_FAIL_REROUTE;
 }
 
-void asic_route(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
+/* The route stage of a source-adaptive mode @p M for the head @p pk at input @p in_port. */
+static ASIC_ALWAYS_INLINE void route_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+					 const uint32_t M)
 {
 	const struct dfly_topo *t = as->topo;
-	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t dst_router = pk->dst_node / t->p;
 	uint32_t dst_group = dst_router / t->a;
-	uint32_t target, port;
-	bool towards_root;
+	bool draw = false, decide = false, transit = false, towards_root;
 
 	pk->trig = ASIC_REASON_NONE;
 	dec_reset(&pk->dec);
-	if (asic_mode_in_transit(k->mode)) {
-		asic_route_olm(as, pk, in_port, dst_group);
-		return;
-	}
 	if (!(pk->flags & ASIC_PKT_ROUTED)) {
 		/* source decision (again after a recompute) */
 		pk->flags |= ASIC_PKT_ROUTED;
 		pk->val_router = ASIC_NONE;
 		pk->reason = ASIC_REASON_NONE;
-		if (k->mode == DFLY_MODE_VAL) {
-			draw_root(as, pk, dst_group);
-			if (pk->cand_root == UINT32_MAX) {
-				pk->flags |= ASIC_PKT_NOINTER;
-			} else {
-				pk->val_router = pk->cand_root;
-				pk->flags |= ASIC_PKT_NONMIN;
-			}
-		} else if (k->mode != DFLY_MODE_MIN) {
-			draw_root(as, pk, dst_group);
-			pk->flags |= ASIC_PKT_DECIDING;
-			src_decide(as, pk, dst_group, false);
-		}
+		draw = decide = true;
 	} else if (pk->flags & ASIC_PKT_DECIDING) {
 		/* re-evaluated every allocation round until granted, same S_ROOT */
-		src_decide(as, pk, dst_group, in_port >= t->p);
-	} else if (k->mode == DFLY_MODE_PAR && pk->ghops == 0 && in_port >= t->p &&
+		decide = true;
+		transit = in_port >= t->p;
+	} else if (M == DFLY_MODE_PAR && pk->ghops == 0 && in_port >= t->p &&
 		   !(pk->flags & (ASIC_PKT_NONMIN | ASIC_PKT_NOINTER)) && as->group != dst_group) {
 		/* PAR: re-evaluate at every source-group router while minimal (spec §4.7) */
-		draw_root(as, pk, dst_group);
+		draw = decide = transit = true;
+	}
+	if (draw) {
+		route_draw_root(as, pk, dst_group, M);
 		pk->flags |= ASIC_PKT_DECIDING;
-		src_decide(as, pk, dst_group, true);
 	}
-	if (as->fail_any && pk->ghops == 0 && dst_group != as->group)
-		failover_src(as, pk, in_port, dst_group,
-			     pk->val_router != ASIC_NONE ? pk->val_router : dst_router);
-	if (pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1) &&
-	    pk->val_router == as->router) {
-		pk->flags |= ASIC_PKT_PHASE1;
-		as->regs->route[DFLY_ROUTE_VAL_REACHED]++;
-	}
-	towards_root = pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1);
-	target = towards_root ? pk->val_router : dst_router;
-	port = target == dst_router ? pk->min_port
-				    : dfly_topo_min_port(t, as->router, target, pk->dst_node);
-	pk->out_port = (uint8_t)port;
-	pk->out_vc = (uint8_t)hop_vc(as, pk, port, towards_root, dst_group, false);
-	if (((as->down_mask >> port) & 1u) && pk->reason == ASIC_REASON_NONE)
-		pk->reason = DFLY_ROUTE_FAIL_WAIT; /* no way around it from here */
-	pk->pend_flags = 0;
-	pk->vc_allow = 0;
-	if (k->flexvc != DFLY_FLEXVC_OFF && k->mode <= DFLY_MODE_VAL &&
-	    dfly_topo_port_kind(t, port) != DFLY_PORT_TERMINAL) {
-		uint8_t safe = pk->out_vc;
+	if (decide)
+		src_decide(as, pk, dst_group, transit, M);
+	route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
+}
 
-		pk->vc_allow = asic_flex_allow(as, pk, target, dst_router, towards_root, &safe);
-		pk->out_vc = pk->vc_safe = safe;
+#define ROUTE_SRC(M, m)                                                                            \
+	void asic_route_##m(struct asic *as, struct asic_pkt *pk, uint32_t in_port)                \
+	{                                                                                          \
+		route_src(as, pk, in_port, DFLY_MODE_##M);                                         \
 	}
+ROUTE_SRC(UGAL, ugal)
+ROUTE_SRC(PB, pb)
+ROUTE_SRC(PAR, par)
+ROUTE_SRC(LIA, lia)
+ROUTE_SRC(TPR, tpr)
+ROUTE_SRC(PB_ACOR, pb_acor)
+ROUTE_SRC(UGAL_G, ugal_g)
+
+/* UGAL-L's decision alone (no mode's own inputs: UGAL-G queues, LIA/TPR T, PB bits): what MIN
+ * and VAL apply to a head still deciding when the mode register changed under it. */
+void asic_src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group, bool transit)
+{
+	src_decide(as, pk, dst_group, transit, DFLY_MODE_UGAL);
 }

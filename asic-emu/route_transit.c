@@ -2,7 +2,8 @@
 /*
  * Route stage of the switch ASIC model, in-transit family (OLM, Base, Filtered, Hybrid, ECtN):
  * OLM's credit trigger, the contention triggers on the counters of cc.c, ECtN's choice at the
- * source router, failover in the source group, and the per-head, per-round route stage.
+ * source router, failover in the source group, and the per-head, per-round route stage. One
+ * instance per mode, its mode a compile-time constant (asic_priv.h, ASIC_FOREACH_MODE).
  */
 #include "asic_priv.h"
 
@@ -102,11 +103,12 @@ static bool olm_min_congested(const struct asic *as, const struct asic_pkt *pk, 
 /* ---- contention counters (spec §5.3-§5.7) ---- */
 
 /* cc (or, Filtered, the estimate) of output @p o against @p th, with the comparison of */
-static bool cc_over(const struct asic *as, uint32_t o, uint32_t th)
+static ASIC_ALWAYS_INLINE bool cc_over(const struct asic *as, uint32_t o, uint32_t th,
+					const uint32_t M)
 {
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
-	uint64_t v = k->mode == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[o]
-						   : (uint64_t)as->regs->mech.cc[o] << 8;
+	uint64_t v = M == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[o]
+					     : (uint64_t)as->regs->mech.cc[o] << 8;
 	uint64_t lim = (uint64_t)th << 8;
 
 	return k->cc_strict ? v > lim : v >= lim;
@@ -114,15 +116,16 @@ static bool cc_over(const struct asic *as, uint32_t o, uint32_t th)
 
 /* The contention trigger on the minimal output; WEIGHTED (PROPOSAL, §5.3): once over th, fire
  * with probability (excess + 1)/(th + 1), excess = cc − th, re-drawn at every evaluation. */
-static bool cc_trigger(struct asic *as, uint32_t m, uint32_t th)
+static ASIC_ALWAYS_INLINE bool cc_trigger(struct asic *as, uint32_t m, uint32_t th,
+					  const uint32_t M)
 {
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 
-	if (!cc_over(as, m, th))
+	if (!cc_over(as, m, th, M))
 		return false;
 	if (k->cc_weighted) {
-		uint32_t c = k->mode == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[m] >> 8
-							   : as->regs->mech.cc[m];
+		uint32_t c = M == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[m] >> 8
+						     : as->regs->mech.cc[m];
 		uint32_t excess = c >= th ? c - th : 0;
 
 		if (excess < th && dfly_rng_below(&as->rng, th + 1) > excess)
@@ -133,8 +136,9 @@ static bool cc_trigger(struct asic *as, uint32_t m, uint32_t th)
 
 /* Uniform among @p cand that have credits for the packet on @p vc and (unless @p any) whose
  * counter is below @p th. @return the port or UINT32_MAX. */
-static uint32_t cc_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand, uint32_t vc,
-			uint32_t th, bool any)
+static ASIC_ALWAYS_INLINE uint32_t cc_pick(struct asic *as, const struct asic_pkt *pk,
+					   uint64_t cand, uint32_t vc, uint32_t th, bool any,
+					   const uint32_t M)
 {
 	uint32_t ok[DFLY_MAX_PORTS], n = 0;
 
@@ -142,7 +146,7 @@ static uint32_t cc_pick(struct asic *as, const struct asic_pkt *pk, uint64_t can
 		uint32_t c = ctz64(cand);
 
 		cand &= cand - 1;
-		if (has_credits(as, c, vc, pk->len) && (any || !cc_over(as, c, th)))
+		if (has_credits(as, c, vc, pk->len) && (any || !cc_over(as, c, th, M)))
 			ok[n++] = c;
 	}
 	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
@@ -188,23 +192,24 @@ static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t d
  * UINT32_MAX: minimal; *@p fired tells whether a trigger fired without a valid candidate (the
  * grant then counts OLM_NO_CANDIDATE, for every in-transit mode).
  */
-static uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk, uint64_t cand, uint32_t vc,
-			       uint32_t min_port, uint32_t min_vc, bool *fired)
+static ASIC_ALWAYS_INLINE uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk,
+						  uint64_t cand, uint32_t vc, uint32_t min_port,
+						  uint32_t min_vc, bool *fired, const uint32_t M)
 {
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t c;
 
 	pk->trig = ASIC_REASON_NONE;
-	if (k->mode == DFLY_MODE_OLM) {
+	if (M == DFLY_MODE_OLM) {
 		if (!olm_min_congested(as, pk, min_port, min_vc))
 			return UINT32_MAX;
 		c = olm_pick(as, pk, cand, vc, min_port, min_vc, k->olm_x_pct);
 		*fired = c == UINT32_MAX;
 		return c;
 	}
-	if (k->mode == DFLY_MODE_HYBRID) {
-		if (cc_trigger(as, min_port, k->hyb_th)) {
-			c = cc_pick(as, pk, cand, vc, k->hyb_th, k->hyb_any);
+	if (M == DFLY_MODE_HYBRID) {
+		if (cc_trigger(as, min_port, k->hyb_th, M)) {
+			c = cc_pick(as, pk, cand, vc, k->hyb_th, k->hyb_any, M);
 			if (c != UINT32_MAX) {
 				pk->trig = DFLY_ROUTE_CC_TRIG_CONTENTION;
 				return c;
@@ -222,18 +227,19 @@ static uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk, uint64_t ca
 		return UINT32_MAX;
 	}
 	/* Base, Filtered, and ECtN's hop-by-hop rule */
-	if (!cc_trigger(as, min_port, k->cc_th))
+	if (!cc_trigger(as, min_port, k->cc_th, M))
 		return UINT32_MAX;
-	c = cc_pick(as, pk, cand, vc, k->cc_th, false);
+	c = cc_pick(as, pk, cand, vc, k->cc_th, false, M);
 	*fired = c == UINT32_MAX;
 	if (c != UINT32_MAX)
 		pk->trig = DFLY_ROUTE_CC_TRIG_CONTENTION;
 	return c;
 }
 
-/* In-transit route stage (OLM and the contention modes), re-evaluated every allocation round
- * until the head is granted. */
-void asic_route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_group)
+/* In-transit route stage of mode @p M (OLM and the contention modes), re-evaluated every
+ * allocation round until the head is granted. */
+static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+					 uint32_t dst_group, const uint32_t M)
 {
 	const struct dfly_topo *t = as->topo;
 	uint32_t min_port = pk->min_port;
@@ -295,7 +301,7 @@ void asic_route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint
 			vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
 			pend = ASIC_PKT_NONMIN;
 			why = ASIC_REASON_NONE; /* counted by the grant as INJ_GLOBAL_MISROUTE */
-			if (as->regs->knobs.mode == DFLY_MODE_ECTN) {
+			if (M == DFLY_MODE_ECTN) {
 				pk->dec.combined = as->regs->mech.ectn_combined[dst_group];
 				c = ectn_pick(as, pk, dst_group);
 				if (c != UINT32_MAX) {
@@ -330,7 +336,7 @@ void asic_route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint
 		if (cand) {
 			bool fired = false;
 
-			c = intransit_pick(as, pk, cand, vc, min_port, min_vc, &fired);
+			c = intransit_pick(as, pk, cand, vc, min_port, min_vc, &fired, M);
 			if (c != UINT32_MAX) {
 				pk->out_port = (uint8_t)c;
 				pk->out_vc = (uint8_t)vc;
@@ -348,3 +354,26 @@ void asic_route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint
 	pk->out_port = (uint8_t)min_port;
 	pk->out_vc = (uint8_t)min_vc;
 }
+
+/* The route stage of in-transit mode @p M for the head @p pk at input @p in_port. */
+static ASIC_ALWAYS_INLINE void route_transit(struct asic *as, struct asic_pkt *pk,
+					     uint32_t in_port, const uint32_t M)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t dst_group = pk->dst_node / t->p / t->a;
+
+	pk->trig = ASIC_REASON_NONE;
+	dec_reset(&pk->dec);
+	route_olm(as, pk, in_port, dst_group, M);
+}
+
+#define ROUTE_TRANSIT(M, m)                                                                        \
+	void asic_route_##m(struct asic *as, struct asic_pkt *pk, uint32_t in_port)                \
+	{                                                                                          \
+		route_transit(as, pk, in_port, DFLY_MODE_##M);                                     \
+	}
+ROUTE_TRANSIT(OLM, olm)
+ROUTE_TRANSIT(BASE, base)
+ROUTE_TRANSIT(FILTERED, filtered)
+ROUTE_TRANSIT(HYBRID, hybrid)
+ROUTE_TRANSIT(ECTN, ectn)
