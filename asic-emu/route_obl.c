@@ -61,8 +61,8 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, uint8_t kind[
  * when @p towards_root, from there to @p dst_router; *safe = the VC of its own place. 0 when
  * the remaining path does not fit the sequence (the caller keeps the role VC). */
 static ASIC_ALWAYS_INLINE uint8_t flex_allow(const struct asic *as, const struct asic_pkt *pk,
-					     uint32_t target, uint32_t dst_router, bool towards_root,
-					     uint8_t *safe, const uint32_t M)
+					     uint32_t target, uint32_t dst_router,
+					     bool towards_root, uint8_t *safe, const uint32_t M)
 {
 	uint8_t kind[FLEX_SEQ_MAX], vc[FLEX_SEQ_MAX], allow = 0;
 	struct dfly_hop hops[6];

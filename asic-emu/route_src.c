@@ -123,8 +123,8 @@ static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, 
 /* Failover in the source group for the modes that decide at the source, MIN and VAL included
  * (route_path() in asic_priv.h): @p target is the router the packet heads for (S_ROOT or its
  * destination router). */
-void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
-		       uint32_t dst_group, uint32_t target)
+void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_group,
+		       uint32_t target)
 {
 	const struct dfly_topo *t = as->topo;
 	const struct dfly_regs_knobs *k = &as->regs->knobs;

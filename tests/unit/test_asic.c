@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the ASIC model (asic-emu/asic.c) on hand-built networks, driven cycle by cycle:
+ * Unit tests of the ASIC model (asic-emu/) on hand-built networks, driven cycle by cycle:
  * the exact timing of a packet through pipeline, crossbar and links; credits reserved at grant
  * and returned when the tail leaves the input buffer, with link latency; back-pressure when the
  * downstream buffer holds one packet; VC assignment by hop role for Valiant; drops with a named
