@@ -194,7 +194,7 @@ struct asic_link {
 	/* control line: records {u64 due, u16 len, u8 kind, pad} + bytes, 8-byte aligned */
 	uint8_t *cbuf;
 	uint32_t cb_mask, cb_head, cb_tail;
-	uint32_t cb_shead; /**< sender's: first byte it may not overwrite (asic.c ctrl_room_head) */
+	uint32_t cb_shead; /**< sender's: first byte it may not overwrite (link.c ctrl_room_head) */
 	uint32_t cb_cap;   /**< bytes the line holds (cb_mask + 1, or half of it once a lagging
 			        receiver made it grow) */
 	uint32_t lag;	   /**< cycles the receiver may be stepped behind the sender, beyond one
@@ -386,7 +386,7 @@ void asic_prefetch(const struct asic *as);
 
 /** Touch, without waiting for them, what the steps of cycles @p now + 1 and + 2 will read of
  * the neighbours' writes (link records, arriving packets): for a driver stepping one ASIC
- * several cycles in a row (asic.c). It changes nothing. */
+ * several cycles in a row (asic.c, cal_mark in asic_priv.h). It changes nothing. */
 void asic_prefetch_due(const struct asic *as, uint64_t now);
 
 /**

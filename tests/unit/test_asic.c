@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the ASIC model (asic-emu/asic.c) on hand-built networks, driven cycle by cycle:
+ * Unit tests of the ASIC model (asic-emu/) on hand-built networks, driven cycle by cycle:
  * the exact timing of a packet through pipeline, crossbar and links; credits reserved at grant
  * and returned when the tail leaves the input buffer, with link latency; back-pressure when the
  * downstream buffer holds one packet; VC assignment by hop role for Valiant; drops with a named
@@ -1093,6 +1093,47 @@ static void test_olm_trigger(void **state)
 	net_free(&n);
 }
 
+/* The route stage and allocator are specialised per mode and picked at a step boundary: a mode
+ * register written between steps (here between probes) takes effect at the next one, either
+ * way, and a value outside the enum routes as UGAL-L. p=1 a=2 h=2 (g = 5). */
+static void test_mode_switch(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk;
+	uint32_t dst;
+
+	(void)state;
+	net_build(&n, 1, 2, 2, &par, DFLY_MODE_MIN, map_min);
+	dst = dfly_topo_global_peer(n.topo, 0, 0).router * n.topo->p; /* another group */
+	pkt_init(&pk, 0, dst, 0);
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_int_equal(pk.val_router, ASIC_NONE);
+	assert_int_equal(pk.out_port, asic_min_port(n.as[0], dst));
+	assert_int_equal(pk.flags & (ASIC_PKT_NONMIN | ASIC_PKT_DECIDING), 0);
+
+	n.regs[0].knobs.mode = DFLY_MODE_VAL;
+	memcpy(n.regs[0].knobs.vc_map, map_val, DFLY_ROLE_COUNT);
+	pkt_init(&pk, 0, dst, 0);
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_true(pk.val_router != ASIC_NONE);
+	assert_true(pk.flags & ASIC_PKT_NONMIN);
+
+	n.regs[0].knobs.mode = DFLY_MODE_COUNT + 3;
+	pkt_init(&pk, 0, dst, 0);
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_true(pk.flags & ASIC_PKT_DECIDING); /* a source-adaptive decision, not yet granted */
+
+	n.regs[0].knobs.mode = DFLY_MODE_MIN;
+	memcpy(n.regs[0].knobs.vc_map, map_min, DFLY_ROLE_COUNT);
+	pkt_init(&pk, 0, dst, 0);
+	asic_route_probe(n.as[0], &pk, 0);
+	assert_int_equal(pk.val_router, ASIC_NONE);
+	assert_int_equal(pk.out_port, asic_min_port(n.as[0], dst));
+	assert_int_equal(pk.flags & (ASIC_PKT_NONMIN | ASIC_PKT_DECIDING), 0);
+	net_free(&n);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Contention counters (spec §5.2) and the ECtN partial array (spec §5.6).
  * Network p=2 a=4 h=2 (g = 9): router 0 is group 0, ρ 0; node 8 is router 4 (group 1).
@@ -1781,6 +1822,7 @@ int main(void)
 		cmocka_unit_test(test_ugal_per_vc_boundary),
 		cmocka_unit_test(test_pb_saturation_bit),
 		cmocka_unit_test(test_olm_trigger),
+		cmocka_unit_test(test_mode_switch),
 		cmocka_unit_test(test_half_link_due),
 		cmocka_unit_test(test_cc_two_inj_vcs),
 		cmocka_unit_test(test_cc_behind_head),

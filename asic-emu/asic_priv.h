@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The switch ASIC model's private definitions, shared by the files of asic-emu/ and by nothing
+ * else (the public API is asic.h): the ASIC's state (input VCs, output FIFOs, the arrival
+ * calendar), the small inline helpers every stage uses on the hot path (credits, occupancy,
+ * feasibility, hop roles and VCs, the packet's cached minimal port), and the functions one
+ * stage file calls in another. Never include it outside asic-emu/.
+ */
+#ifndef ASIC_PRIV_H
+#define ASIC_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "asic.h"
+
+struct asic_ivc {
+	struct asic_pkt **ring; /* packets whose head has arrived or is on the terminal link */
+	uint32_t head, tail, mask;
+	uint32_t cap;		/* phits */
+	uint32_t occ;		/* phits stored or reserved */
+	uint32_t hwm;		/* high-water mark of occ */
+	uint64_t last_served;	/* LRS: tick of the last request */
+	/* the head, and its ready_tick, kept here while the VC is not empty: the allocator
+	 * passes over heads still in the pipeline every tick without loading them */
+	struct asic_pkt *hd;
+	uint64_t hd_ready;
+	/* ...and, once its route is settled (a MIN/VAL/UGAL/PB decision made, one VC), the
+	 * head's output port, VC and length: a head blocked for credits or a busy output is
+	 * passed over every tick without loading it. hd_port UINT8_MAX: not settled. */
+	uint8_t hd_port, hd_vc;
+	uint16_t hd_len;
+};
+
+/* One slot of the arrival calendar (struct asic). */
+struct asic_cal {
+	uint64_t in, out;
+};
+
+#define ASIC_CAL_MASK (ASIC_CAL_SLOTS - 1)
+
+struct asic_in {
+	struct asic_ivc vc[DFLY_MAX_VCS];
+	uint32_t nvc;
+	uint32_t kind;		/* enum dfly_port_kind */
+	uint32_t vc_mask;	/* VCs holding packets */
+	uint32_t rr;		/* input arbiter: next VC to favour */
+	uint64_t busy_until;	/* tick the crossbar input is free */
+	uint64_t rel_tick;	/* tick the tail of the crossing packet leaves the buffer */
+	uint16_t rel_len;
+	uint8_t rel_vc;
+	uint64_t cc_tick;	/* contention counters: tick the crossing packet's tail leaves */
+	uint8_t cc_port;	/* ... its minimal output (spec §5.2), counted until cc_tick */
+	uint16_t cc_grp;	/* ... its ECtN partial group, or CC_NO_GROUP */
+	uint64_t node_link_free; /* terminal ports: cycle the node's link is free */
+	uint64_t last_served;	 /* LRS at the output stage */
+	struct asic_link *link;	 /* incoming link, NULL for terminal ports */
+};
+
+struct asic_out {
+	struct asic_pkt **fifo; /* granted packets, in grant order */
+	uint32_t head, tail, mask;
+	uint32_t cap, occ;	/* phits */
+	uint64_t busy_until;	/* tick the crossbar output is free */
+	uint64_t link_free;	/* cycle the link may start the next packet */
+	uint64_t rel_cycle;	/* cycle the tail of the transmitting packet leaves the FIFO */
+	uint16_t rel_len;
+	uint8_t rel_pending;
+	uint32_t kind;
+	uint32_t ncvc;		/* downstream VCs */
+	int32_t credits[DFLY_MAX_VCS];
+	uint32_t credit_cap[DFLY_MAX_VCS];
+	uint32_t rr;		/* output arbiter: next input to favour */
+	struct asic_link *link; /* outgoing link, NULL for terminal ports */
+	uint32_t piggy_cnt;	/* PB in-band: packets since the last piggybacked vector */
+	uint32_t last_vec;	/* PB in-band: last vector sent on this link */
+	bool vec_sent;		/* PB in-band: last_vec is valid */
+};
+
+/*
+ * Specialised per routing mode (DESIGN.md §3: no mode test and no indirect call per packet). The
+ * route stage of each mode, and the allocator that calls it, are compiled once per mode from one
+ * always-inline body on a compile-time constant (as VPP compiles a node twice on a constant
+ * flag); asic_step() picks the mode's pair from asic_mode_ops[] when knobs.mode changes (one
+ * compare per step, like DPDK lib/fib choosing its lookup at setup), and calls the allocator
+ * once per tick. The table is indexed by enum dfly_route_mode.
+ *
+ * ASIC_FOREACH_MODE(X): the mechanism registry (dfly/mode.h, DFLY_FOREACH_MODE), read here with
+ * X(MODE, ...): every mode gets asic_route_<MODE>() from the route-stage file of its family
+ * (route_obl.c, route_src.c, route_transit.c) and asic_alloc_<MODE>() from alloc.c, named by
+ * its enum suffix (asic_route_PB_ACOR). A mode added to the registry without its route stage
+ * does not link.
+ */
+#define ASIC_FOREACH_MODE(X) DFLY_FOREACH_MODE(X)
+
+/* The route stage of one head at input @p in_port (asic.c: route()'s contract). */
+typedef void asic_route_fn(struct asic *as, struct asic_pkt *pk, uint32_t in_port);
+/* One allocator tick (alloc.c), the mode's route stage called directly. */
+typedef void asic_alloc_fn(struct asic *as, uint64_t tick, uint64_t now);
+
+/* What asic_step() runs for one routing mode. */
+struct asic_mode_ops {
+	asic_route_fn *route;	 /* route stage of a head (asic_route_probe) */
+	asic_alloc_fn *allocate; /* one allocator tick with that route stage built in */
+	bool cc_filter;		 /* update the Filtered estimate once per cycle */
+};
+
+/* Indexed by enum dfly_route_mode (asic.c). */
+extern const struct asic_mode_ops asic_mode_ops[DFLY_MODE_COUNT];
+
+struct asic {
+	const struct dfly_topo *topo;
+	struct asic_params par;
+	struct dfly_regs *regs;
+	const struct dfly_tbl_pb *tbl_pb; /* tables acquired at the start of the step */
+	const struct dfly_tbl_ectn *tbl_ectn;
+	const struct dfly_tbl_ugal *tbl_ugal;
+	const struct dfly_tbl_lia *tbl_lia;
+	const struct asic_mode_ops *ops; /* route stage and allocator of knobs.mode */
+	uint32_t mode;		/* the knobs.mode ops was picked for */
+	bool fw_dead; /* safe mode: the firmware is silent (knobs.fw_ttl), tables ignored */
+	bool fail_any;	    /* failover on and a global link of the group is down */
+	uint64_t down_mask; /* ports whose link is down (regs.ports_down) */
+	uint64_t dead_mask; /* down ports down for knobs.link_dead cycles or more */
+	const struct asic *const *group_view; /* UGAL-G oracle: the group's ASICs by rho */
+	asic_trace_fn *trace_fn;	      /* capture callback, or NULL */
+	void *trace_ctx;
+	uint32_t trace_mask;		      /* bit p: capture point p on */
+	uint64_t cc_rel_mask;	/* inputs whose crossing packet still holds its counters */
+	uint64_t cc_mismatch;	/* knobs.cc_check: cycles the recomputed counters differed */
+	uint32_t router, group, radix, p;
+	uint32_t min_len;	/* smallest packet, sizes the rings */
+	/* minimal output port from here (dfly_topo_min_port, tabled: pkt_cache runs for every
+	 * packet at every router): to router rho of this group, and to group D by trunk
+	 * dst_node % t (min_grp[D * t + k]; this group's entries unused) */
+	uint8_t min_loc[DFLY_MAX_A];
+	uint8_t *min_grp;
+	struct dfly_rng rng;
+	uint64_t held;		/* packets in input VCs and output FIFOs */
+	uint64_t tick;		/* allocator tick the route stage evaluates at */
+	uint64_t in_mask;	/* inputs holding packets */
+	uint64_t rel_mask;	/* inputs with a pending tail release */
+	uint64_t out_mask;	/* outputs with packets or a pending tail release */
+	uint64_t link_in_mask;	/* inputs with an incoming link */
+	uint64_t link_out_mask; /* outputs with an outgoing link */
+	uint64_t local_out_mask; /* local outputs with a link (PB in-band info flits) */
+	struct asic_ejection *ej;
+	uint32_t ej_head, ej_tail, ej_mask;
+	/* the arrival calendar: slot c & ASIC_CAL_MASK has bit i of `in` set if data or a
+	 * control record is due on the link into input i at cycle c, bit o of `out` if a credit
+	 * is due on the link out of output o; a step visits only those links (and the far ones:
+	 * due too late for the calendar, polled until their lines are empty) */
+	struct asic_cal *cal;
+	uint64_t cal_next;	/* the first cycle whose slot has not been taken yet */
+	bool threaded;		/* stepped beside other ASICs on other threads (asic_set_threaded) */
+	uint64_t in_far;	/* inputs with a record due beyond the calendar */
+	uint64_t out_far;	/* outputs with a credit due beyond the calendar */
+	struct asic_in in[DFLY_MAX_PORTS];
+	struct asic_out out[DFLY_MAX_PORTS];
+	/* failover (cold: read when a link is down) */
+	const struct dfly_tbl_fail *tbl_fail; /* the network's down group pairs */
+	uint64_t fail_down_seen; /* ports_down the view was built with */
+	uint32_t fail_knob;	 /* knobs.failover the view was built with */
+	uint16_t gdown[DFLY_MAX_A]; /* the group's down global ports by rho (own entry from
+				       down_mask, the others from DFLY_TBL_FAIL) */
+	uint64_t down_since[DFLY_MAX_PORTS]; /* cycle a down port was first seen down */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Functions one stage file calls in another
+ */
+
+/* link.c */
+bool asic_ctrl_push(struct asic_link *l, uint64_t now, uint64_t due, enum asic_ctrl_kind kind,
+		    const void *b, uint16_t len);
+bool asic_ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t *len, void *b,
+		   uint32_t max);
+void asic_rx_credits(struct asic *as, uint64_t now, uint64_t m);
+void asic_pb_info_flits(struct asic *as, uint64_t now);
+
+/* queue.c */
+void asic_rx_data(struct asic *as, uint64_t now, uint64_t m);
+void asic_out_stage(struct asic *as, uint64_t now);
+
+/* cpu.c */
+void asic_rx_ctrl(struct asic *as, uint64_t now, uint64_t m);
+void asic_tx_cpu(struct asic *as, uint64_t now);
+
+/* cc.c */
+void asic_cc_head(struct asic *as, uint32_t in_port, const struct asic_pkt *pk);
+void asic_cc_release(struct asic *as, uint64_t tick);
+void asic_cc_filter(struct asic *as);
+
+/* trace.c */
+void asic_trace_pkt(struct asic *as, uint8_t point, uint32_t port, uint8_t vc,
+		    const struct asic_pkt *pk, uint64_t cycle, uint16_t drop);
+void asic_trace_frame(struct asic *as, uint32_t port, uint8_t point, const void *frame,
+		      uint16_t len, uint64_t cycle);
+
+/* failover.c */
+bool asic_leg_down(const struct asic *as, uint32_t G, uint32_t dst_node);
+bool asic_pair_down(const struct asic *as, uint32_t a, uint32_t b);
+uint64_t asic_fail_filter_globals(const struct asic *as, uint64_t cand, uint32_t dst_group);
+uint64_t asic_fail_own_cands(const struct asic *as, uint32_t dst_group);
+uint32_t asic_fail_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand, uint32_t vc);
+void asic_track_down(struct asic *as, uint64_t down, uint64_t now);
+void asic_fail_view(struct asic *as);
+
+/* route_obl.c, route_src.c, route_transit.c: the route stage of every mode */
+#define X(M, ...) asic_route_fn asic_route_##M;
+ASIC_FOREACH_MODE(X)
+#undef X
+void asic_flex_pick(struct asic *as, struct asic_pkt *pk);
+void asic_src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group, bool transit);
+void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+		       uint32_t dst_group, uint32_t target);
+
+/* alloc.c: the allocator of every mode */
+#define X(M, ...) asic_alloc_fn asic_alloc_##M;
+ASIC_FOREACH_MODE(X)
+#undef X
+void asic_release_inputs(struct asic *as, uint64_t tick, uint64_t now);
+
+/* asic.c */
+void asic_acquire_tables(struct asic *as, uint64_t now);
+void asic_mode_pick(struct asic *as);
+
+static inline uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t r = 1;
+
+	while (r < n)
+		r <<= 1;
+	return r;
+}
+
+static inline uint32_t ctz64(uint64_t x)
+{
+	return (uint32_t)__builtin_ctzll(x);
+}
+
+/*
+ * Routers stepped on several threads (dfly sim --threads): within a cycle, what one router's
+ * step writes and another's reads is a link's lines (the sender's tail, the receiver's head)
+ * and the receiver's calendar. Nothing pushed during a cycle is due in it (every link has a
+ * latency of at least 1), so a receiver only needs what was pushed before the cycle began:
+ * - tails are published with a release store and read with an acquire load (a plain move on
+ *   x86), so a receiver that sees a new tail sees its record, which is not due yet;
+ * - calendar words (asic_set_threaded: one thread marks them with plain ORs, a locked OR
+ *   cost it 4-5 % of dfly sim's time) and the far masks take atomic ORs: two senders may mark
+ *   one slot;
+ * - a control line's room counts only what every order of the steps has freed (ctrl_room_head).
+ */
+#define LOAD_ACQ(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define STORE_REL(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+
+/* Something is due at cycle @p due on the link into input @p port of @p as (data or control) or,
+ * @p out, on the link out of output @p port (a credit): its calendar slot, or polling. A record
+ * due before the receiver's next step is taken at that step, as a polled link would. The
+ * calendar's last slot is left unused: a sender on another thread reads the receiver's
+ * cal_next before or after the receiver's step of the same cycle, and either way its mark
+ * never lands on the slot that step is clearing. */
+static inline void cal_mark(struct asic *as, uint32_t port, bool out, uint64_t due)
+{
+	uint64_t next = __atomic_load_n(&as->cal_next, __ATOMIC_RELAXED);
+	uint64_t c = due > next ? due : next;
+	uint64_t bit = 1ull << port;
+
+	uint64_t *w;
+
+	if (c - next >= ASIC_CAL_MASK) {
+		__atomic_fetch_or(out ? &as->out_far : &as->in_far, bit, __ATOMIC_SEQ_CST);
+		return;
+	}
+	w = out ? &as->cal[c & ASIC_CAL_MASK].out : &as->cal[c & ASIC_CAL_MASK].in;
+	if (as->threaded)
+		__atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+	else
+		*w |= bit;
+}
+
+/* A far port is polled until its lines are empty (each @p tail at its @p head): clear its bit,
+ * then look again, as a sender on another thread may have pushed and set it in between. */
+static inline void far_done(uint64_t *far, uint32_t port, const uint32_t *tail1, uint32_t head1,
+			    const uint32_t *tail2, uint32_t head2)
+{
+	uint64_t bit = 1ull << port;
+
+	if (!(__atomic_load_n(far, __ATOMIC_RELAXED) & bit) || LOAD_ACQ(*tail1) != head1 ||
+	    LOAD_ACQ(*tail2) != head2)
+		return;
+	__atomic_fetch_and(far, ~bit, __ATOMIC_SEQ_CST);
+	if (LOAD_ACQ(*tail1) != head1 || LOAD_ACQ(*tail2) != head2)
+		__atomic_fetch_or(far, bit, __ATOMIC_SEQ_CST);
+}
+
+/* Put a packet on the data line (room checked by the caller) and tell the receiver when. */
+static inline void link_put_data(struct asic_link *l, struct asic_pkt *pkt, uint64_t due)
+{
+	l->data[l->d_tail & l->mask].pkt = pkt;
+	l->data[l->d_tail & l->mask].due = due;
+	STORE_REL(l->d_tail, l->d_tail + 1);
+	if (l->down != NULL)
+		cal_mark(l->down, l->down_port, false, due);
+}
+
+/* Put a credit return on the credit line (room checked by the caller) and tell the receiver. */
+static inline void link_put_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due)
+{
+	struct asic_link_credit *c = &l->credit[l->c_tail & l->mask];
+
+	c->due = due;
+	c->phits = phits;
+	c->vc = vc;
+	STORE_REL(l->c_tail, l->c_tail + 1);
+	if (l->up != NULL)
+		cal_mark(l->up, l->up_port, true, due);
+}
+
+static inline uint32_t ivc_count(const struct asic_ivc *q)
+{
+	return q->tail - q->head;
+}
+
+static inline struct asic_pkt *ivc_head(const struct asic_ivc *q)
+{
+	return q->hd;
+}
+
+/* Keep the credit gauges of output @p o, VC @p v live: the firmware reads them every period. */
+static inline void credit_gauge(struct asic *as, uint32_t o, uint32_t v)
+{
+	const struct asic_out *out = &as->out[o];
+
+	as->regs->vc_gauge[o][v][DFLY_VC_CREDITS] = out->credits[v];
+	as->regs->vc_gauge[o][v][DFLY_VC_DOWN_OCC] = (int64_t)out->credit_cap[v] - out->credits[v];
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Contention counters (spec §5.2, §5.6): a packet counts on cc[its minimal output towards the
+ * final destination] from the moment its header is at the head of an input VC until its tail
+ * has left that input buffer; a packet that entered the group (injection or global input) with
+ * a remote destination group D counts on the ECtN partial[D] over the same interval.
+ */
+
+#define CC_NO_GROUP 0xffffu
+
+static inline uint32_t cc_group(const struct asic *as, uint32_t in_port, const struct asic_pkt *pk)
+{
+	uint32_t kind = as->in[in_port].kind, D = pk->dst_group;
+
+	return (kind == DFLY_PORT_TERMINAL || kind == DFLY_PORT_GLOBAL) && D != as->group
+		   ? D
+		   : CC_NO_GROUP;
+}
+
+static inline void ectn_combined_update(struct asic *as, uint32_t D)
+{
+	struct dfly_regs_mech_ctrs *m = &as->regs->mech;
+	uint32_t v = as->tbl_ectn->combined[D];
+
+	if (as->regs->knobs.ectn_own_live)
+		v += m->ectn_partial[D];
+	m->ectn_combined[D] = (uint16_t)(v > UINT16_MAX ? UINT16_MAX : v);
+}
+
+/* Granted: @p pk keeps its counts until its tail leaves the input buffer at @p end. */
+static inline void cc_crossing(struct asic *as, uint32_t in_port, const struct asic_pkt *pk, uint64_t end)
+{
+	struct asic_in *in = &as->in[in_port];
+
+	in->cc_port = pk->min_port;
+	in->cc_grp = (uint16_t)cc_group(as, in_port, pk);
+	in->cc_tick = end;
+	as->cc_rel_mask |= 1ull << in_port;
+}
+
+/* Capture points (include/dfly/trace.h): one mask test when off. */
+#define TRACING(as, pt) (((as)->trace_mask >> (pt)) & 1u)
+
+/* Cycles a packet holds a link or a crossbar port: its length, or 1 with link-rate emulation
+ * off (asic_params.no_link_rate). */
+static inline uint32_t ser_cycles(const struct asic *as, const struct asic_pkt *pk)
+{
+	return as->par.no_link_rate ? 1u : pk->len;
+}
+
+static inline void dec_reset(struct asic_dec *d)
+{
+	d->q_min = d->q_val = -1;
+	d->t = 0;
+	d->cc = d->combined = DFLY_TRACE_NONE;
+	d->level = 0xff;
+	d->flags = 0;
+}
+
+/* The minimal output port towards @p dst_node (of router @p dst_router, group @p D), from the
+ * tables asic_create() built. */
+static inline uint32_t min_port_to(const struct asic *as, uint32_t dst_node, uint32_t dst_router,
+				   uint32_t D)
+{
+	const struct dfly_topo *t = as->topo;
+
+	if (dst_router == as->router)
+		return dst_node - dst_router * t->p;
+	if (D == as->group)
+		return as->min_loc[dst_router - D * t->a];
+	return as->min_grp[D * t->t + (t->t == 1 ? 0 : dst_node % t->t)];
+}
+
+/* What every stage of this router asks of a packet, computed once when it enters a buffer. */
+static inline void pkt_cache(const struct asic *as, struct asic_pkt *pk)
+{
+	uint32_t dst_router = pk->dst_node / as->topo->p, D = dst_router / as->topo->a;
+
+	pk->dst_group = (uint16_t)D;
+	pk->min_port = (uint8_t)min_port_to(as, pk->dst_node, dst_router, D);
+}
+
+/* Hop role (spec §2.2) of a hop of @p kind taken now; @p misroute: an OLM local misroute. */
+static inline enum dfly_role hop_role(const struct asic *as, const struct asic_pkt *pk, uint32_t kind,
+			       bool towards_root, uint32_t dst_group, bool misroute)
+{
+	if (kind == DFLY_PORT_GLOBAL)
+		return pk->ghops == 0 ? DFLY_ROLE_G1 : DFLY_ROLE_G2;
+	if (pk->ghops == 0) {
+		if (!towards_root && as->group == dst_group)
+			return DFLY_ROLE_D2;
+		return pk->grp_lhops == 0 ? DFLY_ROLE_S1 : DFLY_ROLE_S2;
+	}
+	if (as->group == dst_group && !towards_root)
+		return misroute ? DFLY_ROLE_D1 : DFLY_ROLE_D2;
+	return towards_root || misroute ? DFLY_ROLE_I1 : DFLY_ROLE_I2;
+}
+
+static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, uint32_t port,
+			      bool towards_root, uint32_t dst_group, bool misroute)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t kind = dfly_topo_port_kind(as->topo, port);
+	enum dfly_role r;
+
+	if (kind == DFLY_PORT_TERMINAL)
+		return 0;
+	r = hop_role(as, pk, kind, towards_root, dst_group, misroute);
+	if (r == DFLY_ROLE_D2 && pk->ghops > 1 && k->vc_d2_long != 0)
+		return k->vc_d2_long;
+	return k->vc_map[r];
+}
+
+/* Occupancy Q of output @p port as UGAL and PB see it: phits used downstream on @p vc (or on
+ * the whole port with ugal_per_port). Credits are taken at the grant, so the phits waiting in
+ * the output FIFO are included. */
+static inline uint32_t q_occ(const struct asic *as, uint32_t port, uint32_t vc, bool per_port)
+{
+	const struct asic_out *out = &as->out[port];
+	uint32_t q = 0;
+
+	if (out->kind == DFLY_PORT_TERMINAL)
+		return 0;
+	if (!per_port)
+		return out->credit_cap[vc] - (uint32_t)out->credits[vc];
+	for (uint32_t v = 0; v < out->ncvc; v++)
+		q += out->credit_cap[v] - (uint32_t)out->credits[v];
+	return q;
+}
+
+static inline bool has_credits(const struct asic *as, uint32_t port, uint32_t vc, uint32_t len)
+{
+	const struct asic_out *out = &as->out[port];
+
+	return out->kind == DFLY_PORT_TERMINAL || out->credits[vc] >= (int32_t)len;
+}
+
+/* Could a packet of @p len go to output @p port on downstream VC @p vc at @p tick? */
+static inline bool port_feasible(const struct asic *as, uint32_t port, uint32_t vc, uint32_t len,
+				 uint64_t tick)
+{
+	const struct asic_out *out = &as->out[port];
+
+	if (out->busy_until > tick || out->occ + len > out->cap || out->tail - out->head > out->mask)
+		return false;
+	if ((as->down_mask >> port) & 1u)
+		return (as->dead_mask >> port) & 1u; /* a down link takes nothing until it is dead:
+							 then its output discards (no credits) */
+	return has_credits(as, port, vc, len);
+}
+
+static inline bool gport_down(const struct asic *as, uint32_t rho, uint32_t q)
+{
+	return (as->gdown[rho] >> q) & 1u;
+}
+
+/* Can a packet for @p dst_group use an intermediate group @p I: is its second leg up? */
+static inline bool inter_ok(const struct asic *as, uint32_t I, uint32_t dst_group)
+{
+	return I == dst_group || !asic_pair_down(as, I, dst_group);
+}
+
+/* An in-band PB vector arrived on input @p port: the vector first, then the count the
+ * firmware polls. */
+static inline void pb_rx(struct asic *as, uint32_t port, uint32_t vec)
+{
+	as->regs->mech.pb_rx_vec[port] = vec;
+	as->regs->mech.pb_rx_count[port]++;
+	as->regs->port_ctr[port][DFLY_PB_RX]++;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Route stage helpers shared by the oblivious and source-adaptive families, inlined into each
+ * mode's instance with @p M a compile-time constant
+ */
+
+#define ASIC_ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* Draw the Valiant router a source-adaptive decision (or VAL) at this router compares against. */
+static ASIC_ALWAYS_INLINE void route_draw_root(struct asic *as, struct asic_pkt *pk,
+					       uint32_t dst_group, const uint32_t M)
+{
+	static const enum dfly_val_variant acor[] = {DFLY_VAL__G_, DFLY_VAL__GL, DFLY_VAL_LGL};
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
+	enum dfly_val_variant v = (enum dfly_val_variant)k->val_variant;
+
+	if (M == DFLY_MODE_LIA && dst_group != as->group) {
+		/* spec §6.7: useL1 (per switch) and keepL2 (per destination group) */
+		bool l1 = as->tbl_lia->use_l1, l2 = as->tbl_lia->l2[dst_group];
+
+		v = l1 ? (l2 ? DFLY_VAL_LGL : DFLY_VAL_LG_) : (l2 ? DFLY_VAL__GL : DFLY_VAL__G_);
+	} else if (M == DFLY_MODE_PB_ACOR) {
+		v = acor[as->tbl_lia->acor_level < 3 ? as->tbl_lia->acor_level : 2];
+	}
+	pk->cand_root = dfly_topo_val_root_ex(as->topo, v, (enum dfly_val_exclude)k->val_exclude,
+					      as->router, dst_group, r1, r2);
+}
+
+/*
+ * The path once the source decision is made (MIN, VAL and the source-adaptive modes): failover
+ * in the source group, S_ROOT reached, the output port and the role VC towards the current
+ * target; a down output with nothing else to do counts FAIL_WAIT. @return the target router
+ * (S_ROOT or the destination's); *@p towards_root: heading for S_ROOT.
+ */
+static ASIC_ALWAYS_INLINE uint32_t route_path(struct asic *as, struct asic_pkt *pk,
+					      uint32_t in_port, uint32_t dst_router,
+					      uint32_t dst_group, bool *towards_root)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t target, port;
+
+	if (as->fail_any && pk->ghops == 0 && dst_group != as->group)
+		asic_failover_src(as, pk, in_port, dst_group,
+				  pk->val_router != ASIC_NONE ? pk->val_router : dst_router);
+	if (pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1) &&
+	    pk->val_router == as->router) {
+		pk->flags |= ASIC_PKT_PHASE1;
+		as->regs->route[DFLY_ROUTE_VAL_REACHED]++;
+	}
+	*towards_root = pk->val_router != ASIC_NONE && !(pk->flags & ASIC_PKT_PHASE1);
+	target = *towards_root ? pk->val_router : dst_router;
+	port = target == dst_router ? pk->min_port
+				    : dfly_topo_min_port(t, as->router, target, pk->dst_node);
+	pk->out_port = (uint8_t)port;
+	pk->out_vc = (uint8_t)hop_vc(as, pk, port, *towards_root, dst_group, false);
+	if (((as->down_mask >> port) & 1u) && pk->reason == ASIC_REASON_NONE)
+		pk->reason = DFLY_ROUTE_FAIL_WAIT; /* no way around it from here */
+	pk->pend_flags = 0;
+	pk->vc_allow = 0;
+	return target;
+}
+
+#endif /* ASIC_PRIV_H */

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Route stage of the switch ASIC model, oblivious family (MIN, VAL): the path fixed at the
+ * source (VAL: a Valiant router drawn once), FlexVC, the VCs a hop may use beyond its role's
+ * (spec §2.4), and the per-round choice among them at the allocator. One instance per mode, its
+ * mode a compile-time constant (asic_priv.h, ASIC_FOREACH_MODE).
+ */
+#include "asic_priv.h"
+
+/*
+ * FlexVC (spec §2.4, thesis §5.2): a hop may use any VC of its link type placed at or before
+ * its own place on the safe path in the reference sequence. The sequence is the mode's role
+ * order of spec §2.2 (MIN: S1 G1 D2; VAL: S1 G1 I1 I2 G2 D2, equal neighbours merged), the VCs
+ * the role map leaves unused first ("extra VCs ... at the start"). The hop's place: the
+ * remaining hop kinds, this one included, matched from the end of the sequence, each at the
+ * latest position of its kind. From any allowed VC the rest of the path still climbs the
+ * sequence, so a deadlock-free escape exists (thesis Theorem 1).
+ */
+#define FLEX_SEQ_MAX (2 * DFLY_MAX_VCS)
+
+static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, uint8_t kind[FLEX_SEQ_MAX],
+					    uint8_t vc[FLEX_SEQ_MAX], const uint32_t M)
+{
+	static const uint8_t min_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_D2};
+	static const uint8_t val_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_I1,
+					    DFLY_ROLE_I2, DFLY_ROLE_G2, DFLY_ROLE_D2};
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	const uint8_t *roles = M == DFLY_MODE_MIN ? min_roles : val_roles;
+	unsigned nroles = M == DFLY_MODE_MIN ? 3 : 6, n = 0;
+	uint32_t used[2] = {0, 0};
+
+	for (unsigned r = 0; r < nroles; r++) {
+		bool g = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2;
+
+		used[g] |= 1u << k->vc_map[roles[r]];
+	}
+	for (unsigned g = 0; g < 2; g++) {
+		uint32_t nvc = as->par.vcs[g ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL];
+
+		for (uint32_t v = 0; v < nvc && n < FLEX_SEQ_MAX; v++) {
+			if (used[g] & (1u << v))
+				continue;
+			kind[n] = g ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL;
+			vc[n++] = (uint8_t)v;
+		}
+	}
+	for (unsigned r = 0; r < nroles && n < FLEX_SEQ_MAX; r++) {
+		uint8_t kd = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
+										   : DFLY_PORT_LOCAL;
+		uint8_t v = k->vc_map[roles[r]];
+
+		if (n > 0 && kind[n - 1] == kd && vc[n - 1] == v)
+			continue;
+		kind[n] = kd;
+		vc[n++] = v;
+	}
+	return n;
+}
+
+/* The VCs the hop out of this router may use (bit mask), for a packet going to @p target and,
+ * when @p towards_root, from there to @p dst_router; *safe = the VC of its own place. 0 when
+ * the remaining path does not fit the sequence (the caller keeps the role VC). */
+static ASIC_ALWAYS_INLINE uint8_t flex_allow(const struct asic *as, const struct asic_pkt *pk,
+					     uint32_t target, uint32_t dst_router,
+					     bool towards_root, uint8_t *safe, const uint32_t M)
+{
+	uint8_t kind[FLEX_SEQ_MAX], vc[FLEX_SEQ_MAX], allow = 0;
+	struct dfly_hop hops[6];
+	unsigned n, m = flex_seq(as, kind, vc, M);
+	int ptr = (int)m - 1, pos = -1;
+
+	n = dfly_topo_min_path(as->topo, as->router, target, pk->dst_node, hops);
+	if (towards_root)
+		n += dfly_topo_min_path(as->topo, target, dst_router, pk->dst_node, hops + n);
+	if (n == 0)
+		return 0;
+	for (int j = (int)n - 1; j >= 0; j--) {
+		while (ptr >= 0 && kind[ptr] != hops[j].kind)
+			ptr--;
+		if (ptr < 0)
+			return 0;
+		pos = ptr--;
+	}
+	for (int q = 0; q <= pos; q++)
+		if (kind[q] == hops[0].kind)
+			allow |= (uint8_t)(1u << vc[q]);
+	*safe = vc[pos];
+	return allow;
+}
+
+/* Choose the VC of a FlexVC hop for this allocation round among the allowed ones with credits
+ * for the whole packet; none has: the safe VC (the packet waits there, stalls count there). */
+void asic_flex_pick(struct asic *as, struct asic_pkt *pk)
+{
+	const struct asic_out *out = &as->out[pk->out_port];
+	uint32_t m = pk->vc_allow, ok[DFLY_MAX_VCS], n = 0, best = pk->vc_safe;
+	int32_t most = -1;
+
+	while (m) {
+		uint32_t v = (uint32_t)__builtin_ctz(m);
+
+		m &= m - 1;
+		if (out->credits[v] < (int32_t)pk->len)
+			continue;
+		ok[n++] = v;
+		if (out->credits[v] >= most) { /* JSQ: ties go to the higher index */
+			most = out->credits[v];
+			best = v;
+		}
+	}
+	if (n == 0) {
+		pk->out_vc = pk->vc_safe;
+		return;
+	}
+	switch (as->regs->knobs.flexvc) {
+	case DFLY_FLEXVC_HIGHEST:
+		best = ok[n - 1];
+		break;
+	case DFLY_FLEXVC_LOWEST:
+		best = ok[0];
+		break;
+	case DFLY_FLEXVC_RANDOM:
+		best = ok[dfly_rng_below(&as->rng, n)];
+		break;
+	default:
+		break;
+	}
+	pk->out_vc = (uint8_t)best;
+}
+
+/* The route stage of oblivious mode @p M (MIN or VAL) for the head @p pk at input @p in_port. */
+static ASIC_ALWAYS_INLINE void route_obl(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+					 const uint32_t M)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t dst_router = pk->dst_node / t->p;
+	uint32_t dst_group = dst_router / t->a;
+	uint32_t target;
+	bool towards_root;
+
+	pk->trig = ASIC_REASON_NONE;
+	dec_reset(&pk->dec);
+	if (!(pk->flags & ASIC_PKT_ROUTED)) {
+		/* source decision (again after a recompute) */
+		pk->flags |= ASIC_PKT_ROUTED;
+		pk->val_router = ASIC_NONE;
+		pk->reason = ASIC_REASON_NONE;
+		if (M == DFLY_MODE_VAL) {
+			route_draw_root(as, pk, dst_group, M);
+			if (pk->cand_root == UINT32_MAX) {
+				pk->flags |= ASIC_PKT_NOINTER;
+			} else {
+				pk->val_router = pk->cand_root;
+				pk->flags |= ASIC_PKT_NONMIN;
+			}
+		}
+	} else if (pk->flags & ASIC_PKT_DECIDING) {
+		/* a source-adaptive decision pending when the mode register changed: it goes on
+		 * being re-evaluated until granted, as before the change */
+		asic_src_decide(as, pk, dst_group, in_port >= t->p);
+	}
+	target = route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
+	if (k->flexvc != DFLY_FLEXVC_OFF &&
+	    dfly_topo_port_kind(t, pk->out_port) != DFLY_PORT_TERMINAL) {
+		uint8_t safe = pk->out_vc;
+
+		pk->vc_allow = flex_allow(as, pk, target, dst_router, towards_root, &safe, M);
+		pk->out_vc = pk->vc_safe = safe;
+	}
+}
+
+void asic_route_MIN(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
+{
+	route_obl(as, pk, in_port, DFLY_MODE_MIN);
+}
+
+void asic_route_VAL(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
+{
+	route_obl(as, pk, in_port, DFLY_MODE_VAL);
+}

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Route stage of the switch ASIC model, source-adaptive family (UGAL-L, PB, PAR, LIA, TPR,
+ * PB-ACOR, UGAL-G): the decision at the source router against a freshly drawn Valiant path
+ * (re-evaluated every allocation round until granted; PAR again at every source-group router
+ * while minimal), and failover at the source (also used by MIN and VAL). One instance per mode,
+ * its mode a compile-time constant (asic_priv.h, ASIC_FOREACH_MODE).
+ */
+#include "asic_priv.h"
+
+/*
+ * UGAL-G (spec §4.5): a non-physical oracle that sees the queues of other routers. Q of each
+ * path is the occupancy of its global channel's VC at the router that owns it (the first
+ * global hop), plus the local first hop's when that router is another one. Without a view of
+ * the group (asic_set_group_view) it degenerates to UGAL-L.
+ */
+static void ugal_g_occ(const struct asic *as, const struct asic_pkt *pk, uint32_t root,
+		       int64_t *qmin, int64_t *qval)
+{
+	const struct dfly_topo *t = as->topo;
+	const uint32_t targets[2] = {pk->dst_node / t->p, root};
+	int64_t *q[2] = {qmin, qval};
+	uint32_t vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+
+	if (as->group_view == NULL)
+		return;
+	for (int k = 0; k < 2; k++) {
+		struct dfly_hop hops[3];
+		unsigned n = dfly_topo_min_path(t, as->router, targets[k], pk->dst_node, hops);
+
+		/* the global hop owned by another router of the group: add its queue */
+		if (n >= 2 && hops[0].kind == DFLY_PORT_LOCAL && hops[1].kind == DFLY_PORT_GLOBAL) {
+			const struct asic *o = as->group_view[hops[1].router % t->a];
+
+			if (o != NULL)
+				*q[k] += q_occ(o, hops[1].port, vc, as->regs->knobs.ugal_per_port);
+		}
+	}
+}
+
+/*
+ * Source-adaptive decision (UGAL-L, PB; PAR at every source-group router while minimal):
+ * minimal iff the PB bit of the minimal global channel is clear (PB only) and
+ * Q_min·256 ≤ F·Q_val + T·256 (spec §4.5, §4.6), against one freshly drawn Valiant path.
+ */
+static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group,
+					  bool transit, const uint32_t M)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t root = pk->cand_root, min_port, val_port, min_vc, val_vc;
+	int64_t qmin, qval, T;
+	bool ugal_ok, sat = false;
+
+	/* tentative until granted: start from the minimal choice */
+	pk->val_router = ASIC_NONE;
+	pk->flags &= (uint16_t)~ASIC_PKT_NONMIN;
+	if (dst_group == as->group) {
+		pk->reason = transit ? ASIC_REASON_NONE : DFLY_ROUTE_SRC_MIN_INTRA;
+		return; /* no global hop, no bit or counter applies */
+	}
+	if (root == UINT32_MAX) {
+		pk->flags |= ASIC_PKT_NOINTER;
+		pk->reason = ASIC_REASON_NONE;
+		return;
+	}
+	min_port = pk->min_port;
+	val_port = dfly_topo_min_port(t, as->router, root, pk->dst_node);
+	min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
+	val_vc = hop_vc(as, pk, val_port, true, dst_group, false);
+	qmin = q_occ(as, min_port, min_vc, k->ugal_per_port);
+	qval = q_occ(as, val_port, val_vc, k->ugal_per_port);
+	if (dfly_mode_is(M, DFLY_MODEF_ORACLE))
+		ugal_g_occ(as, pk, root, &qmin, &qval);
+	T = k->ugal_t;
+	if (dfly_mode_tables(M) & DFLY_TBL_BIT(UGAL)) {
+		/* spec §6.8: T of the destination group's traffic level (phits) */
+		static const uint8_t lvl[] = {DFLY_ROUTE_LIA_LEVEL_BENIGN, DFLY_ROUTE_LIA_LEVEL_MIX,
+					      DFLY_ROUTE_LIA_LEVEL_ADV};
+		uint8_t l = as->tbl_lia->level[dst_group];
+
+		if (!as->fw_dead) /* safe mode: the configured T */
+			T = as->tbl_ugal->t[dst_group];
+		pk->trig = lvl[l < 3 ? l : 2];
+	}
+	ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + T * 256;
+	pk->dec.q_min = (int32_t)qmin;
+	pk->dec.q_val = (int32_t)qval;
+	pk->dec.t = (int32_t)T;
+	if (dfly_mode_tables(M) & DFLY_TBL_BIT(UGAL)) {
+		pk->dec.level = as->tbl_lia->level[dst_group];
+		if (as->tbl_lia->use_l1)
+			pk->dec.flags |= DFLY_TRACE_F_L1;
+		if (as->tbl_lia->l2[dst_group])
+			pk->dec.flags |= DFLY_TRACE_F_L2;
+	}
+	if (dfly_mode_tables(M) & DFLY_TBL_BIT(PB)) {
+		uint32_t trunk = dfly_topo_trunk_select(t, as->router, dst_group, pk->dst_node);
+		uint32_t rho, q;
+
+		dfly_topo_link_to_group(t, as->group, dst_group, trunk, &rho, &q);
+		sat = (as->tbl_pb->sat[rho][q] >> k->vc_map[DFLY_ROLE_G1]) & 1u;
+		if (sat)
+			pk->dec.flags |= DFLY_TRACE_F_SAT;
+	}
+	if (!sat && ugal_ok) {
+		pk->reason = transit ? DFLY_ROUTE_PAR_TRANSIT_MIN : DFLY_ROUTE_SRC_MIN_UGAL;
+		return;
+	}
+	if (k->nonmin_needs_credits && !has_credits(as, val_port, val_vc, pk->len)) {
+		pk->reason = DFLY_ROUTE_NONMIN_NO_CANDIDATE;
+		return;
+	}
+	pk->val_router = root;
+	pk->flags |= ASIC_PKT_NONMIN;
+	pk->reason = sat	   ? DFLY_ROUTE_SRC_NONMIN_SAT
+		     : transit ? DFLY_ROUTE_PAR_TRANSIT_NONMIN
+			       : DFLY_ROUTE_SRC_NONMIN_UGAL;
+}
+
+#define FAIL_DRAWS 12u
+
+/* Failover in the source group for the modes that decide at the source, MIN and VAL included
+ * (route_path() in asic_priv.h): @p target is the router the packet heads for (S_ROOT or its
+ * destination router). */
+void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_group,
+		       uint32_t target)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	bool val = pk->val_router != ASIC_NONE;
+	uint32_t c;
+
+	if (!asic_leg_down(as, target / t->a, pk->dst_node) &&
+	    !(val && !(pk->flags & ASIC_PKT_PHASE1) && !inter_ok(as, target / t->a, dst_group)))
+		return;
+	if (in_port < t->p) {
+		/* still in the injection queue: any Valiant path whose first global link is up
+		 * (the mode's Path-A variant first, then LGL, which reaches every group) */
+		for (uint32_t n = 0; n < FAIL_DRAWS; n++) {
+			enum dfly_val_variant v = n < 4 ? (enum dfly_val_variant)k->val_variant
+							: DFLY_VAL_LGL;
+			uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
+			uint32_t root = dfly_topo_val_root_ex(
+				t, v, (enum dfly_val_exclude)k->val_exclude, as->router, dst_group, r1, r2);
+
+			if (root == UINT32_MAX)
+				break;
+			if (!asic_leg_down(as, root / t->a, pk->dst_node) &&
+			    inter_ok(as, root / t->a, dst_group)) {
+				pk->val_router = root;
+				pk->flags = (uint16_t)((pk->flags | ASIC_PKT_NONMIN) & ~ASIC_PKT_NOINTER);
+				pk->reason = val ? DFLY_ROUTE_FAIL_REDRAW : DFLY_ROUTE_FAIL_NONMIN;
+				return;
+			}
+		}
+		pk->reason = DFLY_ROUTE_FAIL_WAIT;
+		return;
+	}
+	/* in transit: only the router whose own global port is down moves the packet */
+	if (dfly_topo_port_kind(t, dfly_topo_min_port(t, as->router, target, pk->dst_node)) !=
+	    DFLY_PORT_GLOBAL)
+		return;
+	c = asic_fail_pick(as, pk, asic_fail_own_cands(as, dst_group), k->vc_map[DFLY_ROLE_G1]);
+	if (c == UINT32_MAX) {
+		/* nowhere else to go from here: wait for a down link, or go on towards a group
+		 * whose own link onwards is down (it waits there) */
+		if (asic_leg_down(as, target / t->a, pk->dst_node))
+			pk->reason = DFLY_ROUTE_FAIL_WAIT;
+		return;
+	}
+	pk->val_router = dfly_topo_global_peer(t, as->router, c - t->first_global).router;
+	pk->flags = (uint16_t)((pk->flags | ASIC_PKT_NONMIN) & ~ASIC_PKT_NOINTER);
+	pk->flags &= (uint16_t)~ASIC_PKT_DECIDING;
+	pk->reason = DFLY_ROUTE_FAIL_REROUTE;
+}
+
+/* The route stage of a source-adaptive mode @p M for the head @p pk at input @p in_port. */
+static ASIC_ALWAYS_INLINE void route_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+					 const uint32_t M)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t dst_router = pk->dst_node / t->p;
+	uint32_t dst_group = dst_router / t->a;
+	bool draw = false, decide = false, transit = false, towards_root;
+
+	pk->trig = ASIC_REASON_NONE;
+	dec_reset(&pk->dec);
+	if (!(pk->flags & ASIC_PKT_ROUTED)) {
+		/* source decision (again after a recompute) */
+		pk->flags |= ASIC_PKT_ROUTED;
+		pk->val_router = ASIC_NONE;
+		pk->reason = ASIC_REASON_NONE;
+		draw = decide = true;
+	} else if (pk->flags & ASIC_PKT_DECIDING) {
+		/* re-evaluated every allocation round until granted, same S_ROOT */
+		decide = true;
+		transit = in_port >= t->p;
+	} else if (M == DFLY_MODE_PAR && pk->ghops == 0 && in_port >= t->p &&
+		   !(pk->flags & (ASIC_PKT_NONMIN | ASIC_PKT_NOINTER)) && as->group != dst_group) {
+		/* PAR: re-evaluate at every source-group router while minimal (spec §4.7) */
+		draw = decide = transit = true;
+	}
+	if (draw) {
+		route_draw_root(as, pk, dst_group, M);
+		pk->flags |= ASIC_PKT_DECIDING;
+	}
+	if (decide)
+		src_decide(as, pk, dst_group, transit, M);
+	route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
+}
+
+#define ROUTE_SRC(M)                                                                               \
+	void asic_route_##M(struct asic *as, struct asic_pkt *pk, uint32_t in_port)                \
+	{                                                                                          \
+		route_src(as, pk, in_port, DFLY_MODE_##M);                                         \
+	}
+ROUTE_SRC(UGAL)
+ROUTE_SRC(PB)
+ROUTE_SRC(PAR)
+ROUTE_SRC(LIA)
+ROUTE_SRC(TPR)
+ROUTE_SRC(PB_ACOR)
+ROUTE_SRC(UGAL_G)
+
+/* UGAL-L's decision alone (no mode's own inputs: UGAL-G queues, LIA/TPR T, PB bits): what MIN
+ * and VAL apply to a head still deciding when the mode register changed under it. */
+void asic_src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group, bool transit)
+{
+	src_decide(as, pk, dst_group, transit, DFLY_MODE_UGAL);
+}

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Route stage of the switch ASIC model, in-transit family (OLM, Base, Filtered, Hybrid, ECtN):
+ * OLM's credit trigger, the contention triggers on the counters of cc.c, ECtN's choice at the
+ * source router, failover in the source group, and the per-head, per-round route stage. One
+ * instance per mode, its mode a compile-time constant (asic_priv.h, ASIC_FOREACH_MODE).
+ */
+#include "asic_priv.h"
+
+/* Failover for the in-transit modes (route_olm) in the source group: @return the port taken
+ * (out_port, out_vc, pend_flags and reason set), or UINT32_MAX: go on minimally. */
+static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+			     uint32_t dst_group, uint32_t min_kind)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t c, rho = as->router % t->a;
+	uint64_t lc = 0;
+
+	if (!asic_leg_down(as, dst_group, pk->dst_node))
+		return UINT32_MAX;
+	if (min_kind != DFLY_PORT_GLOBAL && in_port >= t->p)
+		return UINT32_MAX; /* the link's own router moves it */
+	c = asic_fail_pick(as, pk, asic_fail_own_cands(as, dst_group), k->vc_map[DFLY_ROLE_G1]);
+	if (c != UINT32_MAX) {
+		pk->out_port = (uint8_t)c;
+		pk->out_vc = k->vc_map[DFLY_ROLE_G1];
+		pk->pend_flags = ASIC_PKT_NONMIN;
+		pk->reason = in_port < t->p ? DFLY_ROUTE_FAIL_NONMIN : DFLY_ROUTE_FAIL_REROUTE;
+		return c;
+	}
+	if (in_port >= t->p)
+		return UINT32_MAX;
+	/* injection, no usable global port here: a local hop to a router that has one (LG-), whose
+	 * global link is then mandatory */
+	for (uint32_t r = 0; r < t->a; r++) {
+		if (r == rho)
+			continue;
+		for (uint32_t q = 0; q < t->h; q++) {
+			uint32_t G = dfly_topo_global_peer(t, as->group * t->a + r, q).router / t->a;
+
+			if (G != dst_group && !gport_down(as, r, q) && inter_ok(as, G, dst_group)) {
+				lc |= 1ull << dfly_topo_local_port(t, rho, r);
+				break;
+			}
+		}
+	}
+	c = asic_fail_pick(as, pk, lc, k->vc_map[DFLY_ROLE_S1]);
+	if (c == UINT32_MAX)
+		return UINT32_MAX;
+	pk->out_port = (uint8_t)c;
+	pk->out_vc = k->vc_map[DFLY_ROLE_S1];
+	pk->pend_flags = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL;
+	pk->reason = DFLY_ROUTE_FAIL_NONMIN;
+	return c;
+}
+
+/*
+ * OLM (spec §4.10, MM+L, 3/2 VCs), with FOGSim's congestion-aware trigger [xcheck]: misrouting
+ * is considered only while the minimal hop cannot take the packet and occ%(min) ≥ olm_min_pct.
+ * "Cannot take" is: its downstream VC lacks credits for the whole packet, or its output FIFO
+ * lacks room. FOGSim also counts an output that is busy in this very cycle; in this model that
+ * is a one-tick allocator conflict, and counting it misroutes 17% of UN traffic at 0.2 load on
+ * h=4, so it is left out (README, "OLM trigger"). A candidate c is then valid iff it can take
+ * the packet now (opportunistic hops never wait, §2.3) and occ%(c) ≤ X%·occ%(min), each
+ * occupancy a percentage of its VC's capacity. @return a uniformly drawn valid candidate, or
+ * UINT32_MAX.
+ */
+static uint32_t olm_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand,
+			 uint32_t cand_vc, uint32_t min_port, uint32_t min_vc, uint64_t x)
+{
+	const struct asic_out *mo = &as->out[min_port];
+	uint64_t qmin = q_occ(as, min_port, min_vc, false);
+	uint32_t ok[DFLY_MAX_PORTS], n = 0;
+
+	while (cand) {
+		uint32_t c = ctz64(cand);
+		uint64_t qc;
+
+		cand &= cand - 1;
+		if (!port_feasible(as, c, cand_vc, pk->len, as->tick))
+			continue;
+		qc = q_occ(as, c, cand_vc, false);
+		if (qc * mo->credit_cap[min_vc] * 100 <= x * qmin * as->out[c].credit_cap[cand_vc])
+			ok[n++] = c;
+	}
+	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
+}
+
+/* OLM's misrouting condition on the minimal hop (see olm_pick). */
+static bool olm_min_congested(const struct asic *as, const struct asic_pkt *pk, uint32_t min_port,
+			      uint32_t min_vc)
+{
+	const struct asic_out *mo = &as->out[min_port];
+
+	if (mo->kind == DFLY_PORT_TERMINAL ||
+	    (has_credits(as, min_port, min_vc, pk->len) && mo->occ + pk->len <= mo->cap))
+		return false;
+	return (uint64_t)q_occ(as, min_port, min_vc, false) * 100 >=
+	       (uint64_t)as->regs->knobs.olm_min_pct * mo->credit_cap[min_vc];
+}
+
+/* ---- contention counters (spec §5.3-§5.7) ---- */
+
+/* cc (or, Filtered, the estimate) of output @p o against @p th, with the comparison of */
+static ASIC_ALWAYS_INLINE bool cc_over(const struct asic *as, uint32_t o, uint32_t th,
+					const uint32_t M)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint64_t v = M == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[o]
+					     : (uint64_t)as->regs->mech.cc[o] << 8;
+	uint64_t lim = (uint64_t)th << 8;
+
+	return k->cc_strict ? v > lim : v >= lim;
+}
+
+/* The contention trigger on the minimal output; WEIGHTED (PROPOSAL, §5.3): once over th, fire
+ * with probability (excess + 1)/(th + 1), excess = cc − th, re-drawn at every evaluation. */
+static ASIC_ALWAYS_INLINE bool cc_trigger(struct asic *as, uint32_t m, uint32_t th,
+					  const uint32_t M)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+
+	if (!cc_over(as, m, th, M))
+		return false;
+	if (k->cc_weighted) {
+		uint32_t c = M == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[m] >> 8
+						     : as->regs->mech.cc[m];
+		uint32_t excess = c >= th ? c - th : 0;
+
+		if (excess < th && dfly_rng_below(&as->rng, th + 1) > excess)
+			return false;
+	}
+	return true;
+}
+
+/* Uniform among @p cand that have credits for the packet on @p vc and (unless @p any) whose
+ * counter is below @p th. @return the port or UINT32_MAX. */
+static ASIC_ALWAYS_INLINE uint32_t cc_pick(struct asic *as, const struct asic_pkt *pk,
+					   uint64_t cand, uint32_t vc, uint32_t th, bool any,
+					   const uint32_t M)
+{
+	uint32_t ok[DFLY_MAX_PORTS], n = 0;
+
+	while (cand) {
+		uint32_t c = ctz64(cand);
+
+		cand &= cand - 1;
+		if (has_credits(as, c, vc, pk->len) && (any || !cc_over(as, c, th, M)))
+			ok[n++] = c;
+	}
+	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
+}
+
+/* ECtN combined value of group @p D against thc (same comparison as th). */
+static bool ectn_over(const struct asic *as, uint32_t D)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t v = as->regs->mech.ectn_combined[D];
+
+	return k->cc_strict ? v > k->ectn_thc : v >= k->ectn_thc;
+}
+
+/*
+ * ECtN at the source router (spec §5.6): a packet at the head of an injection VC whose remote
+ * destination group D has combined[D] ≥ thc goes to a global port of this router that does not
+ * lead to D and whose group is below thc, uniformly. @return the port or UINT32_MAX (then the
+ * Base rule applies, A-5.7).
+ */
+static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t dst_group)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t ok[DFLY_MAX_H], n = 0, vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+
+	if (!ectn_over(as, dst_group))
+		return UINT32_MAX;
+	for (uint32_t q = 0; q < t->h; q++) {
+		uint32_t G = dfly_topo_global_peer(t, as->router, q).router / t->a;
+
+		if (G != dst_group && !ectn_over(as, G) &&
+		    !((as->down_mask >> (t->first_global + q)) & 1u) &&
+		    (!as->fail_any || inter_ok(as, G, dst_group)) &&
+		    has_credits(as, t->first_global + q, vc, pk->len))
+			ok[n++] = t->first_global + q;
+	}
+	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
+}
+
+/*
+ * The misrouting trigger and candidate choice of an in-transit mode at a decision point whose
+ * candidates are @p cand on VC @p vc (spec §5.7 table; OLM §4.10). @return the chosen port, or
+ * UINT32_MAX: minimal; *@p fired tells whether a trigger fired without a valid candidate (the
+ * grant then counts OLM_NO_CANDIDATE, for every in-transit mode).
+ */
+static ASIC_ALWAYS_INLINE uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk,
+						  uint64_t cand, uint32_t vc, uint32_t min_port,
+						  uint32_t min_vc, bool *fired, const uint32_t M)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t c;
+
+	pk->trig = ASIC_REASON_NONE;
+	if (M == DFLY_MODE_OLM) {
+		if (!olm_min_congested(as, pk, min_port, min_vc))
+			return UINT32_MAX;
+		c = olm_pick(as, pk, cand, vc, min_port, min_vc, k->olm_x_pct);
+		*fired = c == UINT32_MAX;
+		return c;
+	}
+	if (M == DFLY_MODE_HYBRID) {
+		if (cc_trigger(as, min_port, k->hyb_th, M)) {
+			c = cc_pick(as, pk, cand, vc, k->hyb_th, k->hyb_any, M);
+			if (c != UINT32_MAX) {
+				pk->trig = DFLY_ROUTE_CC_TRIG_CONTENTION;
+				return c;
+			}
+			*fired = true;
+		}
+		if (olm_min_congested(as, pk, min_port, min_vc)) {
+			c = olm_pick(as, pk, cand, vc, min_port, min_vc, k->hyb_y_pct);
+			if (c != UINT32_MAX) {
+				pk->trig = DFLY_ROUTE_CC_TRIG_CREDIT;
+				return c;
+			}
+			*fired = true;
+		}
+		return UINT32_MAX;
+	}
+	/* Base, Filtered, and ECtN's hop-by-hop rule */
+	if (!cc_trigger(as, min_port, k->cc_th, M))
+		return UINT32_MAX;
+	c = cc_pick(as, pk, cand, vc, k->cc_th, false, M);
+	*fired = c == UINT32_MAX;
+	if (c != UINT32_MAX)
+		pk->trig = DFLY_ROUTE_CC_TRIG_CONTENTION;
+	return c;
+}
+
+/* In-transit route stage of mode @p M (OLM and the contention modes), re-evaluated every
+ * allocation round until the head is granted. */
+static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+					 uint32_t dst_group, const uint32_t M)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t min_port = pk->min_port;
+	uint32_t min_kind = dfly_topo_port_kind(t, min_port);
+	uint64_t locals = ((1ull << (t->a - 1)) - 1) << t->first_local;
+	uint64_t cand = 0;
+	uint32_t c, vc = 0, min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
+	uint16_t pend = 0;
+	uint8_t why = ASIC_REASON_NONE, miss = DFLY_ROUTE_OLM_NO_CANDIDATE;
+
+	pk->dec.cc = as->regs->mech.cc[min_port];
+	pk->dec.q_min = (int32_t)q_occ(as, min_port, min_vc, false);
+	/* a packet that found its minimal hop blocked with no valid candidate at this router, and
+	 * later takes the minimal hop here, counts as "no candidate" when granted */
+	uint8_t prev = pk->reason == miss ? miss : ASIC_REASON_NONE;
+
+	pk->pend_flags = 0;
+	pk->reason = ASIC_REASON_NONE;
+	pk->trig = ASIC_REASON_NONE;
+	if (pk->flags & ASIC_PKT_MANDATORY_GLOBAL) {
+		/* A-4.6: any of this router's global links that can take the packet now, uniform;
+		 * else wait on the minimal one if it is global, else on a fixed one */
+		uint32_t ok[DFLY_MAX_H], n = 0, vcg = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+
+		for (uint32_t q = 0; q < t->h; q++)
+			if (port_feasible(as, t->first_global + q, vcg, pk->len, as->tick) &&
+			    (!as->fail_any ||
+			     inter_ok(as, dfly_topo_global_peer(t, as->router, q).router / t->a,
+				      dst_group)))
+				ok[n++] = t->first_global + q;
+		if (n) {
+			c = ok[dfly_rng_below(&as->rng, n)];
+		} else if (min_kind == DFLY_PORT_GLOBAL && !((as->down_mask >> min_port) & 1u)) {
+			c = min_port;
+		} else {
+			/* a fixed one, the first whose link is up if any (failover) */
+			c = t->first_global + as->router % t->h;
+			for (uint32_t q = 0; q < t->h && ((as->down_mask >> c) & 1u); q++)
+				c = t->first_global + (as->router + q + 1) % t->h;
+		}
+		pk->out_port = (uint8_t)c;
+		pk->out_vc = (uint8_t)vcg;
+		pk->reason = DFLY_ROUTE_OLM_MANDATORY_GLOBAL;
+		return;
+	}
+	if (as->fail_any && pk->ghops == 0 && as->group != dst_group &&
+	    failover_olm(as, pk, in_port, dst_group, min_kind) != UINT32_MAX)
+		return;
+	if (as->group != dst_group || pk->ghops > 0) {
+		if (pk->ghops == 0 && in_port < t->p) {
+			/* injection: CRG, the current router's other global ports */
+			for (uint32_t q = 0; q < t->h; q++) {
+				struct dfly_gport gp = dfly_topo_global_peer(t, as->router, q);
+
+				if (gp.router / t->a != dst_group)
+					cand |= 1ull << (t->first_global + q);
+			}
+			cand &= ~(1ull << min_port);
+			vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+			pend = ASIC_PKT_NONMIN;
+			why = ASIC_REASON_NONE; /* counted by the grant as INJ_GLOBAL_MISROUTE */
+			if (M == DFLY_MODE_ECTN) {
+				pk->dec.combined = as->regs->mech.ectn_combined[dst_group];
+				c = ectn_pick(as, pk, dst_group);
+				if (c != UINT32_MAX) {
+					pk->out_port = (uint8_t)c;
+					pk->out_vc = (uint8_t)vc;
+					pk->pend_flags = pend;
+					pk->trig = DFLY_ROUTE_CC_TRIG_ECTN;
+					return;
+				}
+			}
+		} else if (pk->ghops == 0 && !(pk->flags & ASIC_PKT_NONMIN) &&
+			   min_kind == DFLY_PORT_GLOBAL) {
+			/* in transit in the source group: NRG, a local hop to another router whose
+			 * global link is then mandatory */
+			cand = locals & ~(1ull << in_port);
+			vc = as->regs->knobs.vc_map[DFLY_ROLE_S2];
+			pend = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL;
+			why = DFLY_ROUTE_OLM_LOCAL_SRC;
+		} else if (pk->ghops > 0 && min_kind == DFLY_PORT_LOCAL &&
+			   !(pk->flags & ASIC_PKT_LMIS_DONE)) {
+			/* +L: one local misroute in the intermediate or destination group */
+			bool dstg = as->group == dst_group;
+
+			cand = locals & ~(1ull << min_port);
+			vc = hop_vc(as, pk, min_port, false, dst_group, true);
+			pend = ASIC_PKT_NONMIN | ASIC_PKT_LMIS_DONE;
+			why = dstg ? DFLY_ROUTE_OLM_LOCAL_DST : DFLY_ROUTE_OLM_LOCAL_INTER;
+		}
+		cand &= ~as->down_mask;
+		if (as->fail_any)
+			cand = asic_fail_filter_globals(as, cand, dst_group);
+		if (cand) {
+			bool fired = false;
+
+			c = intransit_pick(as, pk, cand, vc, min_port, min_vc, &fired, M);
+			if (c != UINT32_MAX) {
+				pk->out_port = (uint8_t)c;
+				pk->out_vc = (uint8_t)vc;
+				pk->pend_flags = pend;
+				pk->reason = why;
+				return;
+			}
+			if (fired)
+				prev = miss;
+		}
+	}
+	pk->reason = prev;
+	if (((as->down_mask >> min_port) & 1u) && prev == ASIC_REASON_NONE)
+		pk->reason = DFLY_ROUTE_FAIL_WAIT;
+	pk->out_port = (uint8_t)min_port;
+	pk->out_vc = (uint8_t)min_vc;
+}
+
+/* The route stage of in-transit mode @p M for the head @p pk at input @p in_port. */
+static ASIC_ALWAYS_INLINE void route_transit(struct asic *as, struct asic_pkt *pk,
+					     uint32_t in_port, const uint32_t M)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t dst_group = pk->dst_node / t->p / t->a;
+
+	pk->trig = ASIC_REASON_NONE;
+	dec_reset(&pk->dec);
+	route_olm(as, pk, in_port, dst_group, M);
+}
+
+#define ROUTE_TRANSIT(M)                                                                           \
+	void asic_route_##M(struct asic *as, struct asic_pkt *pk, uint32_t in_port)                \
+	{                                                                                          \
+		route_transit(as, pk, in_port, DFLY_MODE_##M);                                     \
+	}
+ROUTE_TRANSIT(OLM)
+ROUTE_TRANSIT(BASE)
+ROUTE_TRANSIT(FILTERED)
+ROUTE_TRANSIT(HYBRID)
+ROUTE_TRANSIT(ECTN)
