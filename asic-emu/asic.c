@@ -368,7 +368,10 @@ void asic_step(struct asic *as, uint64_t now)
 		asic_rx_data(as, now, due_in);
 		asic_rx_ctrl(as, now, due_in);
 	}
-	asic_tx_cpu(as, now);
+	/* frames the firmware queued on the CPU port: most steps have none, seen without a call */
+	if (atomic_load_explicit(&as->regs->cpu_tx.head, memory_order_relaxed) !=
+	    atomic_load_explicit(&as->regs->cpu_tx.tail, memory_order_acquire))
+		asic_tx_cpu(as, now);
 	if (as->out_mask)
 		asic_out_stage(as, now);
 	if (as->regs->knobs.pb_inband)
