@@ -100,7 +100,7 @@ struct dfly_fabric {
  * collection after on the caller's thread. With sim.batch, each thread steps the batches of
  * its routers (batch_range), generating and collecting on its own lane; the caller folds the
  * lanes after each batch. Routers interact only through links whose latency is at least the
- * cycles stepped between barriers, and a link is safe to share meanwhile (asic.c, cal_mark),
+ * cycles stepped between barriers, and a link is safe to share meanwhile (asic_priv.h, cal_mark),
  * so the results are those of one thread, bit for bit, whatever the number. Not threaded (one
  * thread steps every router): a capture (one trace stream), UGAL-G (reads its group's queues
  * during the step) and an external firmware (lockstep with dfly-controld).
