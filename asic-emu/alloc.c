@@ -176,7 +176,7 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 	case DFLY_PORT_GLOBAL:
 		pk->ghops++;
 		pk->grp_lhops = 0;
-		pk->flags &= (uint16_t)~(ASIC_PKT_MANDATORY_GLOBAL | ASIC_PKT_LMIS_DONE);
+		pk->flags &= (uint16_t) ~(ASIC_PKT_MANDATORY_GLOBAL | ASIC_PKT_LMIS_DONE);
 		regs->route[DFLY_ROUTE_HOP_GLOBAL]++;
 		break;
 	default:
@@ -195,9 +195,9 @@ static ASIC_ALWAYS_INLINE void route(struct asic *as, struct asic_pkt *pk, uint3
 				     const uint32_t M)
 {
 	switch (M) {
-#define X(M_, ...)                                                                                   \
+#define X(M_, ...)                                                                                 \
 	case DFLY_MODE_##M_:                                                                       \
-		asic_route_##M_(as, pk, in_port);                                                   \
+		asic_route_##M_(as, pk, in_port);                                                  \
 		break;
 		ASIC_FOREACH_MODE(X)
 #undef X
@@ -211,7 +211,7 @@ static ASIC_ALWAYS_INLINE void allocate(struct asic *as, uint64_t tick, uint64_t
 	const struct asic_params *par = &as->par;
 	struct dfly_regs *regs = as->regs;
 	uint64_t req_in[DFLY_MAX_PORTS]; /* per output: requesting inputs */
-	uint8_t req_vc[DFLY_MAX_PORTS];	 /* per input: the VC it requests with */
+	uint8_t req_vc[DFLY_MAX_PORTS];  /* per input: the VC it requests with */
 	uint64_t age_key[DFLY_MAX_PORTS];
 	uint64_t lrs_key[DFLY_MAX_PORTS];
 	uint64_t matched = 0;
@@ -245,14 +245,16 @@ static ASIC_ALWAYS_INLINE void allocate(struct asic *as, uint64_t tick, uint64_t
 				    !port_feasible(as, q->hd_port, q->hd_vc, q->hd_len, tick)) {
 					if (it == 0) {
 						regs->vc_ctr[i][v][DFLY_VC_HEAD_WAIT]++;
-						if (!has_credits(as, q->hd_port, q->hd_vc, q->hd_len))
+						if (!has_credits(as, q->hd_port, q->hd_vc,
+								 q->hd_len))
 							regs->vc_ctr[i][v][DFLY_VC_CREDIT_STALL]++;
 					}
 					continue;
 				}
 				pk = ivc_head(q);
 				if (pk->out_port == UINT8_MAX ||
-				    (it == 0 && (olm || (reeval && (pk->flags & ASIC_PKT_DECIDING)))) ||
+				    (it == 0 &&
+				     (olm || (reeval && (pk->flags & ASIC_PKT_DECIDING)))) ||
 				    (it == 0 && ((as->down_mask >> pk->out_port) & 1u))) {
 					as->tick = tick;
 					route(as, pk, i, M);
@@ -267,8 +269,9 @@ static ASIC_ALWAYS_INLINE void allocate(struct asic *as, uint64_t tick, uint64_t
 				}
 				if (feasible(as, pk, tick)) {
 					cand |= 1ull << v;
-					key[v] = par->in_arb == DFLY_ARB_AGE ? pk->gen_cycle
-									     : in->vc[v].last_served;
+					key[v] = par->in_arb == DFLY_ARB_AGE
+						     ? pk->gen_cycle
+						     : in->vc[v].last_served;
 				} else if (it == 0) {
 					regs->vc_ctr[i][v][DFLY_VC_HEAD_WAIT]++;
 					if (!has_credits(as, pk->out_port, pk->out_vc, pk->len))
@@ -328,8 +331,9 @@ static ASIC_ALWAYS_INLINE void allocate(struct asic *as, uint64_t tick, uint64_t
 
 				vm &= vm - 1;
 				if (pk->ready_tick <= tick && pk->out_port != UINT8_MAX) {
-					pk->flags &= (uint16_t)~(ASIC_PKT_ROUTED | ASIC_PKT_NONMIN |
-								 ASIC_PKT_NOINTER | ASIC_PKT_DECIDING);
+					pk->flags &=
+					    (uint16_t) ~(ASIC_PKT_ROUTED | ASIC_PKT_NONMIN |
+							 ASIC_PKT_NOINTER | ASIC_PKT_DECIDING);
 					pk->out_port = UINT8_MAX;
 					as->in[i].vc[v].hd_port = UINT8_MAX;
 				}

@@ -27,11 +27,11 @@
 const struct asic_mode_ops asic_mode_ops[DFLY_MODE_COUNT] = {
 #define X(M, ...)                                                                                  \
 	[DFLY_MODE_##M] = {                                                                        \
-		.route = asic_route_##M,                                                           \
-		.allocate = asic_alloc_##M,                                                        \
-		.cc_filter = DFLY_MODE_##M == DFLY_MODE_FILTERED,                                  \
+	    .route = asic_route_##M,                                                               \
+	    .allocate = asic_alloc_##M,                                                            \
+	    .cc_filter = DFLY_MODE_##M == DFLY_MODE_FILTERED,                                      \
 	},
-	ASIC_FOREACH_MODE(X)
+    ASIC_FOREACH_MODE(X)
 #undef X
 };
 
@@ -81,13 +81,13 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	if (as->min_grp == NULL)
 		goto out_free;
 	for (uint32_t rho = 0; rho < topo->a; rho++)
-		as->min_loc[rho] = (uint8_t)dfly_topo_min_port(topo, router, as->group * topo->a + rho,
-							       (as->group * topo->a + rho) * topo->p);
+		as->min_loc[rho] = (uint8_t)dfly_topo_min_port(
+		    topo, router, as->group * topo->a + rho, (as->group * topo->a + rho) * topo->p);
 	for (uint32_t D = 0; D < topo->g; D++)
 		for (uint32_t k = 0; k < topo->t && D != as->group; k++)
 			/* min_port reads dst_node only for the trunk: dst_node % t == k */
 			as->min_grp[D * topo->t + k] =
-				(uint8_t)dfly_topo_min_port(topo, router, D * topo->a, k);
+			    (uint8_t)dfly_topo_min_port(topo, router, D * topo->a, k);
 	dfly_regs_init(regs, router, topo->radix);
 	asic_mode_pick(as);
 	regs->ngroups = topo->g;
@@ -206,9 +206,9 @@ void asic_acquire_tables(struct asic *as, uint64_t now)
 
 	/* a firmware silent for fw_ttl cycles (heartbeat = 1 + its last tick) is taken for
 	 * stopped: its tables age out, routing falls back to local information */
-	as->fw_dead = ttl != 0 && now >= ttl &&
-		      atomic_load_explicit(&as->regs->fw.heartbeat, memory_order_acquire) + ttl <=
-			      now + 1;
+	as->fw_dead =
+	    ttl != 0 && now >= ttl &&
+	    atomic_load_explicit(&as->regs->fw.heartbeat, memory_order_acquire) + ttl <= now + 1;
 	if (as->fw_dead) {
 		e = &none.ectn;
 		pb = &none.pb;
@@ -315,9 +315,9 @@ void asic_prefetch(const struct asic *as)
 	/* relaxed loads: senders on other threads may be marking this slot (cal_mark) */
 	prefetch_link_heads(as,
 			    __atomic_load_n(&sl->in, __ATOMIC_RELAXED) |
-				    __atomic_load_n(&as->in_far, __ATOMIC_RELAXED),
+				__atomic_load_n(&as->in_far, __ATOMIC_RELAXED),
 			    __atomic_load_n(&sl->out, __ATOMIC_RELAXED) |
-				    __atomic_load_n(&as->out_far, __ATOMIC_RELAXED));
+				__atomic_load_n(&as->out_far, __ATOMIC_RELAXED));
 	m = as->out_mask;
 	while (m) {
 		const struct asic_out *out = &as->out[ctz64(m)];
@@ -435,11 +435,12 @@ int asic_check_heads(const struct asic *as, char *why, unsigned len)
 			if (q->hd_port != UINT8_MAX &&
 			    (q->hd_port != pk->out_port || q->hd_vc != pk->out_vc ||
 			     q->hd_len != pk->len || (pk->flags & ASIC_PKT_DECIDING))) {
-				snprintf(why, len,
-					 "router %u port %u VC %u: cached route port %u VC %u len %u, "
-					 "head packet's port %u VC %u len %u flags %#x",
-					 as->router, i, v, q->hd_port, q->hd_vc, q->hd_len,
-					 pk->out_port, pk->out_vc, pk->len, pk->flags);
+				snprintf(
+				    why, len,
+				    "router %u port %u VC %u: cached route port %u VC %u len %u, "
+				    "head packet's port %u VC %u len %u flags %#x",
+				    as->router, i, v, q->hd_port, q->hd_vc, q->hd_len, pk->out_port,
+				    pk->out_vc, pk->len, pk->flags);
 				return -1;
 			}
 		}
@@ -467,9 +468,10 @@ void asic_sync_gauges(struct asic *as)
 int asic_check_drained(const struct asic *as, char *why, unsigned len)
 {
 	if (as->cc_mismatch) {
-		snprintf(why, len, "router %u: the recomputed contention counters differed in %llu "
-			 "cycles (routing.cc.check)", as->router,
-			 (unsigned long long)as->cc_mismatch);
+		snprintf(why, len,
+			 "router %u: the recomputed contention counters differed in %llu "
+			 "cycles (routing.cc.check)",
+			 as->router, (unsigned long long)as->cc_mismatch);
 		return -EBUSY;
 	}
 	if (as->held || as->rel_mask || as->out_mask || as->cc_rel_mask) {
@@ -481,8 +483,8 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 	for (uint32_t i = 0; i < as->radix; i++) {
 		for (uint32_t v = 0; v < as->in[i].nvc; v++)
 			if (as->in[i].vc[v].occ != 0 || ivc_count(&as->in[i].vc[v]) != 0) {
-				snprintf(why, len, "router %u port %u vc %u: occupancy %u", as->router,
-					 i, v, as->in[i].vc[v].occ);
+				snprintf(why, len, "router %u port %u vc %u: occupancy %u",
+					 as->router, i, v, as->in[i].vc[v].occ);
 				return -EBUSY;
 			}
 		if (as->out[i].occ != 0) {
@@ -491,13 +493,16 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 			return -EBUSY;
 		}
 		if (as->regs->mech.cc[i] != 0) {
-			snprintf(why, len, "router %u: contention counter of output %u is %u in an "
-				 "empty router", as->router, i, as->regs->mech.cc[i]);
+			snprintf(why, len,
+				 "router %u: contention counter of output %u is %u in an "
+				 "empty router",
+				 as->router, i, as->regs->mech.cc[i]);
 			return -EBUSY;
 		}
 		for (uint32_t v = 0; v < as->out[i].ncvc; v++)
 			if (as->out[i].credits[v] != (int32_t)as->out[i].credit_cap[v]) {
-				snprintf(why, len, "router %u output %u vc %u: %d credits, expected %u",
+				snprintf(why, len,
+					 "router %u output %u vc %u: %d credits, expected %u",
 					 as->router, i, v, as->out[i].credits[v],
 					 as->out[i].credit_cap[v]);
 				return -EBUSY;

@@ -34,17 +34,18 @@
 #define ASIC_NONE UINT32_MAX
 
 /** Packet flags. */
-#define ASIC_PKT_NONMIN 0x01u	 /**< a nonminimal (Valiant) decision was committed */
-#define ASIC_PKT_PHASE1 0x02u	 /**< past S_ROOT: routing towards the destination */
-#define ASIC_PKT_ROUTED 0x04u	 /**< source decision made (S_ROOT drawn or MIN chosen) */
-#define ASIC_PKT_NOINTER 0x10u	 /**< nonminimal wanted, no intermediate group: minimal */
-#define ASIC_PKT_MANDATORY_GLOBAL 0x20u /**< OLM: the next hop must be global (after NRG) */
-#define ASIC_PKT_LMIS_DONE 0x40u	/**< OLM: this group's one local misroute is used */
-#define ASIC_PKT_PBVEC 0x80u		/**< carries the in-band PB vector in pb_vec */
-#define ASIC_PKT_DECIDING 0x100u	/**< source-adaptive decision made here, not yet granted */
-#define ASIC_PKT_SYNTH 0x200u	/**< a generator's packet (dfly-switch): sunk at its node, its
-				     payload (if any) opaque; else a host frame */
-#define ASIC_REASON_NONE 0xffu		/**< no decision counter pending */
+#define ASIC_PKT_NONMIN           0x01u  /**< a nonminimal (Valiant) decision was committed */
+#define ASIC_PKT_PHASE1           0x02u  /**< past S_ROOT: routing towards the destination */
+#define ASIC_PKT_ROUTED           0x04u  /**< source decision made (S_ROOT drawn or MIN chosen) */
+#define ASIC_PKT_NOINTER          0x10u  /**< nonminimal wanted, no intermediate group: minimal */
+#define ASIC_PKT_MANDATORY_GLOBAL 0x20u  /**< OLM: the next hop must be global (after NRG) */
+#define ASIC_PKT_LMIS_DONE        0x40u  /**< OLM: this group's one local misroute is used */
+#define ASIC_PKT_PBVEC            0x80u  /**< carries the in-band PB vector in pb_vec */
+#define ASIC_PKT_DECIDING         0x100u /**< source-adaptive decision made here, not yet granted */
+#define ASIC_PKT_SYNTH                                                                             \
+	0x200u                 /**< a generator's packet (dfly-switch): sunk at its node, its      \
+				    payload (if any) opaque; else a host frame */
+#define ASIC_REASON_NONE 0xffu /**< no decision counter pending */
 
 /** Modes whose route stage decides in transit, at every head, every allocation round. */
 /**
@@ -65,15 +66,15 @@ void asic_set_threaded(struct asic *as, bool on);
 
 /** One event at a capture point (include/dfly/trace.h). */
 struct asic_trace_ev {
-	uint8_t point;		     /**< enum dfly_trace_point */
-	uint8_t vc;		     /**< input VC, or output VC on port tx */
-	uint8_t kind;		     /**< enum dfly_port_kind of the port */
-	uint16_t port;		     /**< port of this router */
-	uint16_t drop;		     /**< enum dfly_drop for DFLY_TRACE_DROP, else DFLY_TRACE_NONE */
-	uint64_t cycle;		     /**< emulated cycle of the event */
-	const struct asic_pkt *pkt;  /**< the data packet, or NULL for a control frame */
-	const void *frame;	     /**< the control frame (pkt NULL) */
-	uint16_t len;		     /**< its length in bytes */
+	uint8_t point;              /**< enum dfly_trace_point */
+	uint8_t vc;                 /**< input VC, or output VC on port tx */
+	uint8_t kind;               /**< enum dfly_port_kind of the port */
+	uint16_t port;              /**< port of this router */
+	uint16_t drop;              /**< enum dfly_drop for DFLY_TRACE_DROP, else DFLY_TRACE_NONE */
+	uint64_t cycle;             /**< emulated cycle of the event */
+	const struct asic_pkt *pkt; /**< the data packet, or NULL for a control frame */
+	const void *frame;          /**< the control frame (pkt NULL) */
+	uint16_t len;               /**< its length in bytes */
 };
 
 /** A capture callback; it must not keep @p ev or its packet beyond the call. */
@@ -116,15 +117,15 @@ static inline bool asic_mode_in_transit(uint32_t mode)
 
 /** The values a routing decision compared (trace metadata, include/dfly/trace.h). */
 struct asic_dec {
-	int32_t q_min;	  /**< occupancy of the minimal first hop (phits), −1 if not compared */
-	int32_t q_val;	  /**< occupancy of the Valiant candidate's first hop, −1 if none */
-	int32_t t;	  /**< UGAL's T in phits */
-	uint16_t cc;	  /**< contention counter of the minimal output, DFLY_TRACE_NONE */
+	int32_t q_min;     /**< occupancy of the minimal first hop (phits), −1 if not compared */
+	int32_t q_val;     /**< occupancy of the Valiant candidate's first hop, −1 if none */
+	int32_t t;         /**< UGAL's T in phits */
+	uint16_t cc;       /**< contention counter of the minimal output, DFLY_TRACE_NONE */
 	uint16_t combined; /**< ECtN combined[destination group], DFLY_TRACE_NONE */
-	uint8_t level;	  /**< LIA/TPR level, 0xff if none */
-	uint8_t flags;	  /**< DFLY_TRACE_F_SAT, _L1, _L2 */
-	uint8_t reason;	  /**< the decision counter of the last granted hop, 0xff none */
-	uint8_t trig;	  /**< its trigger counter, 0xff none */
+	uint8_t level;     /**< LIA/TPR level, 0xff if none */
+	uint8_t flags;     /**< DFLY_TRACE_F_SAT, _L1, _L2 */
+	uint8_t reason;    /**< the decision counter of the last granted hop, 0xff none */
+	uint8_t trig;      /**< its trigger counter, 0xff none */
 };
 
 /**
@@ -132,31 +133,31 @@ struct asic_dec {
  * owned by the driver; the ASIC holds pointers.
  */
 struct asic_pkt {
-	uint32_t src_node;   /**< generating node */
-	uint32_t dst_node;   /**< destination node */
-	uint32_t val_router; /**< Valiant intermediate router S_ROOT, or ASIC_NONE */
-	uint16_t len;	     /**< size in phits */
-	uint8_t vc;	     /**< VC of the input buffer it occupies / will occupy */
-	uint8_t ghops;	     /**< global hops taken */
-	uint16_t flags;	     /**< ASIC_PKT_* */
-	uint16_t pend_flags; /**< route stage result: flags the hop adds when granted */
-	uint8_t lhops;	     /**< local hops taken (whole path) */
-	uint8_t grp_lhops;   /**< local hops taken in the current group */
-	uint8_t out_vc;	     /**< route stage result: VC at the next hop */
-	uint8_t out_port;    /**< route stage result: output port */
-	uint8_t reason;	     /**< route stage result: enum dfly_route_ctr to count at the grant */
-	uint8_t trig;	     /**< route stage result: the trigger counter (CC_TRIG_*) to count */
-	uint8_t vc_allow;    /**< FlexVC: VCs (bit mask) the next hop may use; 0 = out_vc only */
-	uint8_t vc_safe;     /**< FlexVC: the VC of the hop's place on the safe path */
-	uint8_t min_port;    /**< minimal output port here to dst_node (set at buffer entry) */
-	uint16_t dst_group;  /**< group of dst_node (set at buffer entry) */
-	uint32_t pb_vec;     /**< in-band PB vector (ASIC_PKT_PBVEC), stripped on arrival */
-	uint32_t cand_root;  /**< Valiant router drawn for the pending source-adaptive decision */
-	uint64_t gen_cycle;  /**< generation cycle (latency is measured from here) */
-	uint64_t ready_tick; /**< tick from which the head may request the allocator */
-	uint64_t inj_cycle;  /**< cycle it left the injection queue */
-	struct asic_dec dec; /**< what the last route stage compared (traces) */
-	uint32_t id;	     /**< driver's handle (e.g. a sequence number) */
+	uint32_t src_node;     /**< generating node */
+	uint32_t dst_node;     /**< destination node */
+	uint32_t val_router;   /**< Valiant intermediate router S_ROOT, or ASIC_NONE */
+	uint16_t len;          /**< size in phits */
+	uint8_t vc;            /**< VC of the input buffer it occupies / will occupy */
+	uint8_t ghops;         /**< global hops taken */
+	uint16_t flags;        /**< ASIC_PKT_* */
+	uint16_t pend_flags;   /**< route stage result: flags the hop adds when granted */
+	uint8_t lhops;         /**< local hops taken (whole path) */
+	uint8_t grp_lhops;     /**< local hops taken in the current group */
+	uint8_t out_vc;        /**< route stage result: VC at the next hop */
+	uint8_t out_port;      /**< route stage result: output port */
+	uint8_t reason;        /**< route stage result: enum dfly_route_ctr to count at the grant */
+	uint8_t trig;          /**< route stage result: the trigger counter (CC_TRIG_*) to count */
+	uint8_t vc_allow;      /**< FlexVC: VCs (bit mask) the next hop may use; 0 = out_vc only */
+	uint8_t vc_safe;       /**< FlexVC: the VC of the hop's place on the safe path */
+	uint8_t min_port;      /**< minimal output port here to dst_node (set at buffer entry) */
+	uint16_t dst_group;    /**< group of dst_node (set at buffer entry) */
+	uint32_t pb_vec;       /**< in-band PB vector (ASIC_PKT_PBVEC), stripped on arrival */
+	uint32_t cand_root;    /**< Valiant router drawn for the pending source-adaptive decision */
+	uint64_t gen_cycle;    /**< generation cycle (latency is measured from here) */
+	uint64_t ready_tick;   /**< tick from which the head may request the allocator */
+	uint64_t inj_cycle;    /**< cycle it left the injection queue */
+	struct asic_dec dec;   /**< what the last route stage compared (traces) */
+	uint32_t id;           /**< driver's handle (e.g. a sequence number) */
 	struct asic_pkt *next; /**< driver's list link (free list, source queue); unused here */
 };
 
@@ -186,7 +187,7 @@ struct asic_link_credit {
  */
 struct asic_link {
 	uint32_t latency; /**< cycles, for data and credits */
-	uint32_t mask;	  /**< ring size − 1 (power of two) */
+	uint32_t mask;    /**< ring size − 1 (power of two) */
 	uint32_t d_head, d_tail;
 	uint32_t c_head, c_tail;
 	struct asic_link_pkt *data;
@@ -196,51 +197,52 @@ struct asic_link {
 	uint32_t cb_mask, cb_head, cb_tail;
 	uint32_t cb_shead; /**< sender's: first byte it may not overwrite (link.c ctrl_room_head) */
 	uint32_t cb_cap;   /**< bytes the line holds (cb_mask + 1, or half of it once a lagging
-			        receiver made it grow) */
-	uint32_t lag;	   /**< cycles the receiver may be stepped behind the sender, beyond one
-			        (asic_link_set_lag) */
-	struct asic *up;    /**< upstream ASIC (sends data, receives credits) */
-	struct asic *down;  /**< downstream ASIC */
-	uint16_t up_port;   /**< output port on the upstream ASIC */
+				receiver made it grow) */
+	uint32_t lag;      /**< cycles the receiver may be stepped behind the sender, beyond one
+				(asic_link_set_lag) */
+	struct asic *up;   /**< upstream ASIC (sends data, receives credits) */
+	struct asic *down; /**< downstream ASIC */
+	uint16_t up_port;  /**< output port on the upstream ASIC */
 	uint16_t down_port; /**< input port on the downstream ASIC */
 	/* control-frame faults (asic_link_set_ctrl_fault), applied by the sender's CPU port */
-	uint32_t cf_types;  /**< bit T: control type T is subject to the fault */
-	uint32_t cf_loss_ppm; /**< lost, per million frames of those types */
-	uint32_t cf_delay;    /**< cycles added to each of those frames that is not lost */
+	uint32_t cf_types;      /**< bit T: control type T is subject to the fault */
+	uint32_t cf_loss_ppm;   /**< lost, per million frames of those types */
+	uint32_t cf_delay;      /**< cycles added to each of those frames that is not lost */
 	struct dfly_rng cf_rng; /**< the fault's own draws (the routing's stream is untouched) */
 };
 
 /** Static parameters of one ASIC (all routers of a network share one). */
 struct asic_params {
-	uint32_t speedup;	/**< internal speedup S ≥ 1 */
-	uint32_t pipe_route;	/**< cycles from head arrival to first allocation request */
-	uint32_t pipe_xbar;	/**< cycles from grant to head in the output FIFO */
-	uint32_t alloc_iters;	/**< allocator iterations per tick */
-	enum dfly_arb in_arb;	/**< input (VC) arbiter */
-	enum dfly_arb out_arb;	/**< output arbiter */
-	uint32_t vcs[3];	/**< VCs per input port kind (terminal = injection, local, global) */
-	uint32_t buf[3];	/**< phits per input VC, per port kind */
-	uint32_t buf_out;	/**< phits per output FIFO */
-	uint32_t lat_terminal;	/**< node ↔ router link latency, cycles */
+	uint32_t speedup;      /**< internal speedup S ≥ 1 */
+	uint32_t pipe_route;   /**< cycles from head arrival to first allocation request */
+	uint32_t pipe_xbar;    /**< cycles from grant to head in the output FIFO */
+	uint32_t alloc_iters;  /**< allocator iterations per tick */
+	enum dfly_arb in_arb;  /**< input (VC) arbiter */
+	enum dfly_arb out_arb; /**< output arbiter */
+	uint32_t vcs[3];       /**< VCs per input port kind (terminal = injection, local, global) */
+	uint32_t buf[3];       /**< phits per input VC, per port kind */
+	uint32_t buf_out;      /**< phits per output FIFO */
+	uint32_t lat_terminal; /**< node ↔ router link latency, cycles */
 	enum dfly_inj_select inj_select; /**< injection VC selection */
-	bool credit_at_tail;	/**< free input space + return credit when the tail leaves (else at
-				     the grant, FOGSim's reading) */
-	uint32_t min_pkt_phits; /**< smallest packet the driver will send (sizes the rings; 0 = 1) */
-	bool out_free_at_tail;	/**< free output FIFO space when the tail leaves (else when the
-				     head starts onto the link) */
-	uint32_t phit_bytes;	/**< bytes a phit carries, ≥ 1: what a control frame costs on
-				     its link with knobs.ctrl_charge */
-	bool no_link_rate;	/**< clock.link_rate = false: a packet (or control frame) holds a
-				     link, node link or crossbar port for one cycle whatever its
-				     length (dfly-switch benchmarks); buffers and credits are
-				     still counted in phits */
+	bool credit_at_tail; /**< free input space + return credit when the tail leaves (else at
+				  the grant, FOGSim's reading) */
+	uint32_t
+	    min_pkt_phits;     /**< smallest packet the driver will send (sizes the rings; 0 = 1) */
+	bool out_free_at_tail; /**< free output FIFO space when the tail leaves (else when the
+				    head starts onto the link) */
+	uint32_t phit_bytes;   /**< bytes a phit carries, ≥ 1: what a control frame costs on
+				    its link with knobs.ctrl_charge */
+	bool no_link_rate;     /**< clock.link_rate = false: a packet (or control frame) holds a
+				    link, node link or crossbar port for one cycle whatever its
+				    length (dfly-switch benchmarks); buffers and credits are
+				    still counted in phits */
 };
 
 /** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */
 struct asic_ejection {
 	struct asic_pkt *pkt;
 	uint64_t tail_cycle; /**< cycle the tail reached the node (or the drop cycle) */
-	uint8_t drop;	     /**< 0 if delivered, else 1 + enum dfly_drop */
+	uint8_t drop;        /**< 0 if delivered, else 1 + enum dfly_drop */
 };
 
 struct asic;
@@ -259,10 +261,10 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 /** Counter updates timed alone by asic_bench_counters(). */
 enum asic_bench_ctr {
 	ASIC_BENCH_NONE, /**< the loop and the packet fetch alone */
-	ASIC_BENCH_CC,	 /**< contention counters: head, crossing, release (local input) */
+	ASIC_BENCH_CC,   /**< contention counters: head, crossing, release (local input) */
 	ASIC_BENCH_ECTN, /**< ECtN partial array and combined array, at head and release */
-	ASIC_BENCH_LIA,	 /**< LIA: stored at injection, stored and injected at release */
-	ASIC_BENCH_ALL,	 /**< an injected packet to a remote group: all of the above */
+	ASIC_BENCH_LIA,  /**< LIA: stored at injection, stored and injected at release */
+	ASIC_BENCH_ALL,  /**< an injected packet to a remote group: all of the above */
 };
 
 /**
@@ -292,8 +294,8 @@ void asic_link_destroy(struct asic_link *l);
  * longer than the line holds grows it, which needs the line empty.
  * @return 0, -EBUSY (frames on the line) or -ENOMEM.
  */
-int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_ppm,
-			     uint32_t delay, uint64_t seed);
+int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_ppm, uint32_t delay,
+			     uint64_t seed);
 
 /**
  * Let the receiver of @p l be stepped up to @p lag cycles behind its sender (beyond the one
@@ -320,8 +322,7 @@ int asic_link_set_lag(struct asic_link *l, uint32_t lag);
  *
  * @return the link or NULL (errno EINVAL: terminal port or out of range; EEXIST; ENOMEM).
  */
-struct asic_link *asic_link_create_half(struct asic *as, uint32_t port, bool out,
-					uint32_t latency);
+struct asic_link *asic_link_create_half(struct asic *as, uint32_t port, bool out, uint32_t latency);
 
 /** Driver side of a half link: the next data packet due by @p now, or NULL; @p due (if not
  *  NULL) gets the cycle it was due (its head at the downstream input), ≤ @p now. */

@@ -17,10 +17,10 @@
 struct asic_ivc {
 	struct asic_pkt **ring; /* packets whose head has arrived or is on the terminal link */
 	uint32_t head, tail, mask;
-	uint32_t cap;		/* phits */
-	uint32_t occ;		/* phits stored or reserved */
-	uint32_t hwm;		/* high-water mark of occ */
-	uint64_t last_served;	/* LRS: tick of the last request */
+	uint32_t cap;         /* phits */
+	uint32_t occ;         /* phits stored or reserved */
+	uint32_t hwm;         /* high-water mark of occ */
+	uint64_t last_served; /* LRS: tick of the last request */
 	/* the head, and its ready_tick, kept here while the VC is not empty: the allocator
 	 * passes over heads still in the pipeline every tick without loading them */
 	struct asic_pkt *hd;
@@ -42,39 +42,39 @@ struct asic_cal {
 struct asic_in {
 	struct asic_ivc vc[DFLY_MAX_VCS];
 	uint32_t nvc;
-	uint32_t kind;		/* enum dfly_port_kind */
-	uint32_t vc_mask;	/* VCs holding packets */
-	uint32_t rr;		/* input arbiter: next VC to favour */
-	uint64_t busy_until;	/* tick the crossbar input is free */
-	uint64_t rel_tick;	/* tick the tail of the crossing packet leaves the buffer */
+	uint32_t kind;       /* enum dfly_port_kind */
+	uint32_t vc_mask;    /* VCs holding packets */
+	uint32_t rr;         /* input arbiter: next VC to favour */
+	uint64_t busy_until; /* tick the crossbar input is free */
+	uint64_t rel_tick;   /* tick the tail of the crossing packet leaves the buffer */
 	uint16_t rel_len;
 	uint8_t rel_vc;
-	uint64_t cc_tick;	/* contention counters: tick the crossing packet's tail leaves */
-	uint8_t cc_port;	/* ... its minimal output (spec §5.2), counted until cc_tick */
-	uint16_t cc_grp;	/* ... its ECtN partial group, or CC_NO_GROUP */
+	uint64_t cc_tick;        /* contention counters: tick the crossing packet's tail leaves */
+	uint8_t cc_port;         /* ... its minimal output (spec §5.2), counted until cc_tick */
+	uint16_t cc_grp;         /* ... its ECtN partial group, or CC_NO_GROUP */
 	uint64_t node_link_free; /* terminal ports: cycle the node's link is free */
-	uint64_t last_served;	 /* LRS at the output stage */
-	struct asic_link *link;	 /* incoming link, NULL for terminal ports */
+	uint64_t last_served;    /* LRS at the output stage */
+	struct asic_link *link;  /* incoming link, NULL for terminal ports */
 };
 
 struct asic_out {
 	struct asic_pkt **fifo; /* granted packets, in grant order */
 	uint32_t head, tail, mask;
-	uint32_t cap, occ;	/* phits */
-	uint64_t busy_until;	/* tick the crossbar output is free */
-	uint64_t link_free;	/* cycle the link may start the next packet */
-	uint64_t rel_cycle;	/* cycle the tail of the transmitting packet leaves the FIFO */
+	uint32_t cap, occ;   /* phits */
+	uint64_t busy_until; /* tick the crossbar output is free */
+	uint64_t link_free;  /* cycle the link may start the next packet */
+	uint64_t rel_cycle;  /* cycle the tail of the transmitting packet leaves the FIFO */
 	uint16_t rel_len;
 	uint8_t rel_pending;
 	uint32_t kind;
-	uint32_t ncvc;		/* downstream VCs */
+	uint32_t ncvc; /* downstream VCs */
 	int32_t credits[DFLY_MAX_VCS];
 	uint32_t credit_cap[DFLY_MAX_VCS];
-	uint32_t rr;		/* output arbiter: next input to favour */
+	uint32_t rr;            /* output arbiter: next input to favour */
 	struct asic_link *link; /* outgoing link, NULL for terminal ports */
-	uint32_t piggy_cnt;	/* PB in-band: packets since the last piggybacked vector */
-	uint32_t last_vec;	/* PB in-band: last vector sent on this link */
-	bool vec_sent;		/* PB in-band: last_vec is valid */
+	uint32_t piggy_cnt;     /* PB in-band: packets since the last piggybacked vector */
+	uint32_t last_vec;      /* PB in-band: last vector sent on this link */
+	bool vec_sent;          /* PB in-band: last_vec is valid */
 };
 
 /*
@@ -100,9 +100,9 @@ typedef void asic_alloc_fn(struct asic *as, uint64_t tick, uint64_t now);
 
 /* What asic_step() runs for one routing mode. */
 struct asic_mode_ops {
-	asic_route_fn *route;	 /* route stage of a head (asic_route_probe) */
+	asic_route_fn *route;    /* route stage of a head (asic_route_probe) */
 	asic_alloc_fn *allocate; /* one allocator tick with that route stage built in */
-	bool cc_filter;		 /* update the Filtered estimate once per cycle */
+	bool cc_filter;          /* update the Filtered estimate once per cycle */
 };
 
 /* Indexed by enum dfly_route_mode (asic.c). */
@@ -117,32 +117,32 @@ struct asic {
 	const struct dfly_tbl_ugal *tbl_ugal;
 	const struct dfly_tbl_lia *tbl_lia;
 	const struct asic_mode_ops *ops; /* route stage and allocator of knobs.mode */
-	uint32_t mode;		/* the knobs.mode ops was picked for */
-	bool fw_dead; /* safe mode: the firmware is silent (knobs.fw_ttl), tables ignored */
-	bool fail_any;	    /* failover on and a global link of the group is down */
+	uint32_t mode;                   /* the knobs.mode ops was picked for */
+	bool fw_dead;       /* safe mode: the firmware is silent (knobs.fw_ttl), tables ignored */
+	bool fail_any;      /* failover on and a global link of the group is down */
 	uint64_t down_mask; /* ports whose link is down (regs.ports_down) */
 	uint64_t dead_mask; /* down ports down for knobs.link_dead cycles or more */
 	const struct asic *const *group_view; /* UGAL-G oracle: the group's ASICs by rho */
-	asic_trace_fn *trace_fn;	      /* capture callback, or NULL */
+	asic_trace_fn *trace_fn;              /* capture callback, or NULL */
 	void *trace_ctx;
-	uint32_t trace_mask;		      /* bit p: capture point p on */
-	uint64_t cc_rel_mask;	/* inputs whose crossing packet still holds its counters */
-	uint64_t cc_mismatch;	/* knobs.cc_check: cycles the recomputed counters differed */
+	uint32_t trace_mask;  /* bit p: capture point p on */
+	uint64_t cc_rel_mask; /* inputs whose crossing packet still holds its counters */
+	uint64_t cc_mismatch; /* knobs.cc_check: cycles the recomputed counters differed */
 	uint32_t router, group, radix, p;
-	uint32_t min_len;	/* smallest packet, sizes the rings */
+	uint32_t min_len; /* smallest packet, sizes the rings */
 	/* minimal output port from here (dfly_topo_min_port, tabled: pkt_cache runs for every
 	 * packet at every router): to router rho of this group, and to group D by trunk
 	 * dst_node % t (min_grp[D * t + k]; this group's entries unused) */
 	uint8_t min_loc[DFLY_MAX_A];
 	uint8_t *min_grp;
 	struct dfly_rng rng;
-	uint64_t held;		/* packets in input VCs and output FIFOs */
-	uint64_t tick;		/* allocator tick the route stage evaluates at */
-	uint64_t in_mask;	/* inputs holding packets */
-	uint64_t rel_mask;	/* inputs with a pending tail release */
-	uint64_t out_mask;	/* outputs with packets or a pending tail release */
-	uint64_t link_in_mask;	/* inputs with an incoming link */
-	uint64_t link_out_mask; /* outputs with an outgoing link */
+	uint64_t held;           /* packets in input VCs and output FIFOs */
+	uint64_t tick;           /* allocator tick the route stage evaluates at */
+	uint64_t in_mask;        /* inputs holding packets */
+	uint64_t rel_mask;       /* inputs with a pending tail release */
+	uint64_t out_mask;       /* outputs with packets or a pending tail release */
+	uint64_t link_in_mask;   /* inputs with an incoming link */
+	uint64_t link_out_mask;  /* outputs with an outgoing link */
 	uint64_t local_out_mask; /* local outputs with a link (PB in-band info flits) */
 	struct asic_ejection *ej;
 	uint32_t ej_head, ej_tail, ej_mask;
@@ -151,18 +151,18 @@ struct asic {
 	 * is due on the link out of output o; a step visits only those links (and the far ones:
 	 * due too late for the calendar, polled until their lines are empty) */
 	struct asic_cal *cal;
-	uint64_t cal_next;	/* the first cycle whose slot has not been taken yet */
-	bool threaded;		/* stepped beside other ASICs on other threads (asic_set_threaded) */
-	uint64_t in_far;	/* inputs with a record due beyond the calendar */
-	uint64_t out_far;	/* outputs with a credit due beyond the calendar */
+	uint64_t cal_next; /* the first cycle whose slot has not been taken yet */
+	bool threaded;     /* stepped beside other ASICs on other threads (asic_set_threaded) */
+	uint64_t in_far;   /* inputs with a record due beyond the calendar */
+	uint64_t out_far;  /* outputs with a credit due beyond the calendar */
 	struct asic_in in[DFLY_MAX_PORTS];
 	struct asic_out out[DFLY_MAX_PORTS];
 	/* failover (cold: read when a link is down) */
 	const struct dfly_tbl_fail *tbl_fail; /* the network's down group pairs */
-	uint64_t fail_down_seen; /* ports_down the view was built with */
-	uint32_t fail_knob;	 /* knobs.failover the view was built with */
-	uint16_t gdown[DFLY_MAX_A]; /* the group's down global ports by rho (own entry from
-				       down_mask, the others from DFLY_TBL_FAIL) */
+	uint64_t fail_down_seen;              /* ports_down the view was built with */
+	uint32_t fail_knob;                   /* knobs.failover the view was built with */
+	uint16_t gdown[DFLY_MAX_A];          /* the group's down global ports by rho (own entry from
+						down_mask, the others from DFLY_TBL_FAIL) */
 	uint64_t down_since[DFLY_MAX_PORTS]; /* cycle a down port was first seen down */
 };
 
@@ -212,8 +212,8 @@ ASIC_FOREACH_MODE(X)
 #undef X
 void asic_flex_pick(struct asic *as, struct asic_pkt *pk);
 void asic_src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group, bool transit);
-void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
-		       uint32_t dst_group, uint32_t target);
+void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_group,
+		       uint32_t target);
 
 /* alloc.c: the allocator of every mode */
 #define X(M, ...) asic_alloc_fn asic_alloc_##M;
@@ -251,7 +251,7 @@ static inline uint32_t ctz64(uint64_t x)
  *   one slot;
  * - a control line's room counts only what every order of the steps has freed (ctrl_room_head).
  */
-#define LOAD_ACQ(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define LOAD_ACQ(x)     __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define STORE_REL(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 
 /* Something is due at cycle @p due on the link into input @p port of @p as (data or control) or,
@@ -365,7 +365,8 @@ static inline void ectn_combined_update(struct asic *as, uint32_t D)
 }
 
 /* Granted: @p pk keeps its counts until its tail leaves the input buffer at @p end. */
-static inline void cc_crossing(struct asic *as, uint32_t in_port, const struct asic_pkt *pk, uint64_t end)
+static inline void cc_crossing(struct asic *as, uint32_t in_port, const struct asic_pkt *pk,
+			       uint64_t end)
 {
 	struct asic_in *in = &as->in[in_port];
 
@@ -418,8 +419,9 @@ static inline void pkt_cache(const struct asic *as, struct asic_pkt *pk)
 }
 
 /* Hop role (spec §2.2) of a hop of @p kind taken now; @p misroute: an OLM local misroute. */
-static inline enum dfly_role hop_role(const struct asic *as, const struct asic_pkt *pk, uint32_t kind,
-			       bool towards_root, uint32_t dst_group, bool misroute)
+static inline enum dfly_role hop_role(const struct asic *as, const struct asic_pkt *pk,
+				      uint32_t kind, bool towards_root, uint32_t dst_group,
+				      bool misroute)
 {
 	if (kind == DFLY_PORT_GLOBAL)
 		return pk->ghops == 0 ? DFLY_ROLE_G1 : DFLY_ROLE_G2;
@@ -478,7 +480,8 @@ static inline bool port_feasible(const struct asic *as, uint32_t port, uint32_t 
 {
 	const struct asic_out *out = &as->out[port];
 
-	if (out->busy_until > tick || out->occ + len > out->cap || out->tail - out->head > out->mask)
+	if (out->busy_until > tick || out->occ + len > out->cap ||
+	    out->tail - out->head > out->mask)
 		return false;
 	if ((as->down_mask >> port) & 1u)
 		return (as->dead_mask >> port) & 1u; /* a down link takes nothing until it is dead:

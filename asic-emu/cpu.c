@@ -80,10 +80,11 @@ static bool ctrl_fault_lost(struct asic_link *l, const struct dfly_cpu_slot *sl)
 	return dfly_rng_below(&l->cf_rng, 1000000) < l->cf_loss_ppm;
 }
 
-int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_ppm,
-			     uint32_t delay, uint64_t seed)
+int asic_link_set_ctrl_fault(struct asic_link *l, uint32_t types, uint32_t loss_ppm, uint32_t delay,
+			     uint64_t seed)
 {
-	uint32_t want = pow2_at_least((l->latency + delay + 2) * 64 + 2 * (16 + DFLY_CPU_FRAME_MAX));
+	uint32_t want =
+	    pow2_at_least((l->latency + delay + 2) * 64 + 2 * (16 + DFLY_CPU_FRAME_MAX));
 
 	if (want > l->cb_cap) {
 		/* late frames stay on the line longer: room for delay cycles more of them; a buffer
@@ -140,15 +141,16 @@ void asic_tx_cpu(struct asic *as, uint64_t now)
 				start = out->link_free > now ? out->link_free : now;
 				ser = ctrl_phits(as, sl->len);
 			}
-			if (!asic_ctrl_push(out->link, now, start + ser + out->link->latency + late, ASIC_CTRL_FRAME,
-				       sl->frame, sl->len)) {
+			if (!asic_ctrl_push(out->link, now, start + ser + out->link->latency + late,
+					    ASIC_CTRL_FRAME, sl->frame, sl->len)) {
 				as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
 			} else {
 				as->regs->port_ctr[o][DFLY_CTRL_TX]++;
 				if (late)
 					as->regs->port_ctr[o][DFLY_CTRL_DELAYED]++;
 				if (TRACING(as, DFLY_TRACE_PORT_TX))
-					asic_trace_frame(as, o, DFLY_TRACE_PORT_TX, sl->frame, sl->len, start);
+					asic_trace_frame(as, o, DFLY_TRACE_PORT_TX, sl->frame,
+							 sl->len, start);
 				if (charge) {
 					out->link_free = start + ser;
 					as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES] += ser;

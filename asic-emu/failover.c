@@ -125,9 +125,9 @@ void asic_fail_view(struct asic *as)
 	if (!as->fail_knob)
 		return;
 	for (uint32_t r = 0; r < t->a; r++) {
-		as->gdown[r] = r == rho ? (uint16_t)((as->down_mask >> t->first_global) &
-						     ((1u << t->h) - 1))
-					: as->tbl_fail->down[r];
+		as->gdown[r] =
+		    r == rho ? (uint16_t)((as->down_mask >> t->first_global) & ((1u << t->h) - 1))
+			     : as->tbl_fail->down[r];
 		as->fail_any |= as->gdown[r] != 0;
 	}
 	as->fail_any |= as->tbl_fail->npairs != 0;

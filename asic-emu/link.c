@@ -64,8 +64,7 @@ struct asic_link *asic_link_create(struct asic *up, uint32_t up_port, struct asi
 	return l;
 }
 
-struct asic_link *asic_link_create_half(struct asic *as, uint32_t port, bool out,
-					uint32_t latency)
+struct asic_link *asic_link_create_half(struct asic *as, uint32_t port, bool out, uint32_t latency)
 {
 	struct asic_link *l;
 	uint32_t n, pkts;
@@ -265,7 +264,7 @@ static int cb_grow(struct asic_link *l)
 /* Pushed at cycle @p now (0: by a driver). @return false if the line has no room (the caller
  * counts the drop). */
 bool asic_ctrl_push(struct asic_link *l, uint64_t now, uint64_t due, enum asic_ctrl_kind kind,
-		      const void *b, uint16_t len)
+		    const void *b, uint16_t len)
 {
 	uint32_t need = CREC_HDR + ((len + 7u) & ~7u);
 	uint8_t hdr[CREC_HDR] = {0};
@@ -291,7 +290,7 @@ bool asic_ctrl_push(struct asic_link *l, uint64_t now, uint64_t due, enum asic_c
 
 /* Next record due by @p now: fills kind/len/bytes (up to @p max) and pops it. */
 bool asic_ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t *len, void *b,
-		     uint32_t max)
+		   uint32_t max)
 {
 	uint8_t hdr[CREC_HDR];
 	uint64_t due;
@@ -380,7 +379,8 @@ void asic_rx_credits(struct asic *as, uint64_t now, uint64_t m)
 		struct asic_link *l = out->link;
 
 		m &= m - 1;
-		while (l->c_head != LOAD_ACQ(l->c_tail) && l->credit[l->c_head & l->mask].due <= now) {
+		while (l->c_head != LOAD_ACQ(l->c_tail) &&
+		       l->credit[l->c_head & l->mask].due <= now) {
 			struct asic_link_credit *c = &l->credit[l->c_head++ & l->mask];
 
 			out->credits[c->vc] += c->phits;
@@ -406,8 +406,8 @@ void asic_pb_info_flits(struct asic *as, uint64_t now)
 		if (out->link_free > now || out->head != out->tail ||
 		    (out->vec_sent && out->last_vec == vec))
 			continue;
-		if (!asic_ctrl_push(out->link, now, now + out->link->latency, ASIC_CTRL_PB_INFO, &vec,
-			       sizeof(vec))) {
+		if (!asic_ctrl_push(out->link, now, now + out->link->latency, ASIC_CTRL_PB_INFO,
+				    &vec, sizeof(vec))) {
 			as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
 			continue;
 		}
@@ -439,8 +439,8 @@ void asic_pkt_wire(const struct asic_pkt *pk, struct dfly_wire_data *d)
 	memset(d, 0, sizeof(*d));
 	d->flags = f;
 	d->global_hops = pk->ghops;
-	d->local_hops = pk->grp_lhops > DFLY_WIRE_MAX_LOCAL_HOPS ? DFLY_WIRE_MAX_LOCAL_HOPS
-								 : pk->grp_lhops;
+	d->local_hops =
+	    pk->grp_lhops > DFLY_WIRE_MAX_LOCAL_HOPS ? DFLY_WIRE_MAX_LOCAL_HOPS : pk->grp_lhops;
 	d->vc = pk->vc;
 	d->size_phits = pk->len;
 	d->src_node = pk->src_node;

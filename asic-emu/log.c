@@ -11,14 +11,14 @@
 
 static const char *const type_names[DFLY_LOG_TYPE_COUNT] = {
 #define DFLY__LOG_NAME(E, n) n,
-	DFLY_FOREACH_LOG_TYPE(DFLY__LOG_NAME)
+    DFLY_FOREACH_LOG_TYPE(DFLY__LOG_NAME)
 #undef DFLY__LOG_NAME
 };
 
 static dfly_log_fn *handler;
 static enum dfly_log_level levels[DFLY_LOG_TYPE_COUNT] = {
 #define DFLY__LOG_DEFAULT(E, n) [DFLY_LOG_##E] = DFLY_LOG_NOTICE,
-	DFLY_FOREACH_LOG_TYPE(DFLY__LOG_DEFAULT)
+    DFLY_FOREACH_LOG_TYPE(DFLY__LOG_DEFAULT)
 #undef DFLY__LOG_DEFAULT
 };
 

@@ -6,8 +6,7 @@
  */
 #include "asic_priv.h"
 
-static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk,
-		     uint64_t now)
+static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt *pk, uint64_t now)
 {
 	struct asic_in *in = &as->in[port];
 	struct asic_ivc *q = &in->vc[v];
@@ -130,11 +129,13 @@ void asic_rx_data(struct asic *as, uint64_t now, uint64_t m)
 		struct asic_link *l = in->link;
 
 		m &= m - 1;
-		while (l->d_head != LOAD_ACQ(l->d_tail) && l->data[l->d_head & l->mask].due <= now) {
+		while (l->d_head != LOAD_ACQ(l->d_tail) &&
+		       l->data[l->d_head & l->mask].due <= now) {
 			struct asic_pkt *pk = l->data[l->d_head++ & l->mask].pkt;
 
 			if (TRACING(as, DFLY_TRACE_PORT_RX))
-				asic_trace_pkt(as, DFLY_TRACE_PORT_RX, i, pk->vc, pk, now, DFLY_TRACE_NONE);
+				asic_trace_pkt(as, DFLY_TRACE_PORT_RX, i, pk->vc, pk, now,
+					       DFLY_TRACE_NONE);
 			if (pk->vc >= in->nvc) {
 				eject_drop(as, pk, now, DFLY_DROP_BAD_VC, i);
 				continue;
@@ -191,24 +192,26 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				if (out->kind == DFLY_PORT_TERMINAL) {
 					if (as->ej_tail - as->ej_head > as->ej_mask)
 						goto next; /* driver has not drained: hold */
-					struct asic_ejection *e = &as->ej[as->ej_tail & as->ej_mask];
+					struct asic_ejection *e =
+					    &as->ej[as->ej_tail & as->ej_mask];
 
 					e->pkt = pk;
 					e->tail_cycle =
-						now + as->par.lat_terminal + ser_cycles(as, pk) - 1;
+					    now + as->par.lat_terminal + ser_cycles(as, pk) - 1;
 					e->drop = 0;
 					as->ej_tail++;
 					/* stamped with the cycle its tail reaches the node */
 					if (TRACING(as, DFLY_TRACE_HOST_TX))
-						asic_trace_pkt(as, DFLY_TRACE_HOST_TX, o, pk->vc, pk,
-							  e->tail_cycle, DFLY_TRACE_NONE);
+						asic_trace_pkt(as, DFLY_TRACE_HOST_TX, o, pk->vc,
+							       pk, e->tail_cycle, DFLY_TRACE_NONE);
 				} else {
 					struct asic_link *l = out->link;
 
-					if (out->kind == DFLY_PORT_LOCAL && as->regs->knobs.pb_inband &&
+					if (out->kind == DFLY_PORT_LOCAL &&
+					    as->regs->knobs.pb_inband &&
 					    ++out->piggy_cnt >= as->regs->knobs.pb_piggy_every) {
 						pk->pb_vec = atomic_load_explicit(
-							&as->regs->fw.pb_own_vec, memory_order_relaxed);
+						    &as->regs->fw.pb_own_vec, memory_order_relaxed);
 						pk->flags |= ASIC_PKT_PBVEC;
 						out->piggy_cnt = 0;
 						out->last_vec = pk->pb_vec;
@@ -217,8 +220,8 @@ void asic_out_stage(struct asic *as, uint64_t now)
 					}
 					link_put_data(l, pk, now + l->latency);
 					if (TRACING(as, DFLY_TRACE_PORT_TX))
-						asic_trace_pkt(as, DFLY_TRACE_PORT_TX, o, pk->vc, pk, now,
-							  DFLY_TRACE_NONE);
+						asic_trace_pkt(as, DFLY_TRACE_PORT_TX, o, pk->vc,
+							       pk, now, DFLY_TRACE_NONE);
 				}
 				out->head++;
 				as->held--;
@@ -235,7 +238,7 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES] += ser_cycles(as, pk);
 			}
 		}
-next:
+	next:
 		if (out->head == out->tail && !out->rel_pending)
 			as->out_mask &= ~(1ull << o);
 	}

@@ -46,7 +46,7 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, uint8_t kind[
 	}
 	for (unsigned r = 0; r < nroles && n < FLEX_SEQ_MAX; r++) {
 		uint8_t kd = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
-										   : DFLY_PORT_LOCAL;
+										  : DFLY_PORT_LOCAL;
 		uint8_t v = k->vc_map[roles[r]];
 
 		if (n > 0 && kind[n - 1] == kd && vc[n - 1] == v)

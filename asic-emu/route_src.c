@@ -113,7 +113,7 @@ static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, 
 	}
 	pk->val_router = root;
 	pk->flags |= ASIC_PKT_NONMIN;
-	pk->reason = sat	   ? DFLY_ROUTE_SRC_NONMIN_SAT
+	pk->reason = sat       ? DFLY_ROUTE_SRC_NONMIN_SAT
 		     : transit ? DFLY_ROUTE_PAR_TRANSIT_NONMIN
 			       : DFLY_ROUTE_SRC_NONMIN_UGAL;
 }
@@ -138,18 +138,20 @@ void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port, u
 		/* still in the injection queue: any Valiant path whose first global link is up
 		 * (the mode's Path-A variant first, then LGL, which reaches every group) */
 		for (uint32_t n = 0; n < FAIL_DRAWS; n++) {
-			enum dfly_val_variant v = n < 4 ? (enum dfly_val_variant)k->val_variant
-							: DFLY_VAL_LGL;
+			enum dfly_val_variant v =
+			    n < 4 ? (enum dfly_val_variant)k->val_variant : DFLY_VAL_LGL;
 			uint32_t r1 = dfly_rng_u32(&as->rng), r2 = dfly_rng_u32(&as->rng);
-			uint32_t root = dfly_topo_val_root_ex(
-				t, v, (enum dfly_val_exclude)k->val_exclude, as->router, dst_group, r1, r2);
+			uint32_t root =
+			    dfly_topo_val_root_ex(t, v, (enum dfly_val_exclude)k->val_exclude,
+						  as->router, dst_group, r1, r2);
 
 			if (root == UINT32_MAX)
 				break;
 			if (!asic_leg_down(as, root / t->a, pk->dst_node) &&
 			    inter_ok(as, root / t->a, dst_group)) {
 				pk->val_router = root;
-				pk->flags = (uint16_t)((pk->flags | ASIC_PKT_NONMIN) & ~ASIC_PKT_NOINTER);
+				pk->flags =
+				    (uint16_t)((pk->flags | ASIC_PKT_NONMIN) & ~ASIC_PKT_NOINTER);
 				pk->reason = val ? DFLY_ROUTE_FAIL_REDRAW : DFLY_ROUTE_FAIL_NONMIN;
 				return;
 			}

@@ -37,7 +37,8 @@ static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_p
 		if (r == rho)
 			continue;
 		for (uint32_t q = 0; q < t->h; q++) {
-			uint32_t G = dfly_topo_global_peer(t, as->group * t->a + r, q).router / t->a;
+			uint32_t G =
+			    dfly_topo_global_peer(t, as->group * t->a + r, q).router / t->a;
 
 			if (G != dst_group && !gport_down(as, r, q) && inter_ok(as, G, dst_group)) {
 				lc |= 1ull << dfly_topo_local_port(t, rho, r);
@@ -104,7 +105,7 @@ static bool olm_min_congested(const struct asic *as, const struct asic_pkt *pk, 
 
 /* cc (or, Filtered, the estimate) of output @p o against @p th, with the comparison of */
 static ASIC_ALWAYS_INLINE bool cc_over(const struct asic *as, uint32_t o, uint32_t th,
-					const uint32_t M)
+				       const uint32_t M)
 {
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint64_t v = M == DFLY_MODE_FILTERED ? as->regs->mech.cc_est_q8[o]
@@ -356,8 +357,8 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 }
 
 /* The route stage of in-transit mode @p M for the head @p pk at input @p in_port. */
-static ASIC_ALWAYS_INLINE void route_transit(struct asic *as, struct asic_pkt *pk,
-					     uint32_t in_port, const uint32_t M)
+static ASIC_ALWAYS_INLINE void route_transit(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
+					     const uint32_t M)
 {
 	const struct dfly_topo *t = as->topo;
 	uint32_t dst_group = pk->dst_node / t->p / t->a;

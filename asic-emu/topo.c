@@ -50,8 +50,8 @@ struct dfly_topo *dfly_topo_create(uint32_t p, uint32_t a, uint32_t h, uint32_t 
 	/* radix summed in 64 bits: in 32 bits a huge p, a or h wraps it below the limit */
 	if (p == 0 || a == 0 || h == 0 || t == 0 || a % t != 0 || (sigma != 1 && sigma != -1) ||
 	    (arr != DFLY_ARR_PALMTREE && arr != DFLY_ARR_CONSECUTIVE) ||
-	    (arr == DFLY_ARR_CONSECUTIVE && t != 1) ||
-	    (uint64_t)p + a - 1 + h > DFLY_MAX_PORTS || a * h / t + 1 > DFLY_MAX_GROUPS) {
+	    (arr == DFLY_ARR_CONSECUTIVE && t != 1) || (uint64_t)p + a - 1 + h > DFLY_MAX_PORTS ||
+	    a * h / t + 1 > DFLY_MAX_GROUPS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -87,7 +87,8 @@ struct dfly_topo *dfly_topo_create(uint32_t p, uint32_t a, uint32_t h, uint32_t 
 				arrangement_peer(topo, G, rho, q, &G2, &rho2, &q2);
 				topo->peer[R * h + q].router = G2 * a + rho2;
 				topo->peer[R * h + q].q = (uint16_t)q2;
-				/* inverse: the k-th link of G towards G2; k counts routers in order */
+				/* inverse: the k-th link of G towards G2; k counts routers in order
+				 */
 				slot = &topo->group_link[((size_t)G * topo->g + G2) * t];
 				for (uint32_t k = 0; k < t; k++) {
 					if (slot[k] == UINT32_MAX) {
@@ -139,7 +140,8 @@ int dfly_topo_port_peer(const struct dfly_topo *topo, uint32_t router, uint32_t 
 		*peer_router = G * topo->a + dfly_topo_local_peer(topo, rho, port);
 		*peer_port = topo->first_local + (topo->a - 2 - l);
 	} else {
-		struct dfly_gport gp = dfly_topo_global_peer(topo, router, port - topo->first_global);
+		struct dfly_gport gp =
+		    dfly_topo_global_peer(topo, router, port - topo->first_global);
 
 		*peer_router = gp.router;
 		*peer_port = topo->first_global + gp.q;
@@ -175,8 +177,8 @@ uint32_t dfly_topo_min_port(const struct dfly_topo *topo, uint32_t router, uint3
 		return dst_node % topo->p;
 	if (G == Gd)
 		return dfly_topo_local_port(topo, rho, rhod);
-	dfly_topo_link_to_group(topo, G, Gd, dfly_topo_trunk_select(topo, router, Gd, dst_node), &rg,
-				&q);
+	dfly_topo_link_to_group(topo, G, Gd, dfly_topo_trunk_select(topo, router, Gd, dst_node),
+				&rg, &q);
 	if (rg == rho)
 		return topo->first_global + q;
 	return dfly_topo_local_port(topo, rho, rg);

@@ -38,14 +38,14 @@
 
 /* Body layouts (offsets from the start of the body). */
 #define CREDIT_FIXED 12u /* n, reserved u8, reserved u16, due u64 */
-#define CREDIT_ENTRY 4u /* vc, flags, phits */
-#define PB_FIXED     4u /* h, vg, reserved u16 */
-#define ECTN_FIXED   4u /* epoch, format, n */
-#define ECTN_LIST    6u /* epoch, format, n, m: the fixed part of a list body */
-#define ECTN_ENTRY   2u /* index << 4 | value */
+#define CREDIT_ENTRY 4u  /* vc, flags, phits */
+#define PB_FIXED     4u  /* h, vg, reserved u16 */
+#define ECTN_FIXED   4u  /* epoch, format, n */
+#define ECTN_LIST    6u  /* epoch, format, n, m: the fixed part of a list body */
+#define ECTN_ENTRY   2u  /* index << 4 | value */
 #define HELLO_LEN    16u
 #define ACK_LEN      16u
-#define LS_FIXED     4u  /* LINK_STATE body before the entries */
+#define LS_FIXED     4u /* LINK_STATE body before the entries */
 #define LS_ENTRY     4u
 
 #define HOST_MIN_PAYLOAD 14u /* an encapsulated host frame has at least its Ethernet header */
@@ -554,9 +554,9 @@ int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *et
 		body[1] = m->ls.n;
 		put16(body + 2, m->ls.down);
 		for (unsigned i = 0; i < m->ls.n; i++)
-			put32(body + LS_FIXED + LS_ENTRY * i,
-			      (uint32_t)m->ls.e[i].a | (uint32_t)m->ls.e[i].b << 11 |
-				      (uint32_t)m->ls.e[i].ttl << 22);
+			put32(body + LS_FIXED + LS_ENTRY * i, (uint32_t)m->ls.e[i].a |
+								  (uint32_t)m->ls.e[i].b << 11 |
+								  (uint32_t)m->ls.e[i].ttl << 22);
 		break;
 	default:
 		break; /* rejected by ctrl_body_len() */

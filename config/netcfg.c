@@ -640,7 +640,8 @@ static int nc_parse_cap_points(struct dfly_netcfg *cfg, const char *val, char *m
 	if (dfly_netcfg_parse_points(val, &cfg->cap_points) == 0)
 		return 0;
 	nc_join(nc_point_names, names, sizeof(names));
-	snprintf(msg, len, "bad capture point list '%s' (expected all, or some of: %s)", val, names);
+	snprintf(msg, len, "bad capture point list '%s' (expected all, or some of: %s)", val,
+		 names);
 	return -1;
 }
 
@@ -680,8 +681,9 @@ static int nc_parse_cap_ports(struct dfly_netcfg *cfg, const char *val, char *ms
 	uint8_t map[DFLY_MAX_PORTS];
 
 	if (dfly_netcfg_parse_list(val, DFLY_MAX_PORTS, map) != 0) {
-		snprintf(msg, len, "bad port list '%s' (expected all, or ports like 0,3-5 below %d)",
-			 val, DFLY_MAX_PORTS);
+		snprintf(msg, len,
+			 "bad port list '%s' (expected all, or ports like 0,3-5 below %d)", val,
+			 DFLY_MAX_PORTS);
 		return -1;
 	}
 	cfg->cap_ports = 0;
@@ -702,7 +704,8 @@ static void nc_print_cap_ports(const struct dfly_netcfg *cfg, char *buf, size_t 
 	}
 	for (int i = 0; i < DFLY_MAX_PORTS && used < len; i++)
 		if (cfg->cap_ports >> i & 1u)
-			used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", i);
+			used +=
+			    (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", i);
 }
 
 static void nc_print_pattern(const struct dfly_netcfg *cfg, char *buf, size_t len)
@@ -1312,7 +1315,8 @@ static void nc_role_list(const uint8_t map[DFLY_ROLE_COUNT], unsigned used, bool
  * need a local hop to it, so t > 1 uses the 4/2 map. */
 static bool nc_val_group(const struct dfly_netcfg *cfg)
 {
-	return (cfg->val_variant == DFLY_VAL_LG_ || cfg->val_variant == DFLY_VAL__G_) && cfg->t == 1;
+	return (cfg->val_variant == DFLY_VAL_LG_ || cfg->val_variant == DFLY_VAL__G_) &&
+	       cfg->t == 1;
 }
 
 /** PB's state machine runs (PB, PB-ACOR). */
@@ -1435,10 +1439,10 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       "; expected a*h/t + 1 >= 3)",
 			       dfly_mode_name(cfg->mode), g);
 	if (dfly_mode_is(cfg->mode, DFLY_MODEF_T1) && cfg->t != 1)
-		return nc_fail(c, "topology.t",
-			       "%s is defined for t = 1 (A-6.12; t = %" PRIu32 ")",
+		return nc_fail(c, "topology.t", "%s is defined for t = 1 (A-6.12; t = %" PRIu32 ")",
 			       dfly_mode_name(cfg->mode), cfg->t);
-	if (cfg->lia_window % cfg->lia_bucket != 0 || cfg->lia_window / cfg->lia_bucket > LIA_MAX_SLOTS)
+	if (cfg->lia_window % cfg->lia_bucket != 0 ||
+	    cfg->lia_window / cfg->lia_bucket > LIA_MAX_SLOTS)
 		return nc_fail(c, "routing.lia.bucket",
 			       "%" PRIu32 " does not divide routing.lia.window = %" PRIu32
 			       " into at most %u buckets",
@@ -1451,8 +1455,7 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		return nc_fail(c, "routing.lia.li_low",
 			       "%" PRIu32 " is above routing.lia.li_high = %" PRIu32,
 			       cfg->lia_li_low, cfg->lia_li_high);
-	if (nc_pb(cfg) && cfg->pb_exchange == DFLY_PB_INBAND &&
-	    cfg->h * cfg->vc_global > 32)
+	if (nc_pb(cfg) && cfg->pb_exchange == DFLY_PB_INBAND && cfg->h * cfg->vc_global > 32)
 		return nc_fail(c, "routing.pb.exchange",
 			       "inband carries at most 32 bits in the data header (h * vcs.global "
 			       "= %" PRIu32 "; expected <= 32)",
@@ -1464,11 +1467,12 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       "F < h (expected F < h, or average = \"other\")",
 			       cfg->pb_f, cfg->h);
 	if (cfg->fail_mode == 1 && !nc_fail_possible(cfg))
-		return nc_fail(c, "routing.failover.enabled",
-			       "MIN can route around a down link only with 4 local and 2 global VCs "
-			       "and FlexVC off (vcs.local %" PRIu32 ", vcs.global %" PRIu32 "); "
-			       "use \"auto\" to run without failover",
-			       cfg->vc_local, cfg->vc_global);
+		return nc_fail(
+		    c, "routing.failover.enabled",
+		    "MIN can route around a down link only with 4 local and 2 global VCs "
+		    "and FlexVC off (vcs.local %" PRIu32 ", vcs.global %" PRIu32 "); "
+		    "use \"auto\" to run without failover",
+		    cfg->vc_local, cfg->vc_global);
 	rc = nc_check_vcs(c, cfg);
 	if (rc < 0)
 		return rc;

@@ -23,11 +23,11 @@
 /** Spatial traffic patterns (spec §7.2). */
 enum dfly_pattern {
 	DFLY_PAT_UN = 0, /**< "un": uniform over all other nodes */
-	DFLY_PAT_ADV,	 /**< "adv+N" / "adv-N": uniform node of group (G + N) mod g */
-	DFLY_PAT_ADVC,	 /**< "advc": uniform node of groups G+1 … G+h (σ = −1) */
-	DFLY_PAT_PERM,	 /**< "perm": fixed random node-level derangement */
-	DFLY_PAT_C1,	 /**< "c1": four areas of consecutive groups, UN / ADV+1 / ADV+h / ADVc */
-	DFLY_PAT_C2,	 /**< "c2": odd nodes ADV+1, even nodes ADV+h, each to its own parity */
+	DFLY_PAT_ADV,    /**< "adv+N" / "adv-N": uniform node of group (G + N) mod g */
+	DFLY_PAT_ADVC,   /**< "advc": uniform node of groups G+1 … G+h (σ = −1) */
+	DFLY_PAT_PERM,   /**< "perm": fixed random node-level derangement */
+	DFLY_PAT_C1,     /**< "c1": four areas of consecutive groups, UN / ADV+1 / ADV+h / ADVc */
+	DFLY_PAT_C2,     /**< "c2": odd nodes ADV+1, even nodes ADV+h, each to its own parity */
 	DFLY_PAT_COUNT
 };
 
@@ -45,13 +45,13 @@ enum dfly_source_mode {
  */
 enum dfly_release {
 	DFLY_REL_EARLY = 0, /**< "grant" (input/credit) or "start" (output): default */
-	DFLY_REL_TAIL,	    /**< "tail": when the packet's last phit leaves */
+	DFLY_REL_TAIL,      /**< "tail": when the packet's last phit leaves */
 };
 
 /** Occupancy granularity for UGAL's Q and PB's bits. */
 enum dfly_occ {
 	DFLY_OCC_VC = 0, /**< "vc": per VC */
-	DFLY_OCC_PORT,	 /**< "port": whole port */
+	DFLY_OCC_PORT,   /**< "port": whole port */
 };
 
 /** PB's Q̄. */
@@ -63,7 +63,7 @@ enum dfly_pb_avg {
 /** PB information exchange. */
 enum dfly_pb_exchange {
 	DFLY_PB_OOB = 0, /**< "oob": PB_STATE control frames every period (thesis/FOGSim) */
-	DFLY_PB_INBAND,	 /**< "inband": piggybacked in data headers + info flits (IAR) */
+	DFLY_PB_INBAND,  /**< "inband": piggybacked in data headers + info flits (IAR) */
 };
 
 /** Every setting, with its path in the file and its default. */
@@ -71,24 +71,25 @@ struct dfly_netcfg {
 	char path[512]; /**< file the configuration came from */
 
 	/* topology.* */
-	uint32_t p, a, h, t;	   /**< topology.{p,a,h,t}; no default (required), t = 1 */
-	enum dfly_arrangement arr; /**< topology.arrangement: "palmtree" (default) | "consecutive" */
-	int sigma;		   /**< topology.sigma: -1 (default, spec §1.4) or +1 */
+	uint32_t p, a, h, t; /**< topology.{p,a,h,t}; no default (required), t = 1 */
+	enum dfly_arrangement
+	    arr;   /**< topology.arrangement: "palmtree" (default) | "consecutive" */
+	int sigma; /**< topology.sigma: -1 (default, spec §1.4) or +1 */
 
 	/* router.* */
-	uint32_t speedup;	  /**< router.speedup: internal speedup S, default 2 */
-	uint32_t pipe_route;	  /**< router.route_cycles: RO+IA+OA, default 2 (A-3.1) */
-	uint32_t pipe_xbar;	  /**< router.xbar_cycles: crossbar traversal, default 3 */
-	uint32_t alloc_iters;	  /**< router.alloc_iters: allocator iterations, default 1 */
-	enum dfly_arb in_arb;	  /**< router.input_arbiter: "rr" (default) | "lrs" | "age" */
-	enum dfly_arb out_arb;	  /**< router.output_arbiter: "rr" (default) | "lrs" | "age" */
+	uint32_t speedup;         /**< router.speedup: internal speedup S, default 2 */
+	uint32_t pipe_route;      /**< router.route_cycles: RO+IA+OA, default 2 (A-3.1) */
+	uint32_t pipe_xbar;       /**< router.xbar_cycles: crossbar traversal, default 3 */
+	uint32_t alloc_iters;     /**< router.alloc_iters: allocator iterations, default 1 */
+	enum dfly_arb in_arb;     /**< router.input_arbiter: "rr" (default) | "lrs" | "age" */
+	enum dfly_arb out_arb;    /**< router.output_arbiter: "rr" (default) | "lrs" | "age" */
 	bool in_transit_priority; /**< router.in_transit_priority: default false */
 	enum dfly_release credit_release; /**< router.credit_release: "grant" (default) | "tail" */
 	enum dfly_release output_release; /**< router.output_release: "start" (default) | "tail" */
-	uint32_t fw_ttl;   /**< router.firmware_ttl: safe mode after this many silent cycles */
+	uint32_t fw_ttl;    /**< router.firmware_ttl: safe mode after this many silent cycles */
 	uint32_t link_dead; /**< router.link_dead_cycles: discard what waits for a dead link */
-	bool ctrl_charge; /**< router.ctrl_charge: control frames occupy their link, default false
-			       (A-5.6: the papers did not charge them) */
+	bool ctrl_charge;   /**< router.ctrl_charge: control frames occupy their link, default false
+				 (A-5.6: the papers did not charge them) */
 
 	/* buffers.* (phits) */
 	uint32_t buf_inj;    /**< buffers.injection: per injection VC, default 256 */
@@ -100,7 +101,7 @@ struct dfly_netcfg {
 	uint32_t vc_inj;    /**< vcs.injection: default 3 */
 	uint32_t vc_local;  /**< vcs.local: default 4 */
 	uint32_t vc_global; /**< vcs.global: default 2 */
-	int flexvc;	    /**< vcs.flexvc: enum dfly_flexvc_sel, default 0 "off" (spec 2.4) */
+	int flexvc;         /**< vcs.flexvc: enum dfly_flexvc_sel, default 0 "off" (spec 2.4) */
 
 	/* links.* (cycles) */
 	uint32_t lat_local;    /**< links.local_latency: default 10 */
@@ -110,92 +111,92 @@ struct dfly_netcfg {
 	/* packet.* and clock.* */
 	uint32_t pkt_phits;  /**< packet.phits: packet length L, default 8 */
 	uint32_t phit_bytes; /**< packet.phit_bytes: default 10 */
-	bool link_rate;	     /**< clock.link_rate: one phit per cycle per link (true) */
+	bool link_rate;      /**< clock.link_rate: one phit per cycle per link (true) */
 	double cycle_ns;     /**< clock.cycle_ns: ns per cycle (pcap timestamps, real time), 1.0 */
 
 	/* routing.* */
-	enum dfly_route_mode mode;	   /**< routing.mechanism: "min" | "val"; required */
+	enum dfly_route_mode mode;         /**< routing.mechanism: "min" | "val"; required */
 	enum dfly_val_variant val_variant; /**< routing.val.path_a: "lgl" (default) | "lg-" | ... */
-	bool val_recompute;		   /**< routing.val.recompute: default false (spec §4.3) */
+	bool val_recompute;                /**< routing.val.recompute: default false (spec §4.3) */
 	enum dfly_val_exclude val_exclude; /**< routing.val.exclude: "src+dst" (default) | "src" */
-	bool cand_credits;     /**< routing.candidate_credits: default true (spec §4.1) */
-	bool reevaluate;       /**< routing.reevaluate: default true (A-3.4) */
-	double ugal_f;	       /**< routing.ugal.f: F of UGAL-L, default 2 (IAR eq. 2) */
-	double ugal_t;	       /**< routing.ugal.t: T in packets, default 3 */
-	enum dfly_occ ugal_occ; /**< routing.ugal.occupancy: "vc" (default, A-4.4) | "port" */
-	double pb_f;	       /**< routing.pb.f: F of the saturation bit, default 2 (A-4.3) */
-	double pb_t;	       /**< routing.pb.t: T in packets, default 3 (CBAR Table I) */
+	bool cand_credits;       /**< routing.candidate_credits: default true (spec §4.1) */
+	bool reevaluate;         /**< routing.reevaluate: default true (A-3.4) */
+	double ugal_f;           /**< routing.ugal.f: F of UGAL-L, default 2 (IAR eq. 2) */
+	double ugal_t;           /**< routing.ugal.t: T in packets, default 3 */
+	enum dfly_occ ugal_occ;  /**< routing.ugal.occupancy: "vc" (default, A-4.4) | "port" */
+	double pb_f;             /**< routing.pb.f: F of the saturation bit, default 2 (A-4.3) */
+	double pb_t;             /**< routing.pb.t: T in packets, default 3 (CBAR Table I) */
 	enum dfly_pb_avg pb_avg; /**< routing.pb.average: "all" (default, A-4.1) | "other" */
-	enum dfly_occ pb_bits;	 /**< routing.pb.bits: "vc" (default) | "port" */
+	enum dfly_occ pb_bits;   /**< routing.pb.bits: "vc" (default) | "port" */
 	enum dfly_pb_exchange pb_exchange; /**< routing.pb.exchange: "oob" (default) | "inband" */
-	uint32_t pb_period;	 /**< routing.pb.period: cycles, default 1 (A-4.2) */
+	uint32_t pb_period;                /**< routing.pb.period: cycles, default 1 (A-4.2) */
 	uint32_t pb_piggy_every; /**< routing.pb.piggyback_every: default 1 (IAR §6.5: 100 ok) */
-	bool pb_send_unchanged;	 /**< routing.pb.send_unchanged: default true (A-4.2) */
-	uint32_t olm_x_pct;	 /**< routing.olm.threshold_pct: X, default 50 (CBAR Table I) */
-	uint32_t olm_min_pct;	 /**< routing.olm.min_occupancy_pct: default 0 (FOGSim th_min) */
+	bool pb_send_unchanged;  /**< routing.pb.send_unchanged: default true (A-4.2) */
+	uint32_t olm_x_pct;      /**< routing.olm.threshold_pct: X, default 50 (CBAR Table I) */
+	uint32_t olm_min_pct;    /**< routing.olm.min_occupancy_pct: default 0 (FOGSim th_min) */
 	/* contention counters (spec §5) */
-	uint32_t cc_th;	     /**< routing.cc.threshold: th, default 6 (CBAR Table I) */
-	int cc_compare;	     /**< routing.cc.compare: 0 ">=" (default, A-5.1) | 1 ">" */
-	double cc_alpha;     /**< routing.cc.alpha: Filtered α, default 0.5 (A-5.4) */
-	bool cc_weighted;    /**< routing.cc.weighted: probabilistic trigger, default false */
-	bool cc_check;	     /**< routing.cc.check: recompute and compare every cycle (debug) */
-	uint32_t hyb_th;     /**< routing.hybrid.threshold: th_h, default 7 (CBAR; thesis 8) */
-	uint32_t hyb_y_pct;  /**< routing.hybrid.credit_pct: Y, default 35 (CBAR Table I) */
-	bool hyb_any;	     /**< routing.hybrid.any_candidate: FOGSim flag, default false */
-	uint32_t ectn_thc;   /**< routing.ectn.threshold: thc, default 10 (CBAR Table I) */
+	uint32_t cc_th;       /**< routing.cc.threshold: th, default 6 (CBAR Table I) */
+	int cc_compare;       /**< routing.cc.compare: 0 ">=" (default, A-5.1) | 1 ">" */
+	double cc_alpha;      /**< routing.cc.alpha: Filtered α, default 0.5 (A-5.4) */
+	bool cc_weighted;     /**< routing.cc.weighted: probabilistic trigger, default false */
+	bool cc_check;        /**< routing.cc.check: recompute and compare every cycle (debug) */
+	uint32_t hyb_th;      /**< routing.hybrid.threshold: th_h, default 7 (CBAR; thesis 8) */
+	uint32_t hyb_y_pct;   /**< routing.hybrid.credit_pct: Y, default 35 (CBAR Table I) */
+	bool hyb_any;         /**< routing.hybrid.any_candidate: FOGSim flag, default false */
+	uint32_t ectn_thc;    /**< routing.ectn.threshold: thc, default 10 (CBAR Table I) */
 	uint32_t ectn_period; /**< routing.ectn.period: cycles between broadcasts, default 100 */
 	/* routing.lia.* (spec §6.9; TPR shares window, bucket, levels and T) and routing.acor.* */
-	uint32_t lia_window;   /**< routing.lia.window: HW, cycles, default 200 */
-	uint32_t lia_bucket;   /**< routing.lia.bucket: B, cycles, default 10 */
-	double lia_w;	       /**< routing.lia.w: weight of stored packets, default 0.1 */
-	uint32_t lia_gpsth;    /**< routing.lia.gpsth: default 5 packets */
-	uint32_t lia_sgc;      /**< routing.lia.sgc: default 3 */
-	uint32_t lia_rcth;     /**< routing.lia.rcth: default 20 packets */
-	uint32_t lia_li_low;   /**< routing.lia.li_low: default 3 packets */
-	uint32_t lia_li_high;  /**< routing.lia.li_high: default 5 packets */
-	double lia_t[3];       /**< routing.lia.t_benign / t_mix / t_adv: +15, -3, -15 packets */
-	uint32_t lia_update;   /**< routing.lia.update: cycles between recomputations, default 1 */
-	uint32_t acor_window;  /**< routing.acor.window: HI, cycles, default 500 */
+	uint32_t lia_window;  /**< routing.lia.window: HW, cycles, default 200 */
+	uint32_t lia_bucket;  /**< routing.lia.bucket: B, cycles, default 10 */
+	double lia_w;         /**< routing.lia.w: weight of stored packets, default 0.1 */
+	uint32_t lia_gpsth;   /**< routing.lia.gpsth: default 5 packets */
+	uint32_t lia_sgc;     /**< routing.lia.sgc: default 3 */
+	uint32_t lia_rcth;    /**< routing.lia.rcth: default 20 packets */
+	uint32_t lia_li_low;  /**< routing.lia.li_low: default 3 packets */
+	uint32_t lia_li_high; /**< routing.lia.li_high: default 5 packets */
+	double lia_t[3];      /**< routing.lia.t_benign / t_mix / t_adv: +15, -3, -15 packets */
+	uint32_t lia_update;  /**< routing.lia.update: cycles between recomputations, default 1 */
+	uint32_t acor_window; /**< routing.acor.window: HI, cycles, default 500 */
 	uint32_t acor_it1, acor_it2, acor_dt1, acor_dt2; /**< routing.acor.*: 15, 50, 5, 15 */
 	/* capture.* (include/dfly/trace.h; `dfly sim --capture`) */
-	char cap_file[256];   /**< capture.file: "" (default) captures nothing */
-	uint32_t cap_points;  /**< capture.points: mask of enum dfly_trace_point, default all */
-	char cap_routers[256]; /**< capture.routers: "all" (default) or a list like 0-5,8 */
-	uint64_t cap_ports;   /**< capture.ports: mask of ports, default all */
-	uint32_t cap_sample;  /**< capture.sample: 1 in N packets, default 1 */
-	uint32_t cap_snaplen; /**< capture.snaplen: bytes per record kept, default 256 */
+	char cap_file[256];     /**< capture.file: "" (default) captures nothing */
+	uint32_t cap_points;    /**< capture.points: mask of enum dfly_trace_point, default all */
+	char cap_routers[256];  /**< capture.routers: "all" (default) or a list like 0-5,8 */
+	uint64_t cap_ports;     /**< capture.ports: mask of ports, default all */
+	uint32_t cap_sample;    /**< capture.sample: 1 in N packets, default 1 */
+	uint32_t cap_snaplen;   /**< capture.snaplen: bytes per record kept, default 256 */
 	uint32_t cap_rotate_kb; /**< capture.rotate_kb: new file every N KiB, 0 (default) never */
-	bool cap_meta;	      /**< capture.meta: metadata records (DLT_USER0), default true */
-	int ectn_own;	      /**< routing.ectn.own: 0 "live" (default, A-5.6) | 1 "broadcast" */
+	bool cap_meta;          /**< capture.meta: metadata records (DLT_USER0), default true */
+	int ectn_own;           /**< routing.ectn.own: 0 "live" (default, A-5.6) | 1 "broadcast" */
 	int ectn_mode; /**< routing.ectn.mode: enum fw_ectn_mode, 0 "full" (default) | 1 "sparse" |
 			    2 "incremental" | 3 "async" (spec 5.6 lighter alternatives 1-3) */
 	uint32_t ectn_refresh;       /**< routing.ectn.refresh: incremental, default 10 periods */
 	uint32_t ectn_async_delta;   /**< routing.ectn.async_delta: async, default 4 */
 	uint32_t ectn_async_min_gap; /**< routing.ectn.async_min_gap: async, default 10 cycles */
 	uint32_t ectn_age; /**< routing.ectn.age: periods before a silent neighbour's copy is 0 */
-	int fail_mode;	   /**< routing.failover.enabled: 0 "auto" (default) | 1 "on" | 2 "off" */
+	int fail_mode;     /**< routing.failover.enabled: 0 "auto" (default) | 1 "on" | 2 "off" */
 	uint32_t fail_period; /**< routing.failover.period: LINK_STATE refresh, default 100 */
 	uint32_t fail_age;    /**< routing.failover.age: periods before a silent row clears (4) */
 
 	/* traffic.* */
-	enum dfly_pattern pattern;	 /**< traffic.pattern: "un" (default) | "adv+N" | ... */
-	int adv_offset;			 /**< N of adv+N / adv-N */
-	double load;			 /**< traffic.load: phits/(node·cycle), default 0.1 */
+	enum dfly_pattern pattern;       /**< traffic.pattern: "un" (default) | "adv+N" | ... */
+	int adv_offset;                  /**< N of adv+N / adv-N */
+	double load;                     /**< traffic.load: phits/(node·cycle), default 0.1 */
 	enum dfly_inj_select inj_select; /**< traffic.injection_vc: "jsq" (default) | ... */
-	enum dfly_source_mode source;	 /**< traffic.source: "skip" (default) | "unbounded" */
+	enum dfly_source_mode source;    /**< traffic.source: "skip" (default) | "unbounded" */
 
 	/* sim.* (cycles) */
-	uint64_t warmup;    /**< sim.warmup: default 60000 */
-	uint64_t measure;   /**< sim.measure: default 60000 */
-	uint64_t drain;	    /**< sim.drain: max cycles to drain after measuring, default 200000 */
-	uint64_t watchdog;  /**< sim.watchdog: cycles without delivery with packets queued, 10000 */
-	uint64_t seed;	    /**< sim.seed: default 1 */
-	uint32_t seeds;	    /**< sim.seeds: runs per load with seed, seed+1, …; default 1 */
-	uint32_t threads;   /**< sim.threads: threads stepping the routers of a cycle; default 1
-			     (DFLY_SIM_THREADS in the environment of dfly sim, dfly transient
-			     and the sim tests overrides it: their front-ends set it here) */
-	bool batch;	    /**< sim.batch: one thread steps each router several cycles in a row
-			     (up to the smallest link latency), the same results; default true */
+	uint64_t warmup;   /**< sim.warmup: default 60000 */
+	uint64_t measure;  /**< sim.measure: default 60000 */
+	uint64_t drain;    /**< sim.drain: max cycles to drain after measuring, default 200000 */
+	uint64_t watchdog; /**< sim.watchdog: cycles without delivery with packets queued, 10000 */
+	uint64_t seed;     /**< sim.seed: default 1 */
+	uint32_t seeds;    /**< sim.seeds: runs per load with seed, seed+1, …; default 1 */
+	uint32_t threads;  /**< sim.threads: threads stepping the routers of a cycle; default 1
+			    (DFLY_SIM_THREADS in the environment of dfly sim, dfly transient
+			    and the sim tests overrides it: their front-ends set it here) */
+	bool batch;        /**< sim.batch: one thread steps each router several cycles in a row
+			    (up to the smallest link latency), the same results; default true */
 };
 
 /** Longest error message dfly_netcfg_load() writes. */
@@ -210,8 +211,8 @@ struct dfly_netcfg {
  *
  * @return 0, -ENOENT (file missing), -EINVAL (syntax, type, range or consistency error).
  */
-int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *const *sets,
-		     int nsets, char *err, size_t errlen);
+int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *const *sets, int nsets,
+		     char *err, size_t errlen);
 
 /** Write the effective configuration as a libconfig file (reloadable, all settings). */
 void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f);

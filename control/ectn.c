@@ -289,13 +289,13 @@ static void *ectn_init(struct fw *fw)
 }
 
 const struct fw_mech fw_mech_ectn = {
-	.name = "ectn",
-	.machines = DFLY_FW_BIT(ECTN),
-	.rx_types = FW_CTRL_BIT(ECTN_PARTIAL),
-	.rx_group = FW_CTRL_BIT(ECTN_PARTIAL),
-	.wanted = ectn_wanted,
-	.params_ok = ectn_params_ok,
-	.init = ectn_init,
-	.rx = ectn_rx_frame,
-	.tick = ectn_tick,
+    .name = "ectn",
+    .machines = DFLY_FW_BIT(ECTN),
+    .rx_types = FW_CTRL_BIT(ECTN_PARTIAL),
+    .rx_group = FW_CTRL_BIT(ECTN_PARTIAL),
+    .wanted = ectn_wanted,
+    .params_ok = ectn_params_ok,
+    .init = ectn_init,
+    .rx = ectn_rx_frame,
+    .tick = ectn_tick,
 };

@@ -26,9 +26,9 @@ struct fw_fail {
 	uint64_t rx_cycle[DFLY_MAX_A]; /* cycle a neighbour's row last came */
 	struct fw_fail_pair pairs[DFLY_FAIL_MAX_PAIRS]; /* learnt, [0, npairs) */
 	uint32_t npairs;
-	bool dirty;                    /* a publication is pending */
-	uint64_t tried;                /* cycle of the last attempt + 1 */
-	uint64_t sent;                 /* cycle of the last broadcast + 1 */
+	bool dirty;     /* a publication is pending */
+	uint64_t tried; /* cycle of the last attempt + 1 */
+	uint64_t sent;  /* cycle of the last broadcast + 1 */
 };
 
 static inline struct fw_fail *fail_of(const struct fw *fw)
@@ -114,7 +114,8 @@ static void fail_broadcast(struct fw *fw, uint64_t now)
 	m.ls.down = fail_of(fw)->own;
 	for (uint32_t q = 0; q < t->h; q++) {
 		if ((fail_of(fw)->own >> q) & 1u) {
-			fail_msg_add(&m.ls, fw->group, dfly_topo_global_peer(t, fw->router, q).router / t->a,
+			fail_msg_add(&m.ls, fw->group,
+				     dfly_topo_global_peer(t, fw->router, q).router / t->a,
 				     FAIL_TTL_OWN);
 			want++;
 		}
@@ -259,7 +260,6 @@ static void fail_timer(struct fw *fw, uint64_t now, void *arg)
 		fail_publish(fw, now);
 }
 
-
 static bool fail_wanted(const struct fw_params *par)
 {
 	return par->fail_enabled;
@@ -288,12 +288,12 @@ static void *fail_init(struct fw *fw)
 }
 
 const struct fw_mech fw_mech_failover = {
-	.name = "failover",
-	.machines = DFLY_FW_BIT(FAILOVER),
-	.rx_types = FW_CTRL_BIT(LINK_STATE),
-	.wanted = fail_wanted,
-	.params_ok = fail_params_ok,
-	.init = fail_init,
-	.poll = fail_poll,
-	.rx = fail_rx,
+    .name = "failover",
+    .machines = DFLY_FW_BIT(FAILOVER),
+    .rx_types = FW_CTRL_BIT(LINK_STATE),
+    .wanted = fail_wanted,
+    .params_ok = fail_params_ok,
+    .init = fail_init,
+    .poll = fail_poll,
+    .rx = fail_rx,
 };

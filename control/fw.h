@@ -105,8 +105,8 @@ struct fw_params {
 	 *  DFLY_TBL_ECTN = the sum of the received copies (+ the own snapshot unless
 	 *  ectn_own_live, in which case the ASIC adds its live partial). */
 	bool ectn_enabled;
-	uint32_t ectn_period; /**< ≥ 1, default 100 */
-	bool ectn_own_live;   /**< default true (A-5.6) */
+	uint32_t ectn_period;        /**< ≥ 1, default 100 */
+	bool ectn_own_live;          /**< default true (A-5.6) */
 	enum fw_ectn_mode ectn_mode; /**< default FW_ECTN_FULL */
 	uint32_t ectn_refresh;       /**< INCREMENTAL: FULL every this many periods, ≥ 1 (10) */
 	uint32_t ectn_async_delta;   /**< ASYNC: change that sends at once, 1..15 (default 4) */
@@ -204,7 +204,7 @@ struct fw_params {
 	X(LIA_L2_FLIPS, lia_l2_flips, "LIA: changes of a destination group's L2 decision")         \
 	X(LIA_LEVEL_FLIPS, lia_level_flips, "LIA/TPR: changes of a destination group's level")     \
 	X(ACOR_CHANGES, acor_changes, "PB-ACOR: changes of the Path-A level")                      \
-	X(FAIL_CHANGES, fail_changes, "failover: changes of my own global links' down vector")      \
+	X(FAIL_CHANGES, fail_changes, "failover: changes of my own global links' down vector")     \
 	X(FAIL_TX, fail_tx, "failover: LINK_STATE frames queued (one per fabric port per send)")   \
 	X(FAIL_RX, fail_rx, "failover: LINK_STATE frames received")                                \
 	X(FAIL_ROWS, fail_rows, "failover: group rows changed by a LINK_STATE from my group")      \

@@ -92,21 +92,21 @@ struct fw_timer {
 
 /** One firmware instance: the core's state, read by the mechanisms. */
 struct fw {
-	const struct dfly_topo *topo; /**< the network */
-	struct dfly_regs *regs;	      /**< the ASIC's register file */
-	struct fw_params par;	      /**< parameters (a copy) */
-	uint32_t router;	      /**< global router id */
-	uint32_t group;		      /**< my group */
-	uint32_t rho;		      /**< my index in the group */
-	struct dfly_wire_limits lim;  /**< what the decoder checks ids against */
-	struct fw_stats st;	      /**< counters */
-	struct fw_timer timer[FW_MAX_TIMERS]; /**< [0, ntimers), in registration order */
-	uint32_t ntimers;		      /**< timers registered */
-	uint64_t now;			      /**< cycle of the current (or last) tick */
+	const struct dfly_topo *topo;             /**< the network */
+	struct dfly_regs *regs;                   /**< the ASIC's register file */
+	struct fw_params par;                     /**< parameters (a copy) */
+	uint32_t router;                          /**< global router id */
+	uint32_t group;                           /**< my group */
+	uint32_t rho;                             /**< my index in the group */
+	struct dfly_wire_limits lim;              /**< what the decoder checks ids against */
+	struct fw_stats st;                       /**< counters */
+	struct fw_timer timer[FW_MAX_TIMERS];     /**< [0, ntimers), in registration order */
+	uint32_t ntimers;                         /**< timers registered */
+	uint64_t now;                             /**< cycle of the current (or last) tick */
 	const struct fw_mech *mech[FW_MAX_MECHS]; /**< running mechanisms, in fw_mechs[] order */
-	void *mstate[FW_MAX_MECHS];		  /**< their states, same index */
-	uint32_t nmech;				  /**< running mechanisms */
-	uint32_t rx_group;			  /**< rx_group of every registered mechanism */
+	void *mstate[FW_MAX_MECHS];               /**< their states, same index */
+	uint32_t nmech;                           /**< running mechanisms */
+	uint32_t rx_group;                        /**< rx_group of every registered mechanism */
 	void *state[DFLY_FW_COUNT]; /**< state by machine slot (fw_state()), NULL if not running */
 };
 
@@ -114,7 +114,7 @@ struct fw {
 extern const struct fw_mech *const fw_mechs[];
 extern const uint32_t fw_nmechs;
 
-extern const struct fw_mech fw_mech_pb;	      /**< pb.c */
+extern const struct fw_mech fw_mech_pb;       /**< pb.c */
 extern const struct fw_mech fw_mech_ectn;     /**< ectn.c */
 extern const struct fw_mech fw_mech_failover; /**< failover.c */
 extern const struct fw_mech fw_mech_lia;      /**< lia.c */

@@ -15,15 +15,15 @@ struct lia {
 	struct dfly_regs *regs;
 	struct lia_params par;
 	uint32_t router, group;
-	uint32_t nsnap;	  /* window/bucket + 1 snapshots of the running totals */
-	uint32_t oldest;  /* index of the oldest snapshot */
-	uint32_t *snap;	  /* [nsnap][g] */
-	uint32_t *E;	  /* [g] extended counters, hundredths */
-	uint64_t *R;	  /* [2h+1] remote counters R', index k + h */
+	uint32_t nsnap;          /* window/bucket + 1 snapshots of the running totals */
+	uint32_t oldest;         /* index of the oldest snapshot */
+	uint32_t *snap;          /* [nsnap][g] */
+	uint32_t *E;             /* [g] extended counters, hundredths */
+	uint64_t *R;             /* [2h+1] remote counters R', index k + h */
 	struct dfly_tbl_lia tbl; /* what the tables should hold */
-	int32_t *t;		 /* [g] T per group, phits */
+	int32_t *t;              /* [g] T per group, phits */
 	bool dirty_lia, dirty_ugal;
-	uint64_t acor_base;	 /* head waits at the start of the ACOR window */
+	uint64_t acor_base; /* head waits at the start of the ACOR window */
 	struct lia_stats st;
 };
 
@@ -129,8 +129,8 @@ struct lia *lia_create(const struct dfly_topo *topo, uint32_t router, struct dfl
 
 	if (topo == NULL || regs == NULL || p == NULL || router >= topo->routers ||
 	    topo->g > DFLY_MAX_GROUPS || p->bucket == 0 || p->window == 0 ||
-	    p->window % p->bucket != 0 || p->window / p->bucket > LIA_MAX_SLOTS ||
-	    p->update == 0 || p->acor_window == 0 || p->li_low > p->li_high) {
+	    p->window % p->bucket != 0 || p->window / p->bucket > LIA_MAX_SLOTS || p->update == 0 ||
+	    p->acor_window == 0 || p->li_low > p->li_high) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -347,10 +347,10 @@ static void lia_fw_tick(struct fw *fw, void *state, uint64_t now)
 }
 
 const struct fw_mech fw_mech_lia = {
-	.name = "lia",
-	.machines = DFLY_FW_BIT(LIA) | DFLY_FW_BIT(TPR) | DFLY_FW_BIT(ACOR),
-	.wanted = lia_fw_wanted,
-	.init = lia_fw_init,
-	.fini = lia_fw_fini,
-	.tick = lia_fw_tick,
+    .name = "lia",
+    .machines = DFLY_FW_BIT(LIA) | DFLY_FW_BIT(TPR) | DFLY_FW_BIT(ACOR),
+    .wanted = lia_fw_wanted,
+    .init = lia_fw_init,
+    .fini = lia_fw_fini,
+    .tick = lia_fw_tick,
 };

@@ -33,21 +33,21 @@
 
 /** Parameters (spec §6.9, LIA Table 1; §4.12 for ACOR). */
 struct lia_params {
-	bool enabled;	  /**< run the LIA (or, with tpr, TPR) machine */
-	bool tpr;	  /**< TPR: levels from carried traffic only (w ignored, = 0), no L1/L2 */
-	uint32_t window;  /**< HW, cycles (200) */
-	uint32_t bucket;  /**< B, cycles (10); divides window; window/bucket ≤ LIA_MAX_SLOTS */
-	uint32_t w100;	  /**< w in hundredths (10 = 0.1) */
-	uint32_t gpsth;	  /**< L1: a directly attached group is busy iff G > GPSTh (packets) */
-	uint32_t sgc;	  /**< L1: keep L1 iff at least SGC of them are busy */
-	uint32_t rcth;	  /**< L2: skip L2 iff every checked R ≤ RCTh (packets per window) */
-	uint32_t li_low;  /**< level benign iff G ≤ LI_l (packets) */
-	uint32_t li_high; /**< level mix iff LI_l < G ≤ LI_h, adversarial above */
-	int32_t t_level[3];  /**< T per level (enum dfly_lia_level), packets */
-	uint32_t pkt_phits;  /**< packet length L: T in phits = T·L (A-6.7) */
-	uint32_t update;     /**< cycles between recomputations, ≥ 1 (1: every cycle) */
-	bool acor;	     /**< run ACOR (PB-ACOR's Path-A length per router) */
-	uint32_t acor_window;	      /**< HI, cycles (500) */
+	bool enabled;       /**< run the LIA (or, with tpr, TPR) machine */
+	bool tpr;           /**< TPR: levels from carried traffic only (w ignored, = 0), no L1/L2 */
+	uint32_t window;    /**< HW, cycles (200) */
+	uint32_t bucket;    /**< B, cycles (10); divides window; window/bucket ≤ LIA_MAX_SLOTS */
+	uint32_t w100;      /**< w in hundredths (10 = 0.1) */
+	uint32_t gpsth;     /**< L1: a directly attached group is busy iff G > GPSTh (packets) */
+	uint32_t sgc;       /**< L1: keep L1 iff at least SGC of them are busy */
+	uint32_t rcth;      /**< L2: skip L2 iff every checked R ≤ RCTh (packets per window) */
+	uint32_t li_low;    /**< level benign iff G ≤ LI_l (packets) */
+	uint32_t li_high;   /**< level mix iff LI_l < G ≤ LI_h, adversarial above */
+	int32_t t_level[3]; /**< T per level (enum dfly_lia_level), packets */
+	uint32_t pkt_phits; /**< packet length L: T in phits = T·L (A-6.7) */
+	uint32_t update;    /**< cycles between recomputations, ≥ 1 (1: every cycle) */
+	bool acor;          /**< run ACOR (PB-ACOR's Path-A length per router) */
+	uint32_t acor_window;        /**< HI, cycles (500) */
 	uint32_t it1, it2, dt1, dt2; /**< ACOR thresholds per window (15, 50, 5, 15) */
 };
 
@@ -82,12 +82,12 @@ struct lia;
 
 /** Figures the machine keeps for the firmware's statistics. */
 struct lia_stats {
-	uint64_t recompute;  /**< recomputations */
-	uint64_t publish;    /**< table generations published (LIA and UGAL tables) */
-	uint64_t busy;	     /**< publications deferred: the ASIC had not acknowledged (EBUSY) */
-	uint64_t l1_flips;   /**< changes of the L1 flag */
-	uint64_t l2_flips;   /**< changes of an L2 decision */
-	uint64_t level_flips; /**< changes of a group's level */
+	uint64_t recompute;    /**< recomputations */
+	uint64_t publish;      /**< table generations published (LIA and UGAL tables) */
+	uint64_t busy;         /**< publications deferred: the ASIC had not acknowledged (EBUSY) */
+	uint64_t l1_flips;     /**< changes of the L1 flag */
+	uint64_t l2_flips;     /**< changes of an L2 decision */
+	uint64_t level_flips;  /**< changes of a group's level */
 	uint64_t acor_changes; /**< ACOR level changes */
 };
 

@@ -23,9 +23,9 @@ struct fw_pb {
 	bool dirty;                           /* a publication is pending (EBUSY last time) */
 	uint8_t published[DFLY_MAX_A][DFLY_MAX_H]; /* rows of the last published generation */
 	bool ever_published;
-	uint8_t sent[DFLY_MAX_H];             /* own bits of the last PB_STATE broadcast */
+	uint8_t sent[DFLY_MAX_H]; /* own bits of the last PB_STATE broadcast */
 	bool ever_sent;
-	uint64_t tried;                       /* cycle of the last publication attempt + 1 */
+	uint64_t tried; /* cycle of the last publication attempt + 1 */
 };
 
 static inline struct fw_pb *pb_of(const struct fw *fw)
@@ -303,13 +303,13 @@ static void *pb_init(struct fw *fw)
 }
 
 const struct fw_mech fw_mech_pb = {
-	.name = "pb",
-	.machines = DFLY_FW_BIT(PB),
-	.rx_types = FW_CTRL_BIT(PB_STATE),
-	.rx_group = FW_CTRL_BIT(PB_STATE),
-	.wanted = pb_wanted,
-	.params_ok = pb_params_ok,
-	.init = pb_init,
-	.rx = pb_rx_frame,
-	.tick = pb_tick,
+    .name = "pb",
+    .machines = DFLY_FW_BIT(PB),
+    .rx_types = FW_CTRL_BIT(PB_STATE),
+    .rx_group = FW_CTRL_BIT(PB_STATE),
+    .wanted = pb_wanted,
+    .params_ok = pb_params_ok,
+    .init = pb_init,
+    .rx = pb_rx_frame,
+    .tick = pb_tick,
 };

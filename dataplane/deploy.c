@@ -20,7 +20,7 @@ struct dp_ctx {
 };
 
 __attribute__((format(printf, 4, 5))) static int fail(struct dp_ctx *c, const config_setting_t *s,
-						       const char *setting, const char *fmt, ...)
+						      const char *setting, const char *fmt, ...)
 {
 	char msg[384];
 	va_list ap;
@@ -36,17 +36,18 @@ __attribute__((format(printf, 4, 5))) static int fail(struct dp_ctx *c, const co
 	return -EINVAL;
 }
 
-static const char *const top_names[] = {"network", "instance", "firmware", "routers", "lcores",
-					"ports",   "hosts",    "generators", "link",  "run",   NULL};
+static const char *const top_names[] = {"network", "instance", "firmware", "routers",
+					"lcores",  "ports",    "hosts",    "generators",
+					"link",    "run",      NULL};
 static const char *const port_names[] = {"router", "port", "dev", "args", NULL};
 static const char *const host_names[] = {"node", "mac", "ip", "dev", "args", NULL};
 static const char *const lcore_names[] = {"lcore", "routers", NULL};
-static const char *const link_names[] = {"replay",	 "rto_us",	     "ack_every",
-					 "ack_delay_us", "keepalive_us",     "nak_us",
-					 "credit_delay_us", "credit_refresh_us", "hello_us", "dead_us",
-					 "loss_ppm", NULL};
-static const char *const run_names[] = {"duration_s", "stats_interval_s", "max_steps", "mbufs",
-					"epoch_ns",   "idle",		  NULL};
+static const char *const link_names[] = {
+    "replay",       "rto_us",  "ack_every",       "ack_delay_us",
+    "keepalive_us", "nak_us",  "credit_delay_us", "credit_refresh_us",
+    "hello_us",     "dead_us", "loss_ppm",        NULL};
+static const char *const run_names[] = {
+    "duration_s", "stats_interval_s", "max_steps", "mbufs", "epoch_ns", "idle", NULL};
 
 /* Refuse a member of group @p g that is not in @p names (a typo must not be ignored). */
 static int check_names(struct dp_ctx *c, const config_setting_t *g, const char *where,
@@ -67,8 +68,8 @@ static int check_names(struct dp_ctx *c, const config_setting_t *g, const char *
 	return 0;
 }
 
-static int get_u32(struct dp_ctx *c, const config_setting_t *g, const char *name,
-		   const char *where, uint32_t *out, uint32_t min, uint32_t max, bool required)
+static int get_u32(struct dp_ctx *c, const config_setting_t *g, const char *name, const char *where,
+		   uint32_t *out, uint32_t min, uint32_t max, bool required)
 {
 	const config_setting_t *s = config_setting_get_member(g, name);
 	long long v;
@@ -78,7 +79,8 @@ static int get_u32(struct dp_ctx *c, const config_setting_t *g, const char *name
 			return fail(c, g, where, "missing '%s'", name);
 		return 0;
 	}
-	if (config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_INT64)
+	if (config_setting_type(s) != CONFIG_TYPE_INT &&
+	    config_setting_type(s) != CONFIG_TYPE_INT64)
 		return fail(c, s, where, "'%s' must be an integer", name);
 	v = config_setting_get_int64(s);
 	if (v < (long long)min || v > (long long)max)
@@ -87,8 +89,8 @@ static int get_u32(struct dp_ctx *c, const config_setting_t *g, const char *name
 	return 0;
 }
 
-static int get_str(struct dp_ctx *c, const config_setting_t *g, const char *name,
-		   const char *where, char *out, size_t len, bool required)
+static int get_str(struct dp_ctx *c, const config_setting_t *g, const char *name, const char *where,
+		   char *out, size_t len, bool required)
 {
 	const config_setting_t *s = config_setting_get_member(g, name);
 	const char *v;
@@ -134,7 +136,8 @@ static int router_list(struct dp_ctx *c, const config_setting_t *s, const char *
 		v = config_setting_get_int(e);
 		if (v < 0 || v >= c->d->routers) {
 			free(seen);
-			return fail(c, s, where, "router %lld out of range [0, %u)", v, c->d->routers);
+			return fail(c, s, where, "router %lld out of range [0, %u)", v,
+				    c->d->routers);
 		}
 		if (seen[v]) {
 			free(seen);
@@ -142,7 +145,8 @@ static int router_list(struct dp_ctx *c, const config_setting_t *s, const char *
 		}
 		if (hosted_only && !c->d->hosted[v]) {
 			free(seen);
-			return fail(c, s, where, "router %lld is not in 'routers' (not hosted here)", v);
+			return fail(c, s, where,
+				    "router %lld is not in 'routers' (not hosted here)", v);
 		}
 		seen[v] = true;
 		(*out)[i] = (uint32_t)v;
@@ -196,20 +200,24 @@ static int load_ports(struct dp_ctx *c, const struct dfly_topo *t)
 		if (!d->hosted[p->router])
 			return fail(c, e, where, "router %u is not hosted here", p->router);
 		if (p->port < t->first_local)
-			return fail(c, e, where,
-				    "port %u of router %u is a terminal port (nodes connect through "
-				    "'hosts' or 'generators')",
-				    p->port, p->router);
+			return fail(
+			    c, e, where,
+			    "port %u of router %u is a terminal port (nodes connect through "
+			    "'hosts' or 'generators')",
+			    p->port, p->router);
 		dfly_topo_port_peer(t, p->router, p->port, &pr, &pp);
 		if (d->hosted[pr])
-			return fail(c, e, where,
-				    "router %u port %u leads to router %u, hosted here too: that link "
-				    "is in-process and takes no device",
-				    p->router, p->port, pr);
+			return fail(
+			    c, e, where,
+			    "router %u port %u leads to router %u, hosted here too: that link "
+			    "is in-process and takes no device",
+			    p->router, p->port, pr);
 		for (uint32_t j = 0; j < i; j++) {
 			if (d->ports[j].router == p->router && d->ports[j].port == p->port)
-				return fail(c, e, where, "router %u port %u already has a device "
-					    "(ports[%u])", p->router, p->port, j);
+				return fail(c, e, where,
+					    "router %u port %u already has a device "
+					    "(ports[%u])",
+					    p->router, p->port, j);
 			if (strcmp(d->ports[j].dev.name, p->dev.name) == 0 &&
 			    strcmp(p->dev.name, DP_DEV_PEER) != 0)
 				return fail(c, e, where, "device %s already used by ports[%u]",
@@ -230,10 +238,11 @@ static int load_ports(struct dp_ctx *c, const struct dfly_topo *t)
 			for (uint32_t j = 0; j < d->nports && !found; j++)
 				found = d->ports[j].router == r && d->ports[j].port == port;
 			if (!found)
-				return fail(c, ps, "ports",
-					    "router %u port %u leads to router %u port %u, which is not "
-					    "hosted here: it needs a device",
-					    r, port, pr, pp);
+				return fail(
+				    c, ps, "ports",
+				    "router %u port %u leads to router %u port %u, which is not "
+				    "hosted here: it needs a device",
+				    r, port, pr, pp);
 		}
 	}
 	return 0;
@@ -268,8 +277,8 @@ static int load_hosts(struct dp_ctx *c, const struct dfly_topo *t)
 		    (rc = get_str(c, e, "ip", where, ip, sizeof(ip), false)))
 			return rc;
 		if (dp_host_parse_mac(mac, h->mac) < 0)
-			return fail(c, e, where, "mac \"%s\" is not six hex pairs aa:bb:cc:dd:ee:ff",
-				    mac);
+			return fail(c, e, where,
+				    "mac \"%s\" is not six hex pairs aa:bb:cc:dd:ee:ff", mac);
 		if (ip[0] && dp_host_parse_ipv4(ip, &h->ip) < 0)
 			return fail(c, e, where, "ip \"%s\" is not a dotted IPv4 address", ip);
 		if (config_setting_get_member(e, "dev") != NULL) {
@@ -277,21 +286,26 @@ static int load_hosts(struct dp_ctx *c, const struct dfly_topo *t)
 				return rc;
 			h->has_dev = true;
 			if (strcmp(h->dev.name, DP_DEV_PEER) == 0)
-				return fail(c, e, where, "a host cannot be a loopback peer (dev \"%s\" "
-					    "is for fabric ports)", DP_DEV_PEER);
-			if (!d->hosted[h->node / t->p])
 				return fail(c, e, where,
-					    "node %u belongs to router %u, not hosted here: it takes "
-					    "no device in this file",
-					    h->node, h->node / t->p);
+					    "a host cannot be a loopback peer (dev \"%s\" "
+					    "is for fabric ports)",
+					    DP_DEV_PEER);
+			if (!d->hosted[h->node / t->p])
+				return fail(
+				    c, e, where,
+				    "node %u belongs to router %u, not hosted here: it takes "
+				    "no device in this file",
+				    h->node, h->node / t->p);
 			for (uint32_t j = 0; j < d->nports; j++)
 				if (strcmp(d->ports[j].dev.name, h->dev.name) == 0)
-					return fail(c, e, where, "device %s already used by ports[%u]",
+					return fail(c, e, where,
+						    "device %s already used by ports[%u]",
 						    h->dev.name, j);
 			for (uint32_t j = 0; j < i; j++)
 				if (d->hosts[j].has_dev &&
 				    strcmp(d->hosts[j].dev.name, h->dev.name) == 0)
-					return fail(c, e, where, "device %s already used by hosts[%u]",
+					return fail(c, e, where,
+						    "device %s already used by hosts[%u]",
 						    h->dev.name, j);
 		}
 	}
@@ -332,11 +346,14 @@ static int load_generators(struct dp_ctx *c, const struct dfly_topo *t)
 		if (strcmp(v, "none") == 0)
 			return 0;
 		if (strcmp(v, "all") != 0)
-			return fail(c, g, "generators", "\"%s\": expected \"all\", \"none\" or a list "
-				    "of nodes", v);
+			return fail(c, g, "generators",
+				    "\"%s\": expected \"all\", \"none\" or a list "
+				    "of nodes",
+				    v);
 	} else if (g != NULL) {
 		if (!config_setting_is_aggregate(g))
-			return fail(c, g, "generators", "expected \"all\", \"none\" or a list of nodes");
+			return fail(c, g, "generators",
+				    "expected \"all\", \"none\" or a list of nodes");
 		all = false;
 		for (int i = 0; i < config_setting_length(g); i++) {
 			const config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
@@ -363,8 +380,10 @@ static int load_generators(struct dp_ctx *c, const struct dfly_topo *t)
 		if (all)
 			d->gen[n] = d->hosted[n / t->p] && !host;
 		else if (d->gen[n] && host)
-			return fail(c, g, "generators", "node %u is a host (hosts[]): it cannot also "
-				    "run a generator", n);
+			return fail(c, g, "generators",
+				    "node %u is a host (hosts[]): it cannot also "
+				    "run a generator",
+				    n);
 	}
 	return 0;
 }
@@ -400,7 +419,7 @@ static int load_lcores(struct dp_ctx *c)
 		    (rc = get_u32(c, e, "lcore", where, &l->lcore, 0, 1023, true))) {
 			free(owner);
 			return config_setting_is_group(e) ? rc
-							   : fail(c, e, where, "must be a group");
+							  : fail(c, e, where, "must be a group");
 		}
 		for (uint32_t j = 0; j < i; j++)
 			if (d->lcores[j].lcore == l->lcore) {
@@ -477,7 +496,8 @@ static int load_link_run(struct dp_ctx *c)
 				  false)) ||
 		    (rc = get_u32(c, l, "dead_us", "link.dead_us", &k->dead_us, 0, 100000000,
 				  false)) ||
-		    (rc = get_u32(c, l, "loss_ppm", "link.loss_ppm", &k->loss_ppm, 0, 500000, false)))
+		    (rc = get_u32(c, l, "loss_ppm", "link.loss_ppm", &k->loss_ppm, 0, 500000,
+				  false)))
 			return rc;
 		if (k->replay & (k->replay - 1))
 			return fail(c, config_setting_get_member(l, "replay"), "link.replay",
@@ -499,8 +519,8 @@ static int load_link_run(struct dp_ctx *c)
 			    config_setting_type(s) != CONFIG_TYPE_INT)
 				return fail(c, s, "run.duration_s", "must be a number");
 			d->run.duration_s = config_setting_type(s) == CONFIG_TYPE_INT
-						    ? config_setting_get_int(s)
-						    : config_setting_get_float(s);
+						? config_setting_get_int(s)
+						: config_setting_get_float(s);
 			if (d->run.duration_s < 0)
 				return fail(c, s, "run.duration_s", "must be ≥ 0");
 		}
@@ -510,8 +530,8 @@ static int load_link_run(struct dp_ctx *c)
 			    config_setting_type(s) != CONFIG_TYPE_INT)
 				return fail(c, s, "run.stats_interval_s", "must be a number");
 			d->run.stats_interval_s = config_setting_type(s) == CONFIG_TYPE_INT
-							  ? config_setting_get_int(s)
-							  : config_setting_get_float(s);
+						      ? config_setting_get_int(s)
+						      : config_setting_get_float(s);
 			if (d->run.stats_interval_s < 0)
 				return fail(c, s, "run.stats_interval_s", "must be ≥ 0");
 		}
@@ -633,7 +653,8 @@ int dp_deploy_load(struct dp_deploy *d, const char *path, const char *const *set
 	}
 	s = config_lookup(&c.lc, "routers");
 	if (s == NULL) {
-		rc = fail(&c, config_root_setting(&c.lc), "routers", "missing: which routers run "
+		rc = fail(&c, config_root_setting(&c.lc), "routers",
+			  "missing: which routers run "
 			  "here");
 		goto out;
 	}
@@ -652,10 +673,11 @@ int dp_deploy_load(struct dp_deploy *d, const char *path, const char *const *set
 		size_t maxf = dp_host_max_frame(minbuf, d->net.phit_bytes);
 
 		if (maxf < 1514) {
-			rc = fail(&c, config_lookup(&c.lc, "hosts"), "hosts",
-				  "the smallest buffer of %s (%u phits of %u bytes) holds a %zu-byte "
-				  "host frame; hosts need 1514 (raise buffers.* or packet.phit_bytes)",
-				  d->network, minbuf, d->net.phit_bytes, maxf);
+			rc = fail(
+			    &c, config_lookup(&c.lc, "hosts"), "hosts",
+			    "the smallest buffer of %s (%u phits of %u bytes) holds a %zu-byte "
+			    "host frame; hosts need 1514 (raise buffers.* or packet.phit_bytes)",
+			    d->network, minbuf, d->net.phit_bytes, maxf);
 			goto out;
 		}
 	}

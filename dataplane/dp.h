@@ -28,9 +28,9 @@
 #include "llr.h"
 #include "regs_shm.h"
 
-#define DP_BURST 32u	   /**< frames per rx/tx burst */
+#define DP_BURST    32u         /**< frames per rx/tx burst */
 #define DP_STALL_NS 10000000ull /**< a gap between two polls of a port this long is a stall */
-#define DP_TXQ 256u	   /**< frames a port queues for its device between two flushes */
+#define DP_TXQ      256u        /**< frames a port queues for its device between two flushes */
 /** link and credit timing: a difference this large (cycles) is another clock, not timed */
 #define DP_TIMING_MAX (1ull << 32)
 
@@ -48,7 +48,7 @@ extern int dp_logtype;
 /** The rate limit of one source of log messages: a window of a second. */
 struct dp_log_rl {
 	uint64_t win_ns;     /**< start of the current window */
-	uint32_t n;	     /**< messages logged in it */
+	uint32_t n;          /**< messages logged in it */
 	uint32_t suppressed; /**< messages left out since the last one logged */
 };
 
@@ -79,7 +79,7 @@ static inline struct rte_mbuf *dp_pkt_mbuf(struct asic_pkt *pk)
 
 enum dp_port_kind {
 	DP_PORT_FABRIC, /**< a fabric port whose link crosses a device */
-	DP_PORT_HOST,	/**< a terminal port whose node is a host behind a device */
+	DP_PORT_HOST,   /**< a terminal port whose node is a host behind a device */
 };
 
 struct dp_router;
@@ -88,13 +88,13 @@ struct dp_cap_ring;
 /** A router port realised by a device. */
 struct dp_port {
 	enum dp_port_kind kind;
-	uint16_t eth;	      /**< ethdev port id */
-	bool vdev;	      /**< created by us with rte_vdev_init (uninit at exit) */
+	uint16_t eth; /**< ethdev port id */
+	bool vdev;    /**< created by us with rte_vdev_init (uninit at exit) */
 	char name[DP_DEV_NAME_MAX];
 	struct dp_router *rt;
-	uint32_t port;	      /**< ASIC port */
-	uint8_t mac[6];	      /**< our MAC on this port */
-	uint8_t peer_mac[6];  /**< fabric: the peer's MAC */
+	uint32_t port;       /**< ASIC port */
+	uint8_t mac[6];      /**< our MAC on this port */
+	uint8_t peer_mac[6]; /**< fabric: the peer's MAC */
 	uint32_t peer_router, peer_port;
 
 	/* fabric */
@@ -105,17 +105,17 @@ struct dp_port {
 	uint64_t rx_taken; /**< cycle the last frame accepted was taken (ACK taken), or NONE */
 	uint64_t up_cycle; /**< cycle the peer's HELLO brought the link up (link timing) */
 	uint16_t cr_total[DFLY_MAX_VCS]; /**< phits freed per VC, running total (we send) */
-	uint16_t cr_seen[DFLY_MAX_VCS];	 /**< the peer's last running total (we receive) */
-	uint32_t nvc_in;		 /**< VCs of our input side (credits we return) */
+	uint16_t cr_seen[DFLY_MAX_VCS];  /**< the peer's last running total (we receive) */
+	uint32_t nvc_in;                 /**< VCs of our input side (credits we return) */
 	bool cr_dirty;
 	uint64_t cr_due; /**< cycle the newest credit return since the last CREDIT frame was due */
 	uint64_t cr_first_ns, cr_last_ns;
 	uint64_t hello_next_ns;
-	uint64_t last_rx_ns;	  /**< last valid frame from the peer (liveness, link.dead_us) */
-	bool dead;		  /**< declared down by liveness: the ASIC port is held down */
-	uint64_t last_poll_ns;	  /**< previous dp_fabric_rx() (stalls are left out of liveness) */
-	uint64_t stalls;	  /**< polling gaps over DP_STALL_NS */
-	uint64_t stall_max_ns;	  /**< the longest of them */
+	uint64_t last_rx_ns;      /**< last valid frame from the peer (liveness, link.dead_us) */
+	bool dead;                /**< declared down by liveness: the ASIC port is held down */
+	uint64_t last_poll_ns;    /**< previous dp_fabric_rx() (stalls are left out of liveness) */
+	uint64_t stalls;          /**< polling gaps over DP_STALL_NS */
+	uint64_t stall_max_ns;    /**< the longest of them */
 	struct dfly_rng loss_rng; /**< link.loss_ppm draws */
 	struct dp_log_rl log_rl;  /**< its link events' messages (dp_port_log()) */
 
@@ -130,8 +130,8 @@ struct dp_port {
 /** Terminal port of a hosted router: what sits at the node. */
 enum dp_term {
 	DP_TERM_NONE = 0, /**< nothing: the node neither sends nor is a host */
-	DP_TERM_GEN,	  /**< synthetic generator and sink */
-	DP_TERM_HOST,	  /**< a host behind a device (struct dp_port) */
+	DP_TERM_GEN,      /**< synthetic generator and sink */
+	DP_TERM_HOST,     /**< a host behind a device (struct dp_port) */
 };
 
 /** A hosted router. */
@@ -140,11 +140,11 @@ struct dp_router {
 	struct asic *as;
 	struct dfly_regs *regs;
 	struct dfly_regs_shm shm; /**< when the register file is in shared memory */
-	struct fw *fw;		  /**< DP_FW_THREAD: the firmware instance */
+	struct fw *fw;            /**< DP_FW_THREAD: the firmware instance */
 	uint64_t fw_next, fw_skipped;
 	struct dp_lcore *lc;
-	uint32_t ngen;			      /**< generator nodes */
-	uint8_t term[DFLY_MAX_PORTS];	      /**< enum dp_term per terminal port */
+	uint32_t ngen;                       /**< generator nodes */
+	uint8_t term[DFLY_MAX_PORTS];        /**< enum dp_term per terminal port */
 	struct dp_port *dev[DFLY_MAX_PORTS]; /**< device of each port, or NULL */
 };
 
@@ -155,9 +155,9 @@ struct dp_lcore {
 	uint32_t nrt;
 	struct dp_port **ports;
 	uint32_t nports;
-	uint32_t ngen;	     /**< generator nodes of my routers */
-	uint64_t cur;	     /**< next cycle to step */
-	uint64_t behind_max; /**< largest lag seen (cycles the clock was ahead after a slice) */
+	uint32_t ngen;        /**< generator nodes of my routers */
+	uint64_t cur;         /**< next cycle to step */
+	uint64_t behind_max;  /**< largest lag seen (cycles the clock was ahead after a slice) */
 	uint64_t slices_full; /**< slices that hit max_steps with the clock still ahead */
 	uint64_t sleeps;      /**< idle sleeps (run.idle = "sleep") */
 	uint64_t sleep_late_max_ns; /**< the latest wake-up after an idle sleep, past its time */
@@ -165,7 +165,7 @@ struct dp_lcore {
 	 *  counts packets generated from edge.measure_from, sim.warmup cycles after every device
 	 *  port of this process came up */
 	struct dfly_edge_lane edge;
-	uint64_t host_frames;	     /**< host frames delivered to hosts */
+	uint64_t host_frames;        /**< host frames delivered to hosts */
 	_Atomic uint64_t done_cycle; /**< cur, published for the progress line */
 	struct dp_cap_ring *cap;     /**< capture ring of this lcore, or NULL */
 } __rte_cache_aligned;

@@ -20,11 +20,11 @@
 struct dp_peer {
 	const struct dp_env *env;
 	uint16_t eth;
-	uint32_t router, port;	   /* the router's side */
-	uint32_t me, my_port;	   /* the neighbour we stand for */
+	uint32_t router, port; /* the router's side */
+	uint32_t me, my_port;  /* the neighbour we stand for */
 	uint8_t mac[6], peer_mac[6];
 	uint32_t nvc;
-	bool up;		   /* the router's HELLO has arrived */
+	bool up; /* the router's HELLO has arrived */
 	uint64_t hello_next_ns;
 	/* what we receive: sequence, our input buffer's credits returned (running totals) */
 	uint32_t expect;
@@ -53,7 +53,7 @@ struct dp_peer {
 
 #define DP_PEER_FAULT_DESC_(E, d) d,
 const char *const dp_peer_fault_descs[DP_PEER_FAULT_COUNT] = {
-	DP_FOREACH_PEER_FAULT(DP_PEER_FAULT_DESC_)};
+    DP_FOREACH_PEER_FAULT(DP_PEER_FAULT_DESC_)};
 #undef DP_PEER_FAULT_DESC_
 
 struct dp_peer *dp_peer_create(const struct dp_env *env, uint16_t eth, uint32_t router,
@@ -231,7 +231,8 @@ static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uin
 							   .src_router = p->me};
 
 				c.ack.ack = p->expect;
-				c.ack.taken = DFLY_WIRE_ACK_NONE; /* a loopback peer keeps no clock: not timed */
+				c.ack.taken = DFLY_WIRE_ACK_NONE; /* a loopback peer keeps no clock:
+								     not timed */
 				c.ack.flags = DFLY_WIRE_ACK_F_NAK;
 				send_ctrl(p, &c);
 				p->nak_sent = true;
@@ -284,8 +285,8 @@ static void tx_data(struct dp_peer *p)
 		memcpy(eth.dst, p->peer_mac, 6);
 		memcpy(eth.src, p->mac, 6);
 		/* the frame may carry a VLAN tag we looked through: rewrite from its payload on */
-		rte_pktmbuf_adj(m, (uint16_t)(d.payload_off - DFLY_WIRE_ETH_LEN -
-					      DFLY_WIRE_DATA_HDR_LEN));
+		rte_pktmbuf_adj(
+		    m, (uint16_t)(d.payload_off - DFLY_WIRE_ETH_LEN - DFLY_WIRE_DATA_HDR_LEN));
 		dfly_wire_data_encode(rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m), &eth,
 				      &d, NULL);
 		p->txq[p->ntx++] = m;
@@ -320,13 +321,14 @@ static void send_fault(struct dp_peer *p, enum dp_peer_fault k)
 		c.ack.taken = DFLY_WIRE_ACK_NONE; /* a loopback peer keeps no clock: not timed */
 		if (k == DP_PEER_FAULT_NOT_PEER)
 			c.src_router = (p->me + 1) % lim->routers == p->router
-					       ? (p->me + 2) % lim->routers
-					       : (p->me + 1) % lim->routers;
+					   ? (p->me + 2) % lim->routers
+					   : (p->me + 1) % lim->routers;
 		send_ctrl(p, &c);
 		if (p->ntx == before)
 			return;
 		if (k == DP_PEER_FAULT_CTRL_TYPE)
-			rte_pktmbuf_mtod(p->txq[p->ntx - 1], uint8_t *)[DFLY_WIRE_ETH_LEN + 1] = 200;
+			rte_pktmbuf_mtod(p->txq[p->ntx - 1], uint8_t *)[DFLY_WIRE_ETH_LEN + 1] =
+			    200;
 		p->st.faults[k]++;
 		return;
 	}
@@ -430,14 +432,16 @@ unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
 			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK, .src_router = p->me};
 
 			c.ack.ack = p->expect;
-			c.ack.taken = DFLY_WIRE_ACK_NONE; /* a loopback peer keeps no clock: not timed */
+			c.ack.taken =
+			    DFLY_WIRE_ACK_NONE; /* a loopback peer keeps no clock: not timed */
 			send_ctrl(p, &c);
 			p->unacked = 0;
 			p->ack_last_ns = now_ns;
 		}
 		/* our input buffer's credits: at once, as running totals */
 		if (p->cr_dirty || now_ns - p->cr_last_ns >= lk->credit_refresh_us * 1000ull) {
-			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->me};
+			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT,
+						   .src_router = p->me};
 
 			c.credit.n = (uint8_t)p->nvc;
 			c.credit.due = DFLY_WIRE_CREDIT_NO_DUE; /* a loopback peer keeps no clock */

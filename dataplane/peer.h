@@ -52,13 +52,13 @@ struct dp_peer_stats {
 	uint64_t info;      /**< PB information flits received (sequenced, no buffer) */
 	uint64_t errors;    /**< bad_frame + nak + overflow: what must never happen */
 	uint64_t bad_frame; /**< undecodable, or not from the router on this link */
-	uint64_t nak;	    /**< NAKs from the router (it saw a loss of ours) */
+	uint64_t nak;       /**< NAKs from the router (it saw a loss of ours) */
 	uint64_t overflow;  /**< data beyond the credits we gave, or a bad VC */
 	/* repaired by the protocol, counted only */
-	uint64_t gap;	    /**< data beyond the next sequence number: the router's device
-				 refused a copy; we NAK, its replay sends it again */
-	uint64_t no_room;   /**< control frame not sent (no mbuf, device full): the next
-				 ACK or CREDIT (running totals) carries it */
+	uint64_t gap;     /**< data beyond the next sequence number: the router's device
+			       refused a copy; we NAK, its replay sends it again */
+	uint64_t no_room; /**< control frame not sent (no mbuf, device full): the next
+			       ACK or CREDIT (running totals) carries it */
 	uint64_t faults[DP_PEER_FAULT_COUNT]; /**< bad frames sent on purpose, per kind */
 };
 

@@ -181,7 +181,8 @@ static int encode_data(struct dp_port *p, struct rte_mbuf *m, uint32_t seq)
 	if (h == NULL)
 		return -1;
 	asic_pkt_wire(pk, &d);
-	d.type = (pk->flags & ASIC_PKT_SYNTH) || plen == 0 ? DFLY_WIRE_PKT_SYNTH : DFLY_WIRE_PKT_HOST;
+	d.type =
+	    (pk->flags & ASIC_PKT_SYNTH) || plen == 0 ? DFLY_WIRE_PKT_SYNTH : DFLY_WIRE_PKT_HOST;
 	d.seq = seq;
 	d.payload_len = plen;
 	memcpy(eth.dst, p->peer_mac, 6);
@@ -367,14 +368,15 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 		p->cr_dirty = true;
 		p->cr_due = due; /* popped in due order: the newest */
 	}
-	if (up && ((p->cr_dirty && now_ns - p->cr_first_ns >= env->link->credit_delay_us * 1000ull) ||
-		   now_ns - p->cr_last_ns >= env->link->credit_refresh_us * 1000ull)) {
+	if (up &&
+	    ((p->cr_dirty && now_ns - p->cr_first_ns >= env->link->credit_delay_us * 1000ull) ||
+	     now_ns - p->cr_last_ns >= env->link->credit_refresh_us * 1000ull)) {
 		struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->rt->id};
 
 		c.credit.n = (uint8_t)p->nvc_in;
 		/* timed like the data: not what was held while the link was coming up */
-		c.credit.due = p->cr_dirty && p->cr_due >= p->up_cycle ? p->cr_due
-								       : DFLY_WIRE_CREDIT_NO_DUE;
+		c.credit.due =
+		    p->cr_dirty && p->cr_due >= p->up_cycle ? p->cr_due : DFLY_WIRE_CREDIT_NO_DUE;
 		for (uint32_t v = 0; v < p->nvc_in; v++) {
 			c.credit.e[v].vc = (uint8_t)v;
 			c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
@@ -435,7 +437,8 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 	}
 	p->rx_taken = cur; /* the next ACK reports it: the sender knows when it was due */
 	if (d.type == DFLY_WIRE_PKT_INFO) {
-		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_PB_INFO, &d.pb_vec, sizeof(d.pb_vec), cur))
+		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_PB_INFO, &d.pb_vec, sizeof(d.pb_vec),
+					 cur))
 			drop(p, DFLY_DROP_CTRL_LINK_FULL);
 		rte_pktmbuf_free(m);
 		return;
@@ -493,9 +496,11 @@ static void alive(struct dp_port *p, uint64_t now_ns)
  */
 /* A timing family: TIMED, then LATE, _CYCLES, _MAX, EARLY, _CYCLES, _MAX, in that order. */
 #define TIMING_FAMILY_ORDERED(F)                                                                   \
-	(DFLY_##F##_LATE == DFLY_##F##_TIMED + 1 && DFLY_##F##_LATE_CYCLES == DFLY_##F##_TIMED + 2 && \
-	 DFLY_##F##_LATE_MAX == DFLY_##F##_TIMED + 3 && DFLY_##F##_EARLY == DFLY_##F##_TIMED + 4 &&   \
-	 DFLY_##F##_EARLY_CYCLES == DFLY_##F##_TIMED + 5 &&                                         \
+	(DFLY_##F##_LATE == DFLY_##F##_TIMED + 1 &&                                                \
+	 DFLY_##F##_LATE_CYCLES == DFLY_##F##_TIMED + 2 &&                                         \
+	 DFLY_##F##_LATE_MAX == DFLY_##F##_TIMED + 3 &&                                            \
+	 DFLY_##F##_EARLY == DFLY_##F##_TIMED + 4 &&                                               \
+	 DFLY_##F##_EARLY_CYCLES == DFLY_##F##_TIMED + 5 &&                                        \
 	 DFLY_##F##_EARLY_MAX == DFLY_##F##_TIMED + 6)
 _Static_assert(TIMING_FAMILY_ORDERED(LINK) && TIMING_FAMILY_ORDERED(CREDIT),
 	       "timed() and dfly-switch's exit report rely on the order of the timing counters");
@@ -565,11 +570,12 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 			alive(p, now_ns);
 		else if (rc < 0 && regs->link_state[p->port] != DFLY_LINK_MISWIRED) {
 			regs->link_state[p->port] = DFLY_LINK_MISWIRED;
-			dp_port_log(p, now_ns, RTE_LOG_ERR,
-				    "miswired: HELLO from router %u port %u, expected router %u port "
-				    "%u (%s); port held down",
-				    c.src_router, c.hello.port, p->peer_router, p->peer_port,
-				    dfly_wire_err_desc(rc));
+			dp_port_log(
+			    p, now_ns, RTE_LOG_ERR,
+			    "miswired: HELLO from router %u port %u, expected router %u port "
+			    "%u (%s); port held down",
+			    c.src_router, c.hello.port, p->peer_router, p->peer_port,
+			    dfly_wire_err_desc(rc));
 		}
 		return;
 	}
@@ -730,7 +736,8 @@ unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur)
 			/* the ARP reply goes back to the host in the request's buffer */
 			rte_pktmbuf_reset(m);
 			if (rte_pktmbuf_append(m, 60) == NULL) {
-				drop(p, DFLY_DROP_NO_MBUF); /* never uncounted: host_rx counted it */
+				drop(p,
+				     DFLY_DROP_NO_MBUF); /* never uncounted: host_rx counted it */
 				rte_pktmbuf_free(m);
 				continue;
 			}
@@ -748,8 +755,8 @@ unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur)
 			pkt->dst_node = dst;
 			pkt->val_router = ASIC_NONE;
 			pkt->cand_root = UINT32_MAX;
-			pkt->len = (uint16_t)dp_host_frame_phits(rte_pktmbuf_data_len(m),
-								 env->phit_bytes);
+			pkt->len =
+			    (uint16_t)dp_host_frame_phits(rte_pktmbuf_data_len(m), env->phit_bytes);
 			pkt->gen_cycle = cur;
 			if (!asic_inject(as, p->port, pkt, cur)) {
 				p->rt->regs->drop[DFLY_DROP_INJ_FULL]++;

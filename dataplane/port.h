@@ -13,11 +13,11 @@
 /** What every port of the process shares (read-only while running). */
 struct dp_env {
 	const struct dfly_topo *topo;
-	struct dfly_wire_limits lim;	/**< decoder limits */
+	struct dfly_wire_limits lim;    /**< decoder limits */
 	const struct dp_link_cfg *link; /**< link-layer timers */
 	struct rte_mempool *mp;
 	const struct dp_host_table *hosts;
-	size_t host_max_frame;	 /**< largest host frame carried (bytes) */
+	size_t host_max_frame;   /**< largest host frame carried (bytes) */
 	uint32_t host_max_phits; /**< its size in phits */
 	uint32_t phit_bytes;
 };
@@ -37,7 +37,7 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
  * cannot flood the log. Those left out are counted and said with the next one logged.
  */
 void dp_port_log(struct dp_port *p, uint64_t now_ns, uint32_t level, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /** Read what the host sent, as far as the injection queue has room. @return frames read. */
 unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur);

@@ -47,7 +47,7 @@
 #include "peer.h"
 #include "port.h"
 
-#define MAX_SETS 64
+#define MAX_SETS       64
 #define FW_MAX_CATCHUP 100000u
 
 RTE_LOG_REGISTER(dp_logtype, dfly.switch, INFO);
@@ -109,7 +109,7 @@ struct app {
 	struct dfly_capture_stats cap_st;
 	struct dp_peer **peers; /* loopback peers (dev "peer"), polled by the main lcore */
 	uint32_t npeers;
-	bool free_run;	   /* --free-run: the clock does not follow the wall */
+	bool free_run;      /* --free-run: the clock does not follow the wall */
 	uint32_t gen_frame; /* --gen-frame: bytes of payload frame of a generated packet */
 	uint32_t gen_phits; /* phits of a generated packet */
 };
@@ -142,55 +142,60 @@ static uint64_t mono_ns(void)
 
 static uint64_t clock_cycle(uint64_t now_ns)
 {
-	return now_ns <= app.epoch_ns ? 0 : (uint64_t)((double)(now_ns - app.epoch_ns) / app.cycle_ns);
+	return now_ns <= app.epoch_ns ? 0
+				      : (uint64_t)((double)(now_ns - app.epoch_ns) / app.cycle_ns);
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly-switch [EAL options] -- DEPLOYMENT.cfg [options]\n"
-		"\n"
-		"Run the emulated Dragonfly routers a deployment file assigns to this process, in real\n"
-		"time, on DPDK ports (see dataplane/README.md and configs/README.md).\n"
-		"\n"
-		"EAL options come first. Without hugepages or NICs use\n"
-		"  --no-huge -m 512 --no-pci --no-shconf   (or a unique --file-prefix)\n"
-		"and list the lcores with -l (e.g. -l 0 or -l 0-1). Devices are created from the\n"
-		"deployment file (net_memif, net_af_packet, net_tap, net_vhost, net_pcap, net_ring...).\n"
-		"\n"
-		"options (after --):\n"
-		"  --set PATH=VALUE   override a setting of the network file (repeatable)\n"
-		"  --duration S       stop S seconds after cycle 0 (the epoch) (default:\n"
-		"                     run.duration_s, 0 = until SIGINT)\n"
-		"  --epoch-ns NS      CLOCK_MONOTONIC time of cycle 0, shared by every process of a\n"
-		"                     testbed so latencies across processes are measured on one clock\n"
-		"                     (default: run.epoch_ns, 0 = this process's start)\n"
-		"  --gen-seconds S    the generators stop S seconds after cycle 0 (the network then drains,\n"
-		"                     so generated = delivered can be checked at exit)\n"
-		"  --exit-drained     with --gen-seconds: exit as soon as every packet this process\n"
-		"                     generated has been delivered in it, or at --duration, whichever\n"
-		"                     comes first (a deployment whose traffic stays inside the\n"
-		"                     process, e.g. with loopback peers: dfly bench dataplane)\n"
-		"  --counters FILE    write the final counters there (default: standard output)\n"
-		"  --capture FILE     capture the routers' traffic to a pcap file (format:\n"
-		"                     include/dfly/trace.h) with the network file's capture.*\n"
-		"                     settings (points, routers, ports, sample, snaplen,\n"
-		"                     rotate_kb, meta; also capture.file, which a process that\n"
-		"                     hosts part of the routers writes as FILE-r<first router>);\n"
-		"                     wall-clock timestamps,\n"
-		"                     the emulated cycle in the metadata. The lcores never wait:\n"
-		"                     a full capture ring loses the record and counts it\n"
-		"  --free-run         step as fast as the lcores can, not to the wall clock\n"
-		"                     (benchmarks: dfly bench dataplane); latencies stay in\n"
-		"                     cycles, each lcore has its own clock\n"
-		"  --gen-frame BYTES  generated packets carry a BYTES-byte frame (payload),\n"
-		"                     sized in phits as a host frame; default: header only,\n"
-		"                     packet.phits long\n"
-		"  --check            load and check the deployment, print a summary, start nothing\n"
-		"  --quiet            no progress lines\n"
-		"  -h, --help         this text\n"
-		"\n"
-		"SIGINT or SIGTERM stops it cleanly and prints the final counters.\n");
+	fprintf(
+	    f,
+	    "usage: dfly-switch [EAL options] -- DEPLOYMENT.cfg [options]\n"
+	    "\n"
+	    "Run the emulated Dragonfly routers a deployment file assigns to this process, in "
+	    "real\n"
+	    "time, on DPDK ports (see dataplane/README.md and configs/README.md).\n"
+	    "\n"
+	    "EAL options come first. Without hugepages or NICs use\n"
+	    "  --no-huge -m 512 --no-pci --no-shconf   (or a unique --file-prefix)\n"
+	    "and list the lcores with -l (e.g. -l 0 or -l 0-1). Devices are created from the\n"
+	    "deployment file (net_memif, net_af_packet, net_tap, net_vhost, net_pcap, "
+	    "net_ring...).\n"
+	    "\n"
+	    "options (after --):\n"
+	    "  --set PATH=VALUE   override a setting of the network file (repeatable)\n"
+	    "  --duration S       stop S seconds after cycle 0 (the epoch) (default:\n"
+	    "                     run.duration_s, 0 = until SIGINT)\n"
+	    "  --epoch-ns NS      CLOCK_MONOTONIC time of cycle 0, shared by every process of a\n"
+	    "                     testbed so latencies across processes are measured on one clock\n"
+	    "                     (default: run.epoch_ns, 0 = this process's start)\n"
+	    "  --gen-seconds S    the generators stop S seconds after cycle 0 (the network then "
+	    "drains,\n"
+	    "                     so generated = delivered can be checked at exit)\n"
+	    "  --exit-drained     with --gen-seconds: exit as soon as every packet this process\n"
+	    "                     generated has been delivered in it, or at --duration, whichever\n"
+	    "                     comes first (a deployment whose traffic stays inside the\n"
+	    "                     process, e.g. with loopback peers: dfly bench dataplane)\n"
+	    "  --counters FILE    write the final counters there (default: standard output)\n"
+	    "  --capture FILE     capture the routers' traffic to a pcap file (format:\n"
+	    "                     include/dfly/trace.h) with the network file's capture.*\n"
+	    "                     settings (points, routers, ports, sample, snaplen,\n"
+	    "                     rotate_kb, meta; also capture.file, which a process that\n"
+	    "                     hosts part of the routers writes as FILE-r<first router>);\n"
+	    "                     wall-clock timestamps,\n"
+	    "                     the emulated cycle in the metadata. The lcores never wait:\n"
+	    "                     a full capture ring loses the record and counts it\n"
+	    "  --free-run         step as fast as the lcores can, not to the wall clock\n"
+	    "                     (benchmarks: dfly bench dataplane); latencies stay in\n"
+	    "                     cycles, each lcore has its own clock\n"
+	    "  --gen-frame BYTES  generated packets carry a BYTES-byte frame (payload),\n"
+	    "                     sized in phits as a host frame; default: header only,\n"
+	    "                     packet.phits long\n"
+	    "  --check            load and check the deployment, print a summary, start nothing\n"
+	    "  --quiet            no progress lines\n"
+	    "  -h, --help         this text\n"
+	    "\n"
+	    "SIGINT or SIGTERM stops it cleanly and prints the final counters.\n");
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -351,8 +356,8 @@ static int ring_pair(struct dp_router *a, uint32_t pa, struct dp_router *b, uint
 		struct dp_dev_cfg dc = {.line = 0};
 
 		snprintf(dc.name, sizeof(dc.name), "%s", p->name);
-		if (dev_open(&dc, p, err, errlen) < 0 || fabric_port_init(p, lat, err, errlen) < 0 ||
-		    add_port(p) < 0)
+		if (dev_open(&dc, p, err, errlen) < 0 ||
+		    fabric_port_init(p, lat, err, errlen) < 0 || add_port(p) < 0)
 			return -1;
 	}
 	return 0;
@@ -378,7 +383,8 @@ static int setup_routers(char *err, size_t errlen)
 	dfly_netcfg_asic_params(cfg, &par);
 	/* host frames can be as short as a minimum Ethernet frame */
 	if (app.dep.nhosts)
-		par.min_pkt_phits = min_u32(dp_host_frame_phits(60, cfg->phit_bytes), cfg->pkt_phits);
+		par.min_pkt_phits =
+		    min_u32(dp_host_frame_phits(60, cfg->phit_bytes), cfg->pkt_phits);
 	par.min_pkt_phits = min_u32(par.min_pkt_phits, app.gen_phits);
 	dfly_netcfg_fw_params(cfg, &fp);
 
@@ -395,8 +401,8 @@ static int setup_routers(char *err, size_t errlen)
 			int rc = dfly_regs_shm_create(&rt->shm, app.dep.instance, r, t->radix);
 
 			if (rc < 0) {
-				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s", r,
-					 app.dep.instance, r, strerror(-rc));
+				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s",
+					 r, app.dep.instance, r, strerror(-rc));
 				return -1;
 			}
 			rt->regs = rt->shm.regs;
@@ -407,7 +413,8 @@ static int setup_routers(char *err, size_t errlen)
 		}
 		rt->as = asic_create(t, r, &par, rt->regs, app.dep.net.seed);
 		if (rt->as == NULL) {
-			snprintf(err, errlen, "router %u: cannot create ASIC: %s", r, strerror(errno));
+			snprintf(err, errlen, "router %u: cannot create ASIC: %s", r,
+				 strerror(errno));
 			return -1;
 		}
 		dfly_netcfg_knobs(cfg, &rt->regs->knobs);
@@ -468,18 +475,18 @@ static int setup_routers(char *err, size_t errlen)
 		for (uint32_t port = t->first_local; port < t->radix; port++) {
 			uint32_t pr, pp;
 			uint32_t lat = dfly_topo_port_kind(t, port) == DFLY_PORT_LOCAL
-					       ? cfg->lat_local
-					       : cfg->lat_global;
+					   ? cfg->lat_local
+					   : cfg->lat_global;
 
 			dfly_topo_port_peer(t, r, port, &pr, &pp);
 			if (!app.dep.hosted[pr])
 				continue;
 			if (lcore_of(r) == lcore_of(pr)) {
-				struct asic_link *l = asic_link_create(app.rt[r].as, port,
-								       app.rt[pr].as, pp, lat);
+				struct asic_link *l =
+				    asic_link_create(app.rt[r].as, port, app.rt[pr].as, pp, lat);
 				if (l == NULL) {
-					snprintf(err, errlen, "link %u:%u -> %u:%u: %s", r, port, pr,
-						 pp, strerror(errno));
+					snprintf(err, errlen, "link %u:%u -> %u:%u: %s", r, port,
+						 pr, pp, strerror(errno));
 					return -1;
 				}
 				app.links[app.nlinks++] = l;
@@ -515,15 +522,17 @@ static int peer_pair(struct dp_port *p, const struct dp_port_cfg *pc, char *err,
 	snprintf(n, sizeof(n), "dfly_pp%u_%u", pc->router, pc->port);
 	from_peer = rte_ring_create(n, 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	snprintf(n, sizeof(n), "dfly_peer_r%u_%u", pc->router, pc->port);
-	id = to_peer && from_peer ? rte_eth_from_rings(n, &from_peer, 1, &to_peer, 1,
-						      (unsigned)SOCKET_ID_ANY)
-				  : -1;
+	id = to_peer && from_peer
+		 ? rte_eth_from_rings(n, &from_peer, 1, &to_peer, 1, (unsigned)SOCKET_ID_ANY)
+		 : -1;
 	if (id >= 0)
 		eth_name((uint16_t)id, dc.name, sizeof(dc.name));
 	if (id < 0 || dev_open(&dc, p, err, errlen) < 0) {
 		if (id < 0)
-			snprintf(err, errlen, "%s:%d: router %u port %u: cannot create the rings "
-				 "of its peer", app.dep.path, pc->dev.line, pc->router, pc->port);
+			snprintf(err, errlen,
+				 "%s:%d: router %u port %u: cannot create the rings "
+				 "of its peer",
+				 app.dep.path, pc->dev.line, pc->router, pc->port);
 		return -1;
 	}
 	snprintf(n, sizeof(n), "dfly_peer_f%u_%u", pc->router, pc->port);
@@ -555,10 +564,11 @@ static int peer_pair(struct dp_port *p, const struct dp_port_cfg *pc, char *err,
 
 		if (strncmp(pc->dev.args, "faults=", 7) != 0 ||
 		    (each = strtoul(pc->dev.args + 7, &end, 10)) > 1000000 || *end != '\0') {
-			snprintf(err, errlen,
-				 "%s:%d: router %u port %u: peer args \"%s\": expected \"faults=N\" "
-				 "(N bad frames of every kind, 0..1000000)",
-				 app.dep.path, pc->dev.line, pc->router, pc->port, pc->dev.args);
+			snprintf(
+			    err, errlen,
+			    "%s:%d: router %u port %u: peer args \"%s\": expected \"faults=N\" "
+			    "(N bad frames of every kind, 0..1000000)",
+			    app.dep.path, pc->dev.line, pc->router, pc->port, pc->dev.args);
 			return -1;
 		}
 		dp_peer_faults(np[app.npeers], (uint32_t)each);
@@ -575,15 +585,17 @@ static int setup_devices(char *err, size_t errlen)
 	for (uint32_t i = 0; i < app.dep.nports; i++) {
 		const struct dp_port_cfg *pc = &app.dep.ports[i];
 		struct dp_port *p = calloc(1, sizeof(*p));
-		uint32_t lat = dfly_topo_port_kind(t, pc->port) == DFLY_PORT_LOCAL ? cfg->lat_local
-										     : cfg->lat_global;
+		uint32_t lat = dfly_topo_port_kind(t, pc->port) == DFLY_PORT_LOCAL
+				   ? cfg->lat_local
+				   : cfg->lat_global;
 		bool peer = strcmp(pc->dev.name, DP_DEV_PEER) == 0;
 
 		if (p == NULL)
 			return -1;
 		p->rt = &app.rt[pc->router];
 		p->port = pc->port;
-		if ((peer ? peer_pair(p, pc, err, errlen) : dev_open(&pc->dev, p, err, errlen)) < 0 ||
+		if ((peer ? peer_pair(p, pc, err, errlen) : dev_open(&pc->dev, p, err, errlen)) <
+			0 ||
 		    fabric_port_init(p, lat, err, errlen) < 0 || add_port(p) < 0) {
 			free(p);
 			return -1;
@@ -716,8 +728,8 @@ static void lcore_slice(struct dp_lcore *lc)
 		while (lc->cur <= target && steps < max_steps) {
 			for (uint32_t k = 0; k < lc->nrt; k++)
 				if (lc->rt[k]->ngen)
-					dfly_edge_generate(&lc->edge, lc->rt[k]->as, lc->rt[k]->regs,
-							   lc->cur);
+					dfly_edge_generate(&lc->edge, lc->rt[k]->as,
+							   lc->rt[k]->regs, lc->cur);
 			for (uint32_t k = 0; k < lc->nrt; k++)
 				asic_step(lc->rt[k]->as, lc->cur);
 			for (uint32_t k = 0; k < lc->nrt; k++)
@@ -750,7 +762,8 @@ static void lcore_slice(struct dp_lcore *lc)
 
 				nanosleep(&ts, NULL);
 				late = mono_ns() - t0;
-				late = late > (uint64_t)ts.tv_nsec ? late - (uint64_t)ts.tv_nsec : 0;
+				late =
+				    late > (uint64_t)ts.tv_nsec ? late - (uint64_t)ts.tv_nsec : 0;
 				lc->sleeps++;
 				if (late > lc->sleep_late_max_ns)
 					lc->sleep_late_max_ns = late;
@@ -842,7 +855,8 @@ static uint64_t cap_drain(void)
 		head = atomic_load_explicit(&r->head, memory_order_relaxed);
 		tail = atomic_load_explicit(&r->tail, memory_order_acquire);
 		while (head != tail) {
-			const uint8_t *slot = r->slots + (size_t)(head & (DP_CAP_SLOTS - 1)) * r->stride;
+			const uint8_t *slot =
+			    r->slots + (size_t)(head & (DP_CAP_SLOTS - 1)) * r->stride;
 			struct pcap_pkthdr h;
 
 			memcpy(&h, slot, sizeof(h));
@@ -1156,8 +1170,8 @@ static void timing_report(FILE *f, enum dfly_port_ctr timed, const char *name, c
 		"%s timing: %" PRIu64 " %s, %" PRIu64 " late and %" PRIu64 " early by more than "
 		"2 cycles (%.2f cycles off a %s on average; worst %" PRIu64 " late, %" PRIu64
 		" early)\n",
-		name, t[0], what, t[1], t[4], t[0] ? (double)(t[2] + t[5]) / (double)t[0] : 0.0, unit,
-		t[3], t[6]);
+		name, t[0], what, t[1], t[4], t[0] ? (double)(t[2] + t[5]) / (double)t[0] : 0.0,
+		unit, t[3], t[6]);
 }
 
 static void final_report(FILE *f, double wall)
@@ -1189,36 +1203,40 @@ static void final_report(FILE *f, double wall)
 		fprintf(f, "switched %" PRIu64 " packets in %.3f s: %.3f Mpps\n", sw, wall,
 			wall > 0 ? (double)sw / wall / 1e6 : 0.0);
 	}
-	fprintf(f, "measured %" PRIu64 " packets generated from cycle %" PRIu64
-		   " (sim.warmup after every device port came up)\n",
+	fprintf(f,
+		"measured %" PRIu64 " packets generated from cycle %" PRIu64
+		" (sim.warmup after every device port came up)\n",
 		s.e.m_pkts, atomic_load(&app.edge.measure_from));
 	percentiles(s.e.m_pkts, &p50, &p99);
 	if (s.e.m_pkts)
-		fprintf(f,
-			"latency avg %.1f p50 %" PRIu64 " p99 %" PRIu64 " max %" PRIu64
-			" network %.1f cycles; misrouted %.2f%%; hops %.2f (local %.2f global %.2f)\n",
-			s.e.m_lat_sum / (double)s.e.m_pkts, p50, p99, s.e.m_lat_max,
-			s.e.m_net_lat_sum / (double)s.e.m_pkts,
-			100.0 * (double)s.e.m_nonmin / (double)s.e.m_pkts,
-			(double)s.e.m_hops / (double)s.e.m_pkts, (double)s.e.m_lhops / (double)s.e.m_pkts,
-			(double)s.e.m_ghops / (double)s.e.m_pkts);
+		fprintf(
+		    f,
+		    "latency avg %.1f p50 %" PRIu64 " p99 %" PRIu64 " max %" PRIu64
+		    " network %.1f cycles; misrouted %.2f%%; hops %.2f (local %.2f global %.2f)\n",
+		    s.e.m_lat_sum / (double)s.e.m_pkts, p50, p99, s.e.m_lat_max,
+		    s.e.m_net_lat_sum / (double)s.e.m_pkts,
+		    100.0 * (double)s.e.m_nonmin / (double)s.e.m_pkts,
+		    (double)s.e.m_hops / (double)s.e.m_pkts,
+		    (double)s.e.m_lhops / (double)s.e.m_pkts,
+		    (double)s.e.m_ghops / (double)s.e.m_pkts);
 	timing_report(f, DFLY_LINK_TIMED, "link", "packets timed by the peers' ACKs", "packet");
 	timing_report(f, DFLY_CREDIT_TIMED, "credit", "CREDIT frames with new credits timed",
 		      "frame");
 	if (app.cap_st.files)
-		fprintf(f,
-			"capture: %" PRIu64 " records, %" PRIu64 " bytes in %u file(s); lost %" PRIu64
-			" (capture ring full), %" PRIu64 " errors; %" PRIu64 " left out by the "
-			"sampling, %" PRIu64 " cut to the snap length\n",
-			app.cap_st.records, app.cap_st.bytes, app.cap_st.files, app.cap_st.ring_full,
-			app.cap_st.errors, app.cap_st.sampled_out, app.cap_st.truncated);
+		fprintf(
+		    f,
+		    "capture: %" PRIu64 " records, %" PRIu64 " bytes in %u file(s); lost %" PRIu64
+		    " (capture ring full), %" PRIu64 " errors; %" PRIu64 " left out by the "
+		    "sampling, %" PRIu64 " cut to the snap length\n",
+		    app.cap_st.records, app.cap_st.bytes, app.cap_st.files, app.cap_st.ring_full,
+		    app.cap_st.errors, app.cap_st.sampled_out, app.cap_st.truncated);
 	for (uint32_t i = 0; i < app.npeers; i++) {
 		const struct dp_peer_stats *ps = dp_peer_stats(app.peers[i]);
 
 		fprintf(f,
 			"peer %u: rx_data %" PRIu64 " tx_data %" PRIu64 " held %" PRIu64
-			" rx_ctrl %" PRIu64 " fw_frames %" PRIu64 " info %" PRIu64
-			" gap %" PRIu64 " no_room %" PRIu64 " (bad_frame %" PRIu64 " nak %" PRIu64
+			" rx_ctrl %" PRIu64 " fw_frames %" PRIu64 " info %" PRIu64 " gap %" PRIu64
+			" no_room %" PRIu64 " (bad_frame %" PRIu64 " nak %" PRIu64
 			" overflow %" PRIu64 ") errors %" PRIu64 "\n",
 			i, ps->rx_data, ps->tx_data, ps->rx_data - ps->tx_data, ps->rx_ctrl,
 			ps->fw_frames, ps->info, ps->gap, ps->no_room, ps->bad_frame, ps->nak,
@@ -1231,12 +1249,14 @@ static void final_report(FILE *f, double wall)
 	for (uint32_t i = 0; i < app.nlc && !app.free_run; i++)
 		if (app.lc[i].slices_full)
 			fprintf(f,
-				"lcore %u fell behind the clock in %" PRIu64 " slices (at most %" PRIu64
+				"lcore %u fell behind the clock in %" PRIu64
+				" slices (at most %" PRIu64
 				" cycles): raise clock.cycle_ns to run in real time\n",
 				app.lc[i].lcore, app.lc[i].slices_full, app.lc[i].behind_max);
 	for (uint32_t i = 0; i < app.nlc; i++)
 		fprintf(f,
-			"lcore %u idle: run.idle = \"%s\", %" PRIu64 " sleeps, woken at most %.3f ms "
+			"lcore %u idle: run.idle = \"%s\", %" PRIu64
+			" sleeps, woken at most %.3f ms "
 			"late\n",
 			app.lc[i].lcore, app.dep.run.idle == DP_IDLE_SPIN ? "spin" : "sleep",
 			app.lc[i].sleeps, (double)app.lc[i].sleep_late_max_ns * 1e-6);
@@ -1246,7 +1266,8 @@ static void final_report(FILE *f, double wall)
 
 			if (p->kind == DP_PORT_FABRIC && p->stalls)
 				fprintf(f,
-					"router %u port %u (%s): %" PRIu64 " polling gaps over %llu ms "
+					"router %u port %u (%s): %" PRIu64
+					" polling gaps over %llu ms "
 					"(at most %.1f ms), left out of link.dead_us\n",
 					p->rt->id, p->port, p->name, p->stalls,
 					DP_STALL_NS / 1000000ull, (double)p->stall_max_ns * 1e-6);
@@ -1414,7 +1435,7 @@ struct sw_opts {
 	const char *cap_path; /* --capture FILE, or capture.file, or NULL */
 	char cap_name[512];   /* capture.file made one per process */
 	double duration;      /* --duration S, or < 0 */
-	uint64_t epoch;	      /* --epoch-ns NS, or 0 */
+	uint64_t epoch;       /* --epoch-ns NS, or 0 */
 	double gen_seconds;   /* --gen-seconds S, or < 0 */
 	bool check, exit_drained;
 };
@@ -1544,8 +1565,8 @@ static int plan_traffic(void)
 	uint32_t vcs = max_u32(nc->vc_inj, max_u32(nc->vc_local, nc->vc_global));
 
 	if (n == 0) {
-		uint64_t want = 8192 + (uint64_t)app.dep.nhosted * app.topo->radix *
-					       (nc->buf_global / 2 + 64);
+		uint64_t want =
+		    8192 + (uint64_t)app.dep.nhosted * app.topo->radix * (nc->buf_global / 2 + 64);
 
 		n = (uint32_t)RTE_MIN(want, 262143u);
 	}
@@ -1565,8 +1586,8 @@ static int plan_traffic(void)
 	app.env.host_max_frame = RTE_MIN(dp_host_max_frame(minbuf, nc->phit_bytes),
 					 (size_t)RTE_MBUF_DEFAULT_DATAROOM - 64);
 	app.env.host_max_phits = dp_host_frame_phits(app.env.host_max_frame, nc->phit_bytes);
-	app.gen_phits = app.gen_frame ? dp_host_frame_phits(app.gen_frame, nc->phit_bytes)
-				      : nc->pkt_phits;
+	app.gen_phits =
+	    app.gen_frame ? dp_host_frame_phits(app.gen_frame, nc->phit_bytes) : nc->pkt_phits;
 	if (app.gen_phits > minbuf) {
 		fprintf(stderr,
 			"dfly-switch: --gen-frame %u: a %u-phit packet does not fit the smallest "
@@ -1574,9 +1595,9 @@ static int plan_traffic(void)
 			app.gen_frame, app.gen_phits, app.dep.network, minbuf);
 		return 2;
 	}
-	dfly_wire_limits_init(&app.env.lim, app.topo, vcs,
-			      max_u32(max_u32(app.env.host_max_phits, nc->pkt_phits),
-				      app.gen_phits));
+	dfly_wire_limits_init(
+	    &app.env.lim, app.topo, vcs,
+	    max_u32(max_u32(app.env.host_max_phits, nc->pkt_phits), app.gen_phits));
 	if (dfly_gen_init(&app.gen, app.topo, nc->pattern, nc->adv_offset, nc->load,
 			  nc->link_rate ? app.gen_phits : 1, nc->seed) < 0) {
 		fprintf(stderr, "dfly-switch: traffic: cannot set up the generators\n");
@@ -1617,15 +1638,16 @@ static int plan(const struct sw_opts *o)
 		e[i].ip = app.dep.hosts[i].ip;
 	}
 	if (e == NULL || app.topo == NULL ||
-	    dp_host_table_create(&app.hosts, e, app.dep.nhosts, app.topo->nodes, err,
-				 sizeof(err)) < 0) {
+	    dp_host_table_create(&app.hosts, e, app.dep.nhosts, app.topo->nodes, err, sizeof(err)) <
+		0) {
 		fprintf(stderr, "dfly-switch: %s\n", e ? err : "out of memory");
 		free(e);
 		return 2;
 	}
 	free(e);
 	if (o->check) {
-		printf("%s: network %s, %u of %u routers here, %u device ports, %u hosts, firmware %s, "
+		printf("%s: network %s, %u of %u routers here, %u device ports, %u hosts, firmware "
+		       "%s, "
 		       "register files %s\n",
 		       app.dep.path, app.dep.network, app.dep.nhosted, app.topo->routers,
 		       app.dep.nports, app.dep.nhosts, dp_fw_mode_name(app.dep.firmware),
@@ -1647,8 +1669,9 @@ static int plan(const struct sw_opts *o)
 		}
 	}
 	rte_telemetry_register_cmd("/dfly/routers", tel_routers, "Routers hosted here.");
-	rte_telemetry_register_cmd("/dfly/router", tel_router,
-				   "Router summary, drops and routing decisions. Parameter: router");
+	rte_telemetry_register_cmd(
+	    "/dfly/router", tel_router,
+	    "Router summary, drops and routing decisions. Parameter: router");
 	rte_telemetry_register_cmd("/dfly/port", tel_port,
 				   "Port and VC counters. Parameters: router,port");
 	return -1;
@@ -1692,8 +1715,8 @@ static int run_capture(struct sw_opts *o)
 				first++;
 			if (dot == NULL || (sl != NULL && dot < sl))
 				dot = cp + strlen(cp);
-			snprintf(o->cap_name, sizeof(o->cap_name), "%.*s-r%u%s", (int)(dot - cp), cp,
-				 first, *dot ? dot : ".pcap");
+			snprintf(o->cap_name, sizeof(o->cap_name), "%.*s-r%u%s", (int)(dot - cp),
+				 cp, first, *dot ? dot : ".pcap");
 			o->cap_path = o->cap_name;
 		}
 	}
@@ -1750,11 +1773,12 @@ static bool run_watch(const struct sw_opts *o, uint64_t now, uint64_t t0, uint64
 		bool all_up = true;
 
 		for (uint32_t i = 0; i < app.nports && all_up; i++)
-			all_up = app.ports[i]->kind == DP_PORT_HOST ||
-				 app.ports[i]->rt->regs->link_state[app.ports[i]->port] ==
-					 DFLY_LINK_UP;
+			all_up =
+			    app.ports[i]->kind == DP_PORT_HOST ||
+			    app.ports[i]->rt->regs->link_state[app.ports[i]->port] == DFLY_LINK_UP;
 		if (all_up)
-			atomic_store(&app.edge.measure_from, lcore_cycle(false) + app.dep.net.warmup);
+			atomic_store(&app.edge.measure_from,
+				     lcore_cycle(false) + app.dep.net.warmup);
 	}
 	return false;
 }
@@ -1780,12 +1804,12 @@ static int run(struct sw_opts *o, uint64_t *t0)
 	*t0 = mono_ns();
 	c0 = run_clock(*t0);
 	if (!app.quiet)
-		fprintf(stderr,
-			"dfly-switch: %u routers on %u lcores, %u device ports, %u generator nodes, "
-			"firmware %s, cycle %.0f ns, starting at cycle %" PRIu64 "\n",
-			app.dep.nhosted, app.nlc, app.nports,
-			app.lc ? app.lc[0].ngen : 0, dp_fw_mode_name(app.dep.firmware), app.cycle_ns,
-			c0);
+		fprintf(
+		    stderr,
+		    "dfly-switch: %u routers on %u lcores, %u device ports, %u generator nodes, "
+		    "firmware %s, cycle %.0f ns, starting at cycle %" PRIu64 "\n",
+		    app.dep.nhosted, app.nlc, app.nports, app.lc ? app.lc[0].ngen : 0,
+		    dp_fw_mode_name(app.dep.firmware), app.cycle_ns, c0);
 	if (app.dep.firmware == DP_FW_THREAD) {
 		if (pthread_create(&app.fw_thread, NULL, fw_main, NULL) != 0) {
 			DP_LOG(ERR, "cannot start the firmware thread\n");
@@ -1861,8 +1885,9 @@ int main(int argc, char **argv)
 	}
 	eal = rte_eal_init(argc, argv);
 	if (eal < 0) {
-		fprintf(stderr, "dfly-switch: EAL initialisation failed: %s (see --help for the "
-				"options a machine without hugepages needs)\n",
+		fprintf(stderr,
+			"dfly-switch: EAL initialisation failed: %s (see --help for the "
+			"options a machine without hugepages needs)\n",
 			rte_strerror(rte_errno));
 		return 2;
 	}

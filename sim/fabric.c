@@ -50,19 +50,19 @@ struct dfly_fabric {
 	struct dfly_netcfg cfg;
 	struct dfly_topo *topo;
 	struct asic **asics;
-	struct fw **fws; /* one firmware instance per router */
+	struct fw **fws;  /* one firmware instance per router */
 	bool *fw_stopped; /* [router]: its firmware does not tick (dfly_fabric_fw_set_stopped) */
 	struct dfly_link_fault *faults; /* scheduled link faults (dfly_fabric_opts) */
 	uint32_t nfaults;
-	struct dfly_regs **regs;     /* per router: in regs_mem, or a shared-memory mapping */
+	struct dfly_regs **regs; /* per router: in regs_mem, or a shared-memory mapping */
 	struct dfly_regs *regs_mem;
-	struct dfly_regs_shm *shm;   /* external firmware: the mappings (NULL otherwise) */
+	struct dfly_regs_shm *shm; /* external firmware: the mappings (NULL otherwise) */
 	uint32_t fw_wait_ms;
-	bool fw_absent;		     /* the external firmware stopped answering */
+	bool fw_absent; /* the external firmware stopped answering */
 	uint64_t fw_absent_cycles;
 	struct asic_link **links;
 	uint32_t nlinks;
-	struct dfly_gen gen; /* the nodes' Bernoulli sources and destinations (gen.h) */
+	struct dfly_gen gen;   /* the nodes' Bernoulli sources and destinations (gen.h) */
 	struct dfly_edge edge; /* the nodes' sources and sinks (edge.h), served by the lanes */
 	uint64_t seed;
 	uint64_t now;
@@ -72,8 +72,8 @@ struct dfly_fabric {
 	 * counts and every other lane's folded in after each batch (fold_lanes) */
 	struct fab_lane *lane;
 	uint32_t nlanes;
-	uint32_t pool_chunk;  /* packets per chunk (dfly_fabric_opts.pool_chunk) */
-	uint64_t pool_moved;  /* packets lanes_balance() moved */
+	uint32_t pool_chunk; /* packets per chunk (dfly_fabric_opts.pool_chunk) */
+	uint64_t pool_moved; /* packets lanes_balance() moved */
 	/* written by lane 0 for every packet while the other threads read the fields around:
 	 * on cache lines of its own */
 	char pad_st0[64];
@@ -116,7 +116,7 @@ struct fab_pool {
 	uint32_t n; /* threads, the caller's included */
 	struct fab_part *part;
 	uint64_t b_c0, b_n; /* b_n > 0: the workers step a batch, cycles [b_c0, b_c0 + b_n) */
-	_Alignas(64) _Atomic uint64_t go; /* 1 + the cycle the workers step; UINT64_MAX: exit */
+	_Alignas(64) _Atomic uint64_t go;   /* 1 + the cycle the workers step; UINT64_MAX: exit */
 	_Alignas(64) _Atomic uint32_t done; /* workers done with the cycle */
 };
 
@@ -567,8 +567,8 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	fab->seed = seed;
 	fab->topo = dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
 	if (fab->topo == NULL) {
-		snprintf(err, errlen, "%s: topology: invalid p=%u a=%u h=%u t=%u", cfg->path, cfg->p,
-			 cfg->a, cfg->h, cfg->t);
+		snprintf(err, errlen, "%s: topology: invalid p=%u a=%u h=%u t=%u", cfg->path,
+			 cfg->p, cfg->a, cfg->h, cfg->t);
 		dfly_fabric_destroy(fab);
 		errno = EINVAL;
 		return NULL;
@@ -587,15 +587,15 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			int rc = dfly_regs_shm_create(&fab->shm[r], o->shm_instance, r, t->radix);
 
 			if (rc < 0) {
-				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s", r,
-					 o->shm_instance, r, strerror(-rc));
+				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s",
+					 r, o->shm_instance, r, strerror(-rc));
 				goto out_err;
 			}
 			fab->regs[r] = fab->shm[r].regs;
 		}
 	} else {
-		fab->regs_mem = aligned_alloc(
-			64, ((sizeof(struct dfly_regs) * t->routers + 63) / 64) * 64);
+		fab->regs_mem =
+		    aligned_alloc(64, ((sizeof(struct dfly_regs) * t->routers + 63) / 64) * 64);
 		if (fab->regs_mem == NULL || fab->regs == NULL)
 			goto out_nomem;
 		for (uint32_t r = 0; r < t->routers; r++)
@@ -611,7 +611,8 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			if (f->router >= t->routers || f->port < t->first_local ||
 			    f->port >= t->radix) {
 				snprintf(err, errlen,
-					 "link fault %u: router %u port %u is not a fabric port (routers "
+					 "link fault %u: router %u port %u is not a fabric port "
+					 "(routers "
 					 "0..%u, fabric ports %u..%u)",
 					 i, f->router, f->port, t->routers - 1, t->first_local,
 					 t->radix - 1);
@@ -630,8 +631,7 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	fab->links = calloc((size_t)t->routers * (t->a - 1 + t->h), sizeof(*fab->links));
 	fab->inj_at_start = calloc(t->routers, sizeof(*fab->inj_at_start));
 	fab->inj_in_win = calloc(t->routers, sizeof(*fab->inj_in_win));
-	if (!fab->asics || !fab->links ||
-	    !fab->inj_at_start || !fab->inj_in_win)
+	if (!fab->asics || !fab->links || !fab->inj_at_start || !fab->inj_in_win)
 		goto out_nomem;
 
 	for (uint32_t r = 0; r < t->routers; r++) {
@@ -654,11 +654,12 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		for (uint32_t port = t->first_local; port < t->radix; port++) {
 			uint32_t pr, pp;
 			uint32_t lat = dfly_topo_port_kind(t, port) == DFLY_PORT_LOCAL
-					       ? cfg->lat_local
-					       : cfg->lat_global;
+					   ? cfg->lat_local
+					   : cfg->lat_global;
 
 			dfly_topo_port_peer(t, r, port, &pr, &pp);
-			fab->links[nl] = asic_link_create(fab->asics[r], port, fab->asics[pr], pp, lat);
+			fab->links[nl] =
+			    asic_link_create(fab->asics[r], port, fab->asics[pr], pp, lat);
 			if (fab->links[nl] == NULL) {
 				snprintf(err, errlen, "link %u:%u -> %u:%u: %s", r, port, pr, pp,
 					 strerror(errno));
@@ -988,8 +989,7 @@ int dfly_fabric_step(struct dfly_fabric *fab, uint64_t cycles)
 	return 0;
 }
 
-int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, char *why,
-				 size_t len)
+int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, char *why, size_t len)
 {
 	uint64_t in_flight = dfly_fabric_in_flight(fab);
 
@@ -999,8 +999,9 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 		snprintf(why, len,
 			 "conservation: injected %llu != delivered %llu + in flight %llu + dropped "
 			 "%llu",
-			 (unsigned long long)fab->st.gen_total, (unsigned long long)fab->st.dlv_total,
-			 (unsigned long long)in_flight, (unsigned long long)fab->st.drop_fabric);
+			 (unsigned long long)fab->st.gen_total,
+			 (unsigned long long)fab->st.dlv_total, (unsigned long long)in_flight,
+			 (unsigned long long)fab->st.drop_fabric);
 		return -EBUSY;
 	}
 	{
@@ -1032,13 +1033,14 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 			}
 			if (e != rg->port_ctr[port][DFLY_RX_PKTS] ||
 			    o != rg->port_ctr[port][DFLY_XBAR_OUT_GRANTS]) {
-				snprintf(why, len,
-					 "router %u port %u: per-VC counters do not add up to the "
-					 "port's (enq %llu rx %llu, out %llu grants %llu)",
-					 r, port, (unsigned long long)e,
-					 (unsigned long long)rg->port_ctr[port][DFLY_RX_PKTS],
-					 (unsigned long long)o,
-					 (unsigned long long)rg->port_ctr[port][DFLY_XBAR_OUT_GRANTS]);
+				snprintf(
+				    why, len,
+				    "router %u port %u: per-VC counters do not add up to the "
+				    "port's (enq %llu rx %llu, out %llu grants %llu)",
+				    r, port, (unsigned long long)e,
+				    (unsigned long long)rg->port_ctr[port][DFLY_RX_PKTS],
+				    (unsigned long long)o,
+				    (unsigned long long)rg->port_ctr[port][DFLY_XBAR_OUT_GRANTS]);
 				return -EBUSY;
 			}
 			rx += rg->port_ctr[port][DFLY_RX_PKTS];
@@ -1047,20 +1049,22 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 			xin += rg->port_ctr[port][DFLY_XBAR_IN_GRANTS];
 			xout += rg->port_ctr[port][DFLY_XBAR_OUT_GRANTS];
 		}
-		if (xin != xout || rg->route[DFLY_ROUTE_HOP_LOCAL] + rg->route[DFLY_ROUTE_HOP_GLOBAL] +
-						   rg->route[DFLY_ROUTE_EJECT] !=
-					   xout) {
-			snprintf(why, len, "router %u: grants in %llu out %llu, hop counters %llu", r,
-				 (unsigned long long)xin, (unsigned long long)xout,
+		if (xin != xout || rg->route[DFLY_ROUTE_HOP_LOCAL] +
+					   rg->route[DFLY_ROUTE_HOP_GLOBAL] +
+					   rg->route[DFLY_ROUTE_EJECT] !=
+				       xout) {
+			snprintf(why, len, "router %u: grants in %llu out %llu, hop counters %llu",
+				 r, (unsigned long long)xin, (unsigned long long)xout,
 				 (unsigned long long)(rg->route[DFLY_ROUTE_HOP_LOCAL] +
 						      rg->route[DFLY_ROUTE_HOP_GLOBAL] +
 						      rg->route[DFLY_ROUTE_EJECT]));
 			return -EBUSY;
 		}
 		if (asic_cc_mismatches(fab->asics[r]) != 0) {
-			snprintf(why, len, "router %u: recomputed contention counters differed from "
-				 "the event-driven ones in %llu cycles", r,
-				 (unsigned long long)asic_cc_mismatches(fab->asics[r]));
+			snprintf(why, len,
+				 "router %u: recomputed contention counters differed from "
+				 "the event-driven ones in %llu cycles",
+				 r, (unsigned long long)asic_cc_mismatches(fab->asics[r]));
 			return -EBUSY;
 		}
 		if (asic_check_heads(fab->asics[r], why, (unsigned)len))
@@ -1068,8 +1072,9 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 		/* what a dead link discarded left through no link: it counts as sent */
 		tx += rg->drop[DFLY_DROP_LINK_DEAD];
 		if (drained && (rx != tx || enq != deq)) {
-			snprintf(why, len, "router %u drained but rx %llu != tx %llu or enq %llu != "
-					   "deq %llu",
+			snprintf(why, len,
+				 "router %u drained but rx %llu != tx %llu or enq %llu != "
+				 "deq %llu",
 				 r, (unsigned long long)rx, (unsigned long long)tx,
 				 (unsigned long long)enq, (unsigned long long)deq);
 			return -EBUSY;
@@ -1108,10 +1113,9 @@ static void progress_line(struct dfly_fabric *fab, uint64_t total, double t0, do
 	if (t - t0 < 3.0 || t - *last < 2.0)
 		return;
 	*last = t;
-	fprintf(stderr, "  cycle %llu/%llu (%.0f%%), %.0f cycles/s%s",
-		(unsigned long long)fab->now, (unsigned long long)total,
-		100.0 * (double)fab->now / (double)total, (double)fab->now / (t - t0),
-		isatty(2) ? "\r" : "\n");
+	fprintf(stderr, "  cycle %llu/%llu (%.0f%%), %.0f cycles/s%s", (unsigned long long)fab->now,
+		(unsigned long long)total, 100.0 * (double)fab->now / (double)total,
+		(double)fab->now / (t - t0), isatty(2) ? "\r" : "\n");
 }
 
 static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
@@ -1222,12 +1226,13 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	res->drop_fabric = fab->st.drop_fabric;
 	res->cycles = fab->now;
 	if (rc == 0) {
-		res->invariants_ok =
-			dfly_fabric_check_invariants(fab, res->drained, res->why, sizeof(res->why)) == 0;
+		res->invariants_ok = dfly_fabric_check_invariants(fab, res->drained, res->why,
+								  sizeof(res->why)) == 0;
 		if (res->invariants_ok && !res->drained)
 			snprintf(res->why, sizeof(res->why),
 				 "not drained after %llu cycles: %llu packets in flight",
-				 (unsigned long long)cfg->drain, (unsigned long long)res->in_flight);
+				 (unsigned long long)cfg->drain,
+				 (unsigned long long)res->in_flight);
 	}
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		asic_sync_gauges(fab->asics[r]);
@@ -1249,7 +1254,8 @@ void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f)
 		if (fab->fws[r] != NULL)
 			fw_dump(fab->fws[r], f);
 		if (fab->inj_in_win[r])
-			fprintf(f, "  sim.inj_window %llu\n", (unsigned long long)fab->inj_in_win[r]);
+			fprintf(f, "  sim.inj_window %llu\n",
+				(unsigned long long)fab->inj_in_win[r]);
 	}
 }
 

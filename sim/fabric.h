@@ -23,32 +23,32 @@ struct dfly_fabric;
 
 /** Results of one run (one mechanism, pattern, load and seed). */
 struct dfly_sim_result {
-	double offered;	      /**< configured load, phits/(node·cycle) */
-	double generated;     /**< load the sources attempted in the window */
-	double accepted;      /**< phits delivered in the window / (window · nodes) */
-	double lat_avg;	      /**< cycles, generation → tail delivery, packets delivered in window */
+	double offered;   /**< configured load, phits/(node·cycle) */
+	double generated; /**< load the sources attempted in the window */
+	double accepted;  /**< phits delivered in the window / (window · nodes) */
+	double lat_avg;   /**< cycles, generation → tail delivery, packets delivered in window */
 	double lat_p50, lat_p99;
 	uint64_t lat_max;
 	double net_lat_avg;   /**< cycles, injection-queue exit → tail delivery */
 	double misrouted_pct; /**< % of packets delivered in the window with a nonminimal route */
 	double hops_avg;      /**< router-to-router hops per delivered packet */
 	double lhops_avg, ghops_avg;
-	double min_inj;	      /**< min over routers of injected phits/(node·cycle) (spec §8.5) */
-	double max_min;	      /**< max/min injected per router (0 when min is 0) */
-	double cov;	      /**< σ/μ of injected per router */
-	double jain;	      /**< Jain's index (non-reference, spec §8.5) */
+	double min_inj; /**< min over routers of injected phits/(node·cycle) (spec §8.5) */
+	double max_min; /**< max/min injected per router (0 when min is 0) */
+	double cov;     /**< σ/μ of injected per router */
+	double jain;    /**< Jain's index (non-reference, spec §8.5) */
 	uint64_t pkts_delivered; /**< in the window */
-	uint64_t gen_total;	 /**< packets accepted by the injection queues, whole run */
-	uint64_t dlv_total;	 /**< packets delivered, whole run */
-	uint64_t drop_inj;	 /**< generation attempts with no room (offered, not injected) */
-	uint64_t drop_fabric;	 /**< packets dropped inside the fabric (must be 0) */
-	uint64_t in_flight;	 /**< packets still in the network at the end */
-	uint64_t cycles;	 /**< cycles simulated */
-	bool deadlock;		 /**< the watchdog fired */
-	bool drained;		 /**< the network emptied within sim.drain cycles */
-	bool invariants_ok;	 /**< conservation + credits + queues, checked after the drain */
-	char why[256];		 /**< first invariant violation or watchdog report */
-	double wall_s;		 /**< wall-clock seconds (not part of the deterministic output) */
+	uint64_t gen_total;      /**< packets accepted by the injection queues, whole run */
+	uint64_t dlv_total;      /**< packets delivered, whole run */
+	uint64_t drop_inj;       /**< generation attempts with no room (offered, not injected) */
+	uint64_t drop_fabric;    /**< packets dropped inside the fabric (must be 0) */
+	uint64_t in_flight;      /**< packets still in the network at the end */
+	uint64_t cycles;         /**< cycles simulated */
+	bool deadlock;           /**< the watchdog fired */
+	bool drained;            /**< the network emptied within sim.drain cycles */
+	bool invariants_ok;      /**< conservation + credits + queues, checked after the drain */
+	char why[256];           /**< first invariant violation or watchdog report */
+	double wall_s;           /**< wall-clock seconds (not part of the deterministic output) */
 };
 
 /**
@@ -156,7 +156,6 @@ uint64_t dfly_fabric_now(const struct dfly_fabric *fab);
 /** Totals: packets injected into queues, delivered, dropped at generation. */
 void dfly_fabric_totals(const struct dfly_fabric *fab, uint64_t *gen, uint64_t *dlv,
 			uint64_t *drop_inj);
-
 
 struct dfly_capture_stats;
 

@@ -18,8 +18,8 @@
 struct dfly_capture {
 	struct dfly_capture_cfg cfg;
 	const struct dfly_topo *topo;
-	char *path;	   /* owned copy of cfg.path */
-	uint8_t *routers;  /* owned copy, or NULL */
+	char *path;       /* owned copy of cfg.path */
+	uint8_t *routers; /* owned copy, or NULL */
 	pcap_t *dead;
 	pcap_dumper_t *dump;
 	uint64_t file_bytes; /* bytes in the current file */
@@ -54,8 +54,9 @@ struct dfly_capture *dfly_capture_open(const struct dfly_capture_cfg *cfg,
 	if (cfg->path == NULL || cfg->path[0] == '\0' || cfg->sample == 0 ||
 	    cfg->snaplen < DFLY_CAPTURE_SNAP_MIN || cfg->snaplen > DFLY_CAPTURE_SNAP_MAX ||
 	    cfg->points == 0 || cfg->cycle_ns <= 0 || cfg->phit_bytes == 0) {
-		snprintf(err, errlen, "capture: bad settings (file, points, sample >= 1, snaplen "
-				      "%u..%u)",
+		snprintf(err, errlen,
+			 "capture: bad settings (file, points, sample >= 1, snaplen "
+			 "%u..%u)",
 			 DFLY_CAPTURE_SNAP_MIN, DFLY_CAPTURE_SNAP_MAX);
 		return NULL;
 	}
@@ -107,7 +108,8 @@ struct dfly_capture *dfly_capture_open_netcfg(const struct dfly_netcfg *nc,
 
 	if (strcmp(nc->cap_routers, "all") != 0) {
 		map = calloc(topo->routers, 1);
-		if (map == NULL || dfly_netcfg_parse_list(nc->cap_routers, topo->routers, map) != 0) {
+		if (map == NULL ||
+		    dfly_netcfg_parse_list(nc->cap_routers, topo->routers, map) != 0) {
 			snprintf(err, errlen, "capture.routers: bad list '%s'", nc->cap_routers);
 			free(map);
 			return NULL;
@@ -225,11 +227,10 @@ int dfly_capture_format(const struct dfly_capture_cfg *cfg, uint32_t router,
 		d.type = DFLY_WIRE_PKT_SYNTH;
 		if (ev->point == DFLY_TRACE_PORT_TX || ev->point == DFLY_TRACE_HOST_TX)
 			d.vc = ev->vc;
-		d.payload_len = (uint16_t)(bytes > DFLY_WIRE_DATA_HDR_LEN + 65000u
-						   ? 65000u
-					   : bytes > DFLY_WIRE_DATA_HDR_LEN
-						   ? bytes - DFLY_WIRE_DATA_HDR_LEN
-						   : 0);
+		d.payload_len =
+		    (uint16_t)(bytes > DFLY_WIRE_DATA_HDR_LEN + 65000u ? 65000u
+			       : bytes > DFLY_WIRE_DATA_HDR_LEN ? bytes - DFLY_WIRE_DATA_HDR_LEN
+								: 0);
 		need = off + DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN + (size_t)d.payload_len;
 		if (need > size)
 			return -ENOSPC;

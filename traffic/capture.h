@@ -20,32 +20,34 @@
 #include "asic.h"
 #include "dfly/topo.h"
 
-#define DFLY_CAPTURE_SNAP_MIN 110u   /**< smallest snap length: metadata, Ethernet and data headers */
-#define DFLY_CAPTURE_SNAP_MAX 65535u /**< largest */
+/** Smallest snap length: metadata, Ethernet and data headers. */
+#define DFLY_CAPTURE_SNAP_MIN 110u
+/** Largest snap length. */
+#define DFLY_CAPTURE_SNAP_MAX 65535u
 
 /** What to capture, where, and how. */
 struct dfly_capture_cfg {
-	const char *path;      /**< first file; rotation appends .1, .2, … */
-	uint32_t points;       /**< bit p: enum dfly_trace_point p */
+	const char *path;       /**< first file; rotation appends .1, .2, … */
+	uint32_t points;        /**< bit p: enum dfly_trace_point p */
 	const uint8_t *routers; /**< [routers] 1 = captured; NULL: every router */
-	uint64_t ports;	       /**< bit p: port p captured (all ones: every port) */
-	uint32_t sample;       /**< 1 in N packets (1: all) */
-	uint32_t snaplen;      /**< bytes of each record kept (metadata header included) */
-	uint64_t rotate_bytes; /**< start a new file at this size, 0: never */
-	bool meta;	       /**< metadata records (DLT_USER0) instead of plain Ethernet frames */
-	double cycle_ns;       /**< emulated ns per cycle (timestamps) */
-	uint32_t phit_bytes;   /**< bytes per phit (synthesised payload length) */
+	uint64_t ports;         /**< bit p: port p captured (all ones: every port) */
+	uint32_t sample;        /**< 1 in N packets (1: all) */
+	uint32_t snaplen;       /**< bytes of each record kept (metadata header included) */
+	uint64_t rotate_bytes;  /**< start a new file at this size, 0: never */
+	bool meta;           /**< metadata records (DLT_USER0) instead of plain Ethernet frames */
+	double cycle_ns;     /**< emulated ns per cycle (timestamps) */
+	uint32_t phit_bytes; /**< bytes per phit (synthesised payload length) */
 };
 
 /** What the writer did. */
 struct dfly_capture_stats {
-	uint64_t records;   /**< records written */
-	uint64_t bytes;	    /**< bytes written (records and their pcap headers) */
-	uint64_t truncated; /**< records cut to the snap length */
+	uint64_t records;     /**< records written */
+	uint64_t bytes;       /**< bytes written (records and their pcap headers) */
+	uint64_t truncated;   /**< records cut to the snap length */
 	uint64_t sampled_out; /**< packet events left out by the sampling */
-	uint64_t errors;    /**< records not written: an encoder or file error */
-	uint64_t ring_full; /**< dfly-switch: records lost because a capture ring was full */
-	uint32_t files;	    /**< files written */
+	uint64_t errors;      /**< records not written: an encoder or file error */
+	uint64_t ring_full;   /**< dfly-switch: records lost because a capture ring was full */
+	uint32_t files;       /**< files written */
 };
 
 struct dfly_capture;
@@ -58,9 +60,9 @@ struct dfly_capture *dfly_capture_open(const struct dfly_capture_cfg *cfg,
 				       const struct dfly_topo *topo, char *err, size_t errlen);
 
 /** dfly_capture_format() results besides 0 (negative: an error). */
-#define DFLY_CAPTURE_SKIP	  1 /**< not selected (port) */
+#define DFLY_CAPTURE_SKIP        1 /**< not selected (port) */
 #define DFLY_CAPTURE_SAMPLED_OUT 2 /**< left out by the sampling */
-#define DFLY_CAPTURE_RING_FULL	  3 /**< dfly_capture_count(): a ring had no room */
+#define DFLY_CAPTURE_RING_FULL   3 /**< dfly_capture_count(): a ring had no room */
 
 struct pcap_pkthdr;
 

@@ -80,8 +80,8 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 	struct asic_pkt *pk[DFLY_MAX_PORTS], *skip[DFLY_MAX_PORTS];
 	uint8_t fired[DFLY_MAX_PORTS];
 	unsigned nf = 0, na = 0, a = 0, k = 0, nskip = 0, injected = 0;
-	bool measure = e->measuring &&
-		       now >= atomic_load_explicit(&e->measure_from, memory_order_relaxed);
+	bool measure =
+	    e->measuring && now >= atomic_load_explicit(&e->measure_from, memory_order_relaxed);
 
 	/* the draws: whether each generator node generates (its own stream) */
 	for (uint32_t i = 0; i < p; i++) {
@@ -215,9 +215,9 @@ unsigned dfly_edge_collect_burst(struct dfly_edge_lane *ln, struct asic *as, uin
 		st->m_pkts++;
 		st->m_phits += pk->len;
 		st->m_lat_sum += (double)lat;
-		st->m_net_lat_sum += (double)(ej[k].tail_cycle >= pk->inj_cycle
-						      ? ej[k].tail_cycle - pk->inj_cycle
-						      : 0);
+		st->m_net_lat_sum +=
+		    (double)(ej[k].tail_cycle >= pk->inj_cycle ? ej[k].tail_cycle - pk->inj_cycle
+							       : 0);
 		ln->lat_hist[lat < DFLY_EDGE_LAT_BUCKETS ? lat : DFLY_EDGE_LAT_BUCKETS - 1]++;
 		if (lat > st->m_lat_max)
 			st->m_lat_max = lat;
@@ -254,8 +254,8 @@ void dfly_edge_stats_add(struct dfly_edge_stats *t, const struct dfly_edge_stats
 		t->m_lat_max = d->m_lat_max;
 }
 
-void dfly_edge_lat_percentiles(const struct dfly_edge_lane *const *lanes, uint32_t n,
-			       uint64_t pkts, uint64_t *p50, uint64_t *p99)
+void dfly_edge_lat_percentiles(const struct dfly_edge_lane *const *lanes, uint32_t n, uint64_t pkts,
+			       uint64_t *p50, uint64_t *p99)
 {
 	uint64_t acc = 0;
 	bool have50 = false;

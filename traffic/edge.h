@@ -33,9 +33,9 @@ struct dfly_delivery {
 	uint64_t gen_cycle;  /**< generation cycle */
 	uint64_t inj_cycle;  /**< cycle it left the injection queue */
 	uint64_t tail_cycle; /**< cycle its tail reached the destination node */
-	uint16_t len;	     /**< phits */
+	uint16_t len;        /**< phits */
 	uint8_t lhops, ghops;
-	bool nonmin;	       /**< a nonminimal decision was committed (VAL, UGAL, PB, PAR, OLM) */
+	bool nonmin;           /**< a nonminimal decision was committed (VAL, UGAL, PB, PAR, OLM) */
 	bool global_misrouted; /**< took more global hops than its minimal path (spec §8.4) */
 };
 
@@ -50,12 +50,12 @@ typedef void dfly_delivery_fn(void *ctx, const struct dfly_delivery *d);
  * (m_*: generation attempts made, and packets delivered, while the window is open).
  */
 struct dfly_edge_stats {
-	uint64_t gen_total;    /**< packets accepted by an injection queue */
-	uint64_t dlv_total;    /**< generated packets delivered */
-	uint64_t drop_inj;     /**< generated packets no injection VC had room for (skipped) */
-	uint64_t drop_nobuf;   /**< generation attempts with no packet buffer */
-	uint64_t drop_fabric;  /**< generated packets the fabric discarded (drop.link_dead) */
-	uint64_t queued_src;   /**< in unbounded source queues (a lane's: a difference, may wrap) */
+	uint64_t gen_total;   /**< packets accepted by an injection queue */
+	uint64_t dlv_total;   /**< generated packets delivered */
+	uint64_t drop_inj;    /**< generated packets no injection VC had room for (skipped) */
+	uint64_t drop_nobuf;  /**< generation attempts with no packet buffer */
+	uint64_t drop_fabric; /**< generated packets the fabric discarded (drop.link_dead) */
+	uint64_t queued_src;  /**< in unbounded source queues (a lane's: a difference, may wrap) */
 	uint64_t last_delivery; /**< latest cycle a packet was delivered */
 	uint64_t m_attempts, m_pkts, m_phits, m_nonmin, m_hops, m_lhops, m_ghops;
 	double m_lat_sum, m_net_lat_sum; /**< sums of integers below 2^53: exact in any order */
@@ -84,10 +84,10 @@ struct dfly_edge_node {
 /** The nodes of a network, shared by every lane. */
 struct dfly_edge {
 	const struct dfly_topo *topo;
-	struct dfly_gen *gen;	/**< the nodes' sources (the caller's) */
-	const bool *gen_node;	/**< [node]: runs a generator; NULL: every node does */
-	uint32_t pkt_phits;	/**< size of a generated packet */
-	bool unbounded;		/**< unbounded source queues, else generate-or-skip */
+	struct dfly_gen *gen;        /**< the nodes' sources (the caller's) */
+	const bool *gen_node;        /**< [node]: runs a generator; NULL: every node does */
+	uint32_t pkt_phits;          /**< size of a generated packet */
+	bool unbounded;              /**< unbounded source queues, else generate-or-skip */
 	struct dfly_edge_node *node; /**< [node] */
 	/** the measurement window is open (dfly sim: from sim.warmup for sim.measure cycles;
 	 *  dfly-switch: always, packets counted by measure_from) */
@@ -104,8 +104,8 @@ struct dfly_edge {
 struct dfly_edge_lane {
 	_Alignas(64) struct dfly_edge_stats *st; /**< where it counts: own, or totals it owns */
 	struct dfly_edge_stats own;
-	uint32_t *lat_hist;   /**< [DFLY_EDGE_LAT_BUCKETS], the window's latencies */
-	uint32_t next_id;     /**< id of its next packet (what a capture samples and tags by) */
+	uint32_t *lat_hist; /**< [DFLY_EDGE_LAT_BUCKETS], the window's latencies */
+	uint32_t next_id;   /**< id of its next packet (what a capture samples and tags by) */
 	struct dfly_edge *edge;
 	const struct dfly_edge_pool_ops *ops;
 	void *pool;
@@ -174,7 +174,7 @@ void dfly_edge_stats_add(struct dfly_edge_stats *to, const struct dfly_edge_stat
  * the smallest latency at least half (@p p50) and 99 % (@p p99) of them do not exceed. Both 0
  * without packets.
  */
-void dfly_edge_lat_percentiles(const struct dfly_edge_lane *const *lanes, uint32_t n,
-			       uint64_t pkts, uint64_t *p50, uint64_t *p99);
+void dfly_edge_lat_percentiles(const struct dfly_edge_lane *const *lanes, uint32_t n, uint64_t pkts,
+			       uint64_t *p50, uint64_t *p99);
 
 #endif /* DFLY_TRAFFIC_EDGE_H */

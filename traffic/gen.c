@@ -143,7 +143,8 @@ uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 		return pick_c1(g, n);
 	case DFLY_PAT_C2: {
 		/* odd nodes ADV+1, even nodes ADV+h, each to a node of its own parity (parity of
-		 * the index in the group: the node id's when a·p is even, as in balanced networks) */
+		 * the index in the group: the node id's when a·p is even, as in balanced networks)
+		 */
 		uint32_t par = n % gsz % 2, off = par ? 1 : t->h, Gd = (G + off) % t->g;
 		uint32_t k = dfly_rng_below(&s->rng, (gsz + 1 - par) / 2);
 

@@ -31,7 +31,7 @@ struct dfly_gen {
 	int adv_offset;
 	uint64_t seed;
 	uint64_t p_gen; /**< per-cycle generation probability · 2^64 */
-	bool on;	/**< load > 0 */
+	bool on;        /**< load > 0 */
 	struct dfly_gen_node *node;
 };
 

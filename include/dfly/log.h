@@ -25,7 +25,7 @@ enum dfly_log_type {
 #define DFLY__LOG_ENUM(E, n) DFLY_LOG_##E,
 	DFLY_FOREACH_LOG_TYPE(DFLY__LOG_ENUM)
 #undef DFLY__LOG_ENUM
-	DFLY_LOG_TYPE_COUNT
+	    DFLY_LOG_TYPE_COUNT
 };
 
 /** Levels, most severe first (the values of syslog and rte_log minus one). */
@@ -54,7 +54,7 @@ bool dfly_log_enabled(enum dfly_log_type type, enum dfly_log_level level);
 
 /** Log a message (printf format; a trailing newline is not needed). */
 void dfly_log(enum dfly_log_type type, enum dfly_log_level level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /**
  * A rate limit: at most @p burst messages per @p interval_ms of wall time; the messages left out
@@ -64,12 +64,15 @@ void dfly_log(enum dfly_log_type type, enum dfly_log_level level, const char *fm
  */
 struct dfly_log_rl {
 	uint32_t interval_ms; /**< length of a window */
-	uint32_t burst;	      /**< messages per window */
+	uint32_t burst;       /**< messages per window */
 	uint64_t begin_ms;    /**< start of the current window */
 	uint32_t printed;     /**< messages passed in the current window */
 	uint64_t missed;      /**< messages left out since the last one passed */
 };
-#define DFLY_LOG_RL_INIT(ms, n) {.interval_ms = (ms), .burst = (n)}
+#define DFLY_LOG_RL_INIT(ms, n)                                                                    \
+	{                                                                                          \
+		.interval_ms = (ms), .burst = (n)                                                  \
+	}
 
 /** @return true if a message of @p type may pass now (and counts it; the number left out before
  *  it is logged first, as a warning of @p type), false if it is left out. */
@@ -79,7 +82,7 @@ bool dfly_log_rl_pass(struct dfly_log_rl *rl, enum dfly_log_type type);
 #define DFLY_LOG_RL(type, level, ...)                                                              \
 	do {                                                                                       \
 		static struct dfly_log_rl dfly__rl = DFLY_LOG_RL_INIT(5000, 10);                   \
-		if (dfly_log_enabled(type, level) && dfly_log_rl_pass(&dfly__rl, type))                  \
+		if (dfly_log_enabled(type, level) && dfly_log_rl_pass(&dfly__rl, type))            \
 			dfly_log(type, level, __VA_ARGS__);                                        \
 	} while (0)
 

@@ -84,8 +84,8 @@ enum dfly_fw_machine { DFLY_FOREACH_FW(DFLY__ENUM) DFLY_FW_COUNT };
 /** The reference VC sequence a mode's paths climb (spec §2.2, §5.7). */
 enum dfly_mode_vcs {
 	DFLY_VCS_MIN = 0, /**< l0 g1 l2: 2 local / 1 global */
-	DFLY_VCS_VAL,	  /**< l0 g1 l2 l3 g4 l5: 4/2; VAL-group l0 g1 l2 g3 l4: 3/2 (PATH_A) */
-	DFLY_VCS_PAR,	  /**< l0 l1 g2 l3 l4 g5 l6: 5/2 */
+	DFLY_VCS_VAL,     /**< l0 g1 l2 l3 g4 l5: 4/2; VAL-group l0 g1 l2 g3 l4: 3/2 (PATH_A) */
+	DFLY_VCS_PAR,     /**< l0 l1 g2 l3 l4 g5 l6: 5/2 */
 	DFLY_VCS_TRANSIT, /**< l0 l0 g1 l0 l2 g3 l4, opportunistic hops reuse an index: 3/2 */
 };
 
@@ -144,10 +144,10 @@ enum dfly_route_mode { DFLY_FOREACH_MODE(DFLY__ENUM) DFLY_MODE_COUNT };
 
 /* The register file is an ABI: the values must not move. */
 _Static_assert(DFLY_MODE_MIN == 0 && DFLY_MODE_VAL == 1 && DFLY_MODE_UGAL == 2 &&
-		       DFLY_MODE_PB == 3 && DFLY_MODE_PAR == 4 && DFLY_MODE_OLM == 5 &&
-		       DFLY_MODE_BASE == 6 && DFLY_MODE_FILTERED == 7 && DFLY_MODE_HYBRID == 8 &&
-		       DFLY_MODE_ECTN == 9 && DFLY_MODE_LIA == 10 && DFLY_MODE_TPR == 11 &&
-		       DFLY_MODE_PB_ACOR == 12 && DFLY_MODE_UGAL_G == 13 && DFLY_MODE_COUNT == 14,
+		   DFLY_MODE_PB == 3 && DFLY_MODE_PAR == 4 && DFLY_MODE_OLM == 5 &&
+		   DFLY_MODE_BASE == 6 && DFLY_MODE_FILTERED == 7 && DFLY_MODE_HYBRID == 8 &&
+		   DFLY_MODE_ECTN == 9 && DFLY_MODE_LIA == 10 && DFLY_MODE_TPR == 11 &&
+		   DFLY_MODE_PB_ACOR == 12 && DFLY_MODE_UGAL_G == 13 && DFLY_MODE_COUNT == 14,
 	       "enum dfly_route_mode is the register file's numbering: append only");
 
 /* One column of the registry for mode @p m (a switch generated from the list: constant-folded
@@ -287,8 +287,8 @@ static inline unsigned dfly_mode_roles(uint32_t m, bool val_group)
  * role (@p vc_map; roles the mode does not use are 0). Any output may be NULL. @p val_group as for
  * dfly_mode_roles().
  */
-static inline void dfly_mode_vc_needs(uint32_t m, bool val_group, uint32_t *local,
-				      uint32_t *global, uint8_t vc_map[DFLY_ROLE_COUNT])
+static inline void dfly_mode_vc_needs(uint32_t m, bool val_group, uint32_t *local, uint32_t *global,
+				      uint8_t vc_map[DFLY_ROLE_COUNT])
 {
 	uint8_t map[DFLY_ROLE_COUNT] = {0};
 	uint32_t l, g;

@@ -34,12 +34,12 @@
 extern "C" {
 #endif
 
-#define DFLY_REGS_MAGIC 0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 11u	    /**< bump on any layout change */
+#define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
+#define DFLY_REGS_VERSION 11u         /**< bump on any layout change */
 
-#define DFLY_MAX_VCS 8	      /**< VCs per port */
-#define DFLY_MAX_A 32	      /**< routers per group */
-#define DFLY_MAX_H 16	      /**< global ports per router */
+#define DFLY_MAX_VCS 8  /**< VCs per port */
+#define DFLY_MAX_A   32 /**< routers per group */
+#define DFLY_MAX_H   16 /**< global ports per router */
 
 /* ---------------------------------------------------------------------------------------------
  * Counter families
@@ -65,15 +65,18 @@ extern "C" {
 	X(WIRE_TX_FRAMES, wire_tx_frames, "Ethernet frames the device took (all kinds, resends)")  \
 	X(WIRE_RX_FRAMES, wire_rx_frames, "Ethernet frames received from the device")              \
 	X(WIRE_TX_BUSY, wire_tx_busy, "frames the device refused (kept and offered again)")        \
-	X(WIRE_RX_LOST, wire_rx_lost, "frames discarded on purpose by link.loss_ppm (loss testing)")\
+	X(WIRE_RX_LOST, wire_rx_lost,                                                              \
+	  "frames discarded on purpose by link.loss_ppm (loss testing)")                           \
 	X(LINK_TIMED, link_timed,                                                                  \
-	  "packets sent here whose arrival cycle the peer reported (the last one before each ACK)") \
+	  "packets sent here whose arrival cycle the peer reported (the last one before each "     \
+	  "ACK)")                                                                                  \
 	X(LINK_LATE, link_late,                                                                    \
-	  "of those, taken by the peer's router 3+ cycles after due: the link ran long")            \
+	  "of those, taken by the peer's router 3+ cycles after due: the link ran long")           \
 	X(LINK_LATE_CYCLES, link_late_cycles, "cycles they were late, summed")                     \
 	X(LINK_LATE_MAX, link_late_max, "the latest of them, cycles (a high-water mark)")          \
 	X(LINK_EARLY, link_early,                                                                  \
-	  "of those, taken 3+ cycles before due: the link ran short (peer lcore behind the clock)") \
+	  "of those, taken 3+ cycles before due: the link ran short (peer lcore behind the "       \
+	  "clock)")                                                                                \
 	X(LINK_EARLY_CYCLES, link_early_cycles, "cycles they were early, summed")                  \
 	X(LINK_EARLY_MAX, link_early_max, "the earliest of them, cycles (a high-water mark)")      \
 	X(CREDIT_TIMED, credit_timed,                                                              \
@@ -102,8 +105,8 @@ extern "C" {
 	X(HOST_TX, host_tx, "frames delivered to the host on this terminal port")                  \
 	X(ARP_REPLIES, arp_replies, "ARP requests from the host answered by the edge router")      \
 	X(LINK_DOWNS, link_downs,                                                                  \
-	  "times this fabric link was declared down: no frame from the peer for link.dead_us")   \
-	X(LINK_UPS, link_ups, "times this fabric link came back up after being declared down")    \
+	  "times this fabric link was declared down: no frame from the peer for link.dead_us")     \
+	X(LINK_UPS, link_ups, "times this fabric link came back up after being declared down")     \
 	X(CTRL_DELAYED, ctrl_delayed,                                                              \
 	  "control frames sent late on purpose by a link fault (dfly sim --ctrl-fault)")
 
@@ -113,7 +116,7 @@ extern "C" {
 	X(DEQ_PKTS, deq_pkts, "packets whose tail left this input VC")                             \
 	X(HEAD_WAIT, head_wait, "allocation rounds a routed head waited without a grant")          \
 	X(CREDIT_STALL, credit_stall,                                                              \
-	  "allocation rounds a head waited for downstream credits of its chosen VC")              \
+	  "allocation rounds a head waited for downstream credits of its chosen VC")               \
 	X(OUT_VC_PKTS, out_vc_pkts, "packets sent on this port with this VC (output side)")
 
 /** Per (port, VC) gauges: current values, not totals. */
@@ -133,40 +136,42 @@ extern "C" {
 	X(BAD_DST, bad_dst, "destination node out of range")                                       \
 	X(BAD_VC, bad_vc, "VC out of range for the port")                                          \
 	X(BAD_PORT, bad_port, "packet arrived on a port that cannot carry it")                     \
-	X(NO_ROOM, no_room, "packet arrived with no credit reserved (flow-control violation)")    \
+	X(NO_ROOM, no_room, "packet arrived with no credit reserved (flow-control violation)")     \
 	X(DECODE, decode,                                                                          \
 	  "frame rejected by the wire decoder for its size, counts, reserved bits or format "      \
-	  "(truncation, version, type and ranges are decode_* below)")                                                      \
+	  "(truncation, version, type and ranges are decode_* below)")                             \
 	X(CTRL_HOST, ctrl_host, "control frame offered on a terminal (host) port")                 \
 	X(CPU_RX_FULL, cpu_rx_full, "control frame received while the CPU rx ring was full")       \
-	X(CPU_TX_BAD, cpu_tx_bad, "CPU tx frame for a port that is not a fabric port, or too long") \
-	X(CTRL_LINK_FULL, ctrl_link_full, "control frame found the link's control line full")     \
+	X(CPU_TX_BAD, cpu_tx_bad,                                                                  \
+	  "CPU tx frame for a port that is not a fabric port, or too long")                        \
+	X(CTRL_LINK_FULL, ctrl_link_full, "control frame found the link's control line full")      \
 	X(HOST_SPOOF, host_spoof, "frame with EtherType 0x88B5/0x88B6 offered by a host")          \
 	X(HOST_UNKNOWN_DST, host_unknown_dst,                                                      \
 	  "host frame to a unicast MAC that is not in the host table, or to the sender itself")    \
 	X(HOST_NON_UNICAST, host_non_unicast,                                                      \
-	  "host broadcast/multicast frame other than an ARP request for a known address")         \
+	  "host broadcast/multicast frame other than an ARP request for a known address")          \
 	X(HOST_BAD_FRAME, host_bad_frame,                                                          \
-	  "host frame shorter than an Ethernet header, or larger than the largest packet")        \
-	X(HOST_TX_FULL, host_tx_full, "decapsulated frame refused by the host port's device")     \
+	  "host frame shorter than an Ethernet header, or larger than the largest packet")         \
+	X(HOST_TX_FULL, host_tx_full, "decapsulated frame refused by the host port's device")      \
 	X(FABRIC_OTHER, fabric_other, "frame on a fabric port that is neither 0x88B5 nor 0x88B6")  \
-	X(LINK_DOWN, link_down, "frame received on a port held down (no HELLO yet, or miswired)") \
+	X(LINK_DOWN, link_down, "frame received on a port held down (no HELLO yet, or miswired)")  \
 	X(CTRL_UNSUPPORTED, ctrl_unsupported,                                                      \
 	  "control frame of a kind this port does not accept (e.g. CREDIT on an in-process link)") \
 	X(NOT_PEER, not_peer,                                                                      \
 	  "CREDIT/ACK/PB/ECtN frame whose sender is not the router this port is wired to")         \
-	X(NO_MBUF, no_mbuf, "no packet buffer to build a frame (a data frame stays in the replay "  \
+	X(NO_MBUF, no_mbuf,                                                                        \
+	  "no packet buffer to build a frame (a data frame stays in the replay "                   \
 	  "buffer and is sent again)")                                                             \
-	X(DECODE_TRUNCATED, decode_truncated, "frame shorter than its headers and contents")      \
-	X(DECODE_VERSION, decode_version, "header version is not DFLY_WIRE_VERSION")              \
-	X(DECODE_TYPE, decode_type, "unknown packet or control message type")                     \
+	X(DECODE_TRUNCATED, decode_truncated, "frame shorter than its headers and contents")       \
+	X(DECODE_VERSION, decode_version, "header version is not DFLY_WIRE_VERSION")               \
+	X(DECODE_TYPE, decode_type, "unknown packet or control message type")                      \
 	X(DECODE_RANGE, decode_range,                                                              \
-	  "node, router, VC, hop count, port or list index out of range of the network")        \
+	  "node, router, VC, hop count, port or list index out of range of the network")           \
 	X(CTRL_PORT_DOWN, ctrl_port_down,                                                          \
-	  "control frame from the CPU port for a port whose link is down: not sent")              \
+	  "control frame from the CPU port for a port whose link is down: not sent")               \
 	X(LINK_DEAD, link_dead,                                                                    \
-	  "packet that could only leave through a link down for router.link_dead_cycles or more " \
-	  "(no way around it): discarded at that output")                                         \
+	  "packet that could only leave through a link down for router.link_dead_cycles or more "  \
+	  "(no way around it): discarded at that output")                                          \
 	X(CTRL_FAULT, ctrl_fault,                                                                  \
 	  "control frame lost on purpose by a link fault (dfly sim --ctrl-fault)")
 
@@ -217,22 +222,22 @@ extern "C" {
 	X(PATH_LGL, path_lgl, "packets injected on an LGL Valiant path (local, global, local)")    \
 	X(LIA_LEVEL_BENIGN, lia_level_benign,                                                      \
 	  "LIA/TPR: source decisions with the destination group's level benign (T high)")          \
-	X(LIA_LEVEL_MIX, lia_level_mix, "LIA/TPR: source decisions with the level mix")             \
-	X(LIA_LEVEL_ADV, lia_level_adv, "LIA/TPR: source decisions with the level adversarial")     \
+	X(LIA_LEVEL_MIX, lia_level_mix, "LIA/TPR: source decisions with the level mix")            \
+	X(LIA_LEVEL_ADV, lia_level_adv, "LIA/TPR: source decisions with the level adversarial")    \
 	X(VAL_REACHED, val_reached, "packets that reached their intermediate router here")         \
 	X(HOP_LOCAL, hop_local, "packets granted to a local output")                               \
 	X(HOP_GLOBAL, hop_global, "packets granted to a global output")                            \
 	X(EJECT, eject, "packets granted to a terminal output")                                    \
 	X(FW_EXPIRED, fw_expired,                                                                  \
 	  "cycles stepped in safe mode: the firmware's heartbeat older than knobs.fw_ttl, its "    \
-	  "tables (PB bits, ECtN copies, LIA levels, UGAL T) ignored")                          \
+	  "tables (PB bits, ECtN copies, LIA levels, UGAL T) ignored")                             \
 	X(FAIL_NONMIN, fail_nonmin,                                                                \
 	  "failover: sent nonminimally at the source because its minimal global link is down")     \
 	X(FAIL_REDRAW, fail_redraw,                                                                \
 	  "failover: Valiant router drawn again because the first global link to it is down")      \
 	X(FAIL_REROUTE, fail_reroute,                                                              \
 	  "failover: in transit in the source group, moved to another global link of this "        \
-	  "router because the one it was heading for is down")                                      \
+	  "router because the one it was heading for is down")                                     \
 	X(FAIL_WAIT, fail_wait,                                                                    \
 	  "failover: granted to a down link with no way around it from here (past its first "      \
 	  "global hop, or no usable global port): after the link returned, or discarded there "    \
@@ -275,13 +280,13 @@ extern const char *const dfly_route_ctr_descs[DFLY_ROUTE_CTR_COUNT];
 /** Hop roles (spec §2.2), index of the role → VC map. */
 enum dfly_role {
 	DFLY_ROLE_S1 = 0, /**< first local hop in the source group */
-	DFLY_ROLE_S2,	  /**< second local hop in the source group */
-	DFLY_ROLE_G1,	  /**< first global hop */
-	DFLY_ROLE_I1,	  /**< first local hop in the intermediate group (towards S_ROOT) */
-	DFLY_ROLE_I2,	  /**< minimal local hop in the intermediate group towards the exit */
-	DFLY_ROLE_G2,	  /**< second global hop */
-	DFLY_ROLE_D1,	  /**< local misroute hop in the destination group */
-	DFLY_ROLE_D2,	  /**< final local hop in the destination group */
+	DFLY_ROLE_S2,     /**< second local hop in the source group */
+	DFLY_ROLE_G1,     /**< first global hop */
+	DFLY_ROLE_I1,     /**< first local hop in the intermediate group (towards S_ROOT) */
+	DFLY_ROLE_I2,     /**< minimal local hop in the intermediate group towards the exit */
+	DFLY_ROLE_G2,     /**< second global hop */
+	DFLY_ROLE_D1,     /**< local misroute hop in the destination group */
+	DFLY_ROLE_D2,     /**< final local hop in the destination group */
 	DFLY_ROLE_COUNT
 };
 
@@ -289,14 +294,14 @@ enum dfly_role {
 enum dfly_inj_select {
 	DFLY_INJ_JSQ = 0, /**< the VC with the most free space (default) */
 	DFLY_INJ_RANDOM,  /**< uniform among VCs with room */
-	DFLY_INJ_DEST,	  /**< destination node mod VC count */
+	DFLY_INJ_DEST,    /**< destination node mod VC count */
 };
 
 /** Arbiter policy (spec §3.6). */
 enum dfly_arb {
 	DFLY_ARB_RR = 0, /**< round robin, pointer moves on grant (default) */
-	DFLY_ARB_LRS,	 /**< least recently served */
-	DFLY_ARB_AGE,	 /**< oldest packet (by generation cycle) first */
+	DFLY_ARB_LRS,    /**< least recently served */
+	DFLY_ARB_AGE,    /**< oldest packet (by generation cycle) first */
 };
 
 /** FlexVC VC selection among the allowed VCs of a hop (spec §2.4; thesis §5.3.6). */
@@ -310,15 +315,15 @@ enum dfly_flexvc_sel {
 
 /** Knobs: scalar registers, written before start or by firmware; read every step. */
 struct dfly_regs_knobs {
-	uint32_t mode;		    /**< enum dfly_route_mode (dfly/mode.h) */
-	uint32_t val_variant;	    /**< enum dfly_val_variant */
-	uint32_t val_recompute;	    /**< redraw S_ROOT when the injection head is not granted */
-	uint32_t val_exclude;	    /**< enum dfly_val_exclude */
+	uint32_t mode;          /**< enum dfly_route_mode (dfly/mode.h) */
+	uint32_t val_variant;   /**< enum dfly_val_variant */
+	uint32_t val_recompute; /**< redraw S_ROOT when the injection head is not granted */
+	uint32_t val_exclude;   /**< enum dfly_val_exclude */
 	uint8_t vc_map[DFLY_ROLE_COUNT]; /**< VC index used by each hop role */
 	uint32_t in_transit_priority; /**< output arbiter prefers transit over injection inputs */
 	/* UGAL-L (spec §4.5): route minimally iff Q_min·256 ≤ f_q8·Q_val + t·256 */
-	uint32_t ugal_f_q8;	/**< F in 1/256 units (2.0 = 512) */
-	int32_t ugal_t;		/**< T in phits (the config's packets × packet length) */
+	uint32_t ugal_f_q8;     /**< F in 1/256 units (2.0 = 512) */
+	int32_t ugal_t;         /**< T in phits (the config's packets × packet length) */
 	uint32_t ugal_per_port; /**< compare whole-port occupancy instead of the hop's VC */
 	/** Spec §4.1: a nonminimal candidate is valid only if its VC has credits for the packet */
 	uint32_t nonmin_needs_credits;
@@ -326,8 +331,8 @@ struct dfly_regs_knobs {
 	 *  (same S_ROOT); 0 fixes it when the head first routes */
 	uint32_t reevaluate;
 	/* PB (spec §4.6) */
-	uint32_t pb_per_vc;	 /**< saturation bits per global VC (else one bit per port) */
-	uint32_t pb_inband;	 /**< IAR mode: piggyback the own vector on local data packets */
+	uint32_t pb_per_vc;      /**< saturation bits per global VC (else one bit per port) */
+	uint32_t pb_inband;      /**< IAR mode: piggyback the own vector on local data packets */
 	uint32_t pb_piggy_every; /**< in-band: piggyback on one packet in N per local port */
 	/* OLM (spec §4.10): considered while the minimal hop is blocked and occ%(min) ≥
 	 * olm_min_pct; candidate valid iff occ%(c) ≤ olm_x_pct% · occ%(min) */
@@ -335,18 +340,18 @@ struct dfly_regs_knobs {
 	uint32_t olm_min_pct;
 	/* Contention counters (spec §5): misroute iff cc[m] ≥ cc_th (> with cc_strict); a
 	 * candidate is valid iff cc[c] < cc_th (≤ with cc_strict) and it has credits */
-	uint32_t cc_th;		/**< Base / Filtered / ECtN local threshold th (packets) */
-	uint32_t cc_strict;	/**< A-5.1: compare with '>' instead of '≥' */
-	uint32_t cc_alpha_q8;	/**< Filtered: α in 1/256 (est = α·est + (1−α)·cc per cycle) */
-	uint32_t cc_weighted;	/**< WEIGHTED trigger: misroute with probability (cc−th+1)/(th+1) */
-	uint32_t hyb_th;	/**< Hybrid contention threshold th_h */
-	uint32_t hyb_y_pct;	/**< Hybrid credit trigger: occ%(c) ≤ Y%·occ%(min) */
-	uint32_t hyb_any;	/**< Hybrid, FOGSim flag: any candidate once the contention trigger
-				     fired (else only candidates with cc[c] < th_h) */
-	uint32_t ectn_thc;	/**< ECtN combined threshold thc */
+	uint32_t cc_th;       /**< Base / Filtered / ECtN local threshold th (packets) */
+	uint32_t cc_strict;   /**< A-5.1: compare with '>' instead of '≥' */
+	uint32_t cc_alpha_q8; /**< Filtered: α in 1/256 (est = α·est + (1−α)·cc per cycle) */
+	uint32_t cc_weighted; /**< WEIGHTED trigger: misroute with probability (cc−th+1)/(th+1) */
+	uint32_t hyb_th;      /**< Hybrid contention threshold th_h */
+	uint32_t hyb_y_pct;   /**< Hybrid credit trigger: occ%(c) ≤ Y%·occ%(min) */
+	uint32_t hyb_any;     /**< Hybrid, FOGSim flag: any candidate once the contention trigger
+				   fired (else only candidates with cc[c] < th_h) */
+	uint32_t ectn_thc;    /**< ECtN combined threshold thc */
 	uint32_t ectn_own_live; /**< A-5.6: combined = live own partial + received (else the table
 				     holds the firmware's whole sum, own snapshot included) */
-	uint32_t cc_check;	/**< debug: recompute every counter each cycle and compare */
+	uint32_t cc_check;      /**< debug: recompute every counter each cycle and compare */
 	/** FlexVC (spec §2.4), MIN and VAL only: enum dfly_flexvc_sel, 0 = off */
 	uint32_t flexvc;
 	/** A-5.6: a control frame from the CPU port occupies its output link like a packet: it
@@ -377,9 +382,9 @@ struct dfly_regs_knobs {
  * register file in shared memory): append only, and bump DFLY_REGS_VERSION.
  */
 #define DFLY_FOREACH_TBL(X)                                                                        \
-	X(PB, pb, "PiggyBack: the group's saturation bits (PB, PB-ACOR)")                         \
-	X(UGAL, ugal, "UGAL threshold T per destination group (LIA, TPR)")                        \
-	X(ECTN, ectn, "ECtN: the combined array per destination group")                           \
+	X(PB, pb, "PiggyBack: the group's saturation bits (PB, PB-ACOR)")                          \
+	X(UGAL, ugal, "UGAL threshold T per destination group (LIA, TPR)")                         \
+	X(ECTN, ectn, "ECtN: the combined array per destination group")                            \
 	X(LIA, lia, "LIA: L1/L2 flags and traffic levels; PB-ACOR: the Path-A level")              \
 	X(FAIL, fail, "failover: the group's down global links and the network's down pairs")
 
@@ -415,17 +420,17 @@ struct dfly_tbl_ectn {
 /** LIA traffic levels of a destination group (spec §6.8). */
 enum dfly_lia_level {
 	DFLY_LIA_BENIGN = 0, /**< G ≤ LI_l */
-	DFLY_LIA_MIX,	     /**< LI_l < G ≤ LI_h */
-	DFLY_LIA_ADV,	     /**< G > LI_h */
+	DFLY_LIA_MIX,        /**< LI_l < G ≤ LI_h */
+	DFLY_LIA_ADV,        /**< G > LI_h */
 };
 
 /** LIA (spec §6.5–§6.8) and PB-ACOR (§4.12): the Path-A shape the ASIC draws S_ROOT with and the
  *  traffic level per destination group (the T of each group is in struct dfly_tbl_ugal).
  *  Written by firmware. */
 struct dfly_tbl_lia {
-	uint8_t use_l1;			/**< LIA: keep the first local hop (LG-, LGL) */
-	uint8_t acor_level;		/**< PB-ACOR: 0 -G-, 1 -GL, 2 LGL */
-	uint8_t l2[DFLY_MAX_GROUPS];	/**< LIA: keep the second local hop, per dst group */
+	uint8_t use_l1;                 /**< LIA: keep the first local hop (LG-, LGL) */
+	uint8_t acor_level;             /**< PB-ACOR: 0 -G-, 1 -GL, 2 LGL */
+	uint8_t l2[DFLY_MAX_GROUPS];    /**< LIA: keep the second local hop, per dst group */
 	uint8_t level[DFLY_MAX_GROUPS]; /**< enum dfly_lia_level per dst group */
 };
 
@@ -452,10 +457,10 @@ struct dfly_regs_tables {
 
 /** Counters the ASIC keeps for mechanisms to come (one writer: the ASIC). */
 struct dfly_regs_mech_ctrs {
-	uint16_t cc[DFLY_MAX_PORTS];		  /**< contention counter per output port (§5.2) */
-	uint32_t cc_est_q8[DFLY_MAX_PORTS];	  /**< Filtered estimate per output, 1/256 units */
-	uint16_t ectn_partial[DFLY_MAX_GROUPS];	  /**< ECtN partial array per remote group */
-	uint16_t ectn_combined[DFLY_MAX_GROUPS];  /**< ECtN combined array as the ASIC uses it */
+	uint16_t cc[DFLY_MAX_PORTS];             /**< contention counter per output port (§5.2) */
+	uint32_t cc_est_q8[DFLY_MAX_PORTS];      /**< Filtered estimate per output, 1/256 units */
+	uint16_t ectn_partial[DFLY_MAX_GROUPS];  /**< ECtN partial array per remote group */
+	uint16_t ectn_combined[DFLY_MAX_GROUPS]; /**< ECtN combined array as the ASIC uses it */
 	/** LIA/TPR (spec §6.2): packets towards each remote group whose tail left an injection
 	 *  buffer, a running total (wraps; the firmware windows it) */
 	uint32_t lia_injected[DFLY_MAX_GROUPS];
@@ -481,20 +486,20 @@ struct dfly_regs_mech_ctrs {
 	X(ECTN_PARTIAL, "ectn", partial, ectn_partial, GROUP, "ECtN partial array (spec 5.6)")     \
 	X(ECTN_COMBINED, "ectn", combined, ectn_combined, GROUP, "ECtN combined array")            \
 	X(LIA_INJECTED, "lia", injected, lia_injected, GROUP,                                      \
-	  "LIA packets injected per group, a running total (spec 6.2)")                           \
+	  "LIA packets injected per group, a running total (spec 6.2)")                            \
 	X(LIA_STORED, "lia", stored, lia_stored, GROUP, "LIA packets in the injection buffers")
 
 /* ---------------------------------------------------------------------------------------------
  * CPU port
  */
 
-#define DFLY_CPU_RING_SLOTS 64u	 /**< frames per ring (power of two) */
-#define DFLY_CPU_FRAME_MAX 544u	 /**< bytes: the largest control frame (ECTN_PARTIAL, g = 1024) */
+#define DFLY_CPU_RING_SLOTS 64u  /**< frames per ring (power of two) */
+#define DFLY_CPU_FRAME_MAX  544u /**< bytes: the largest control frame (ECTN_PARTIAL, g = 1024) */
 
 /** One control frame on the CPU port. */
 struct dfly_cpu_slot {
-	uint16_t port;	/**< ASIC port it leaves on (tx) or arrived on (rx) */
-	uint16_t len;	/**< frame bytes */
+	uint16_t port; /**< ASIC port it leaves on (tx) or arrived on (rx) */
+	uint16_t len;  /**< frame bytes */
 	uint32_t reserved;
 	uint64_t cycle; /**< emulated cycle it was queued (tx) or received (rx) */
 	uint8_t frame[DFLY_CPU_FRAME_MAX]; /**< the Ethernet frame, EtherType 0x88B6 */
@@ -525,7 +530,7 @@ struct dfly_regs_fw {
 enum dfly_link_state {
 	DFLY_LINK_UNUSED = 0, /**< no device: an in-process link, a terminal port, or dfly sim */
 	DFLY_LINK_WAIT_HELLO, /**< device up, no valid HELLO from the peer yet: kept down */
-	DFLY_LINK_UP,	      /**< HELLO verified: the peer is the one the topology expects */
+	DFLY_LINK_UP,         /**< HELLO verified: the peer is the one the topology expects */
 	DFLY_LINK_MISWIRED,   /**< HELLO names another router/port or network: kept down */
 };
 
@@ -534,17 +539,17 @@ const char *dfly_link_state_name(unsigned st);
 
 /** The register file of one ASIC. */
 struct dfly_regs {
-	uint32_t magic;	  /**< DFLY_REGS_MAGIC */
-	uint32_t version; /**< DFLY_REGS_VERSION */
-	uint32_t size;	  /**< sizeof(struct dfly_regs) */
-	uint32_t router;  /**< global router id this file belongs to */
-	uint32_t nports;  /**< ports in use (the radix) */
-	uint32_t nvcs[DFLY_MAX_PORTS]; /**< VCs in use per input port */
+	uint32_t magic;                  /**< DFLY_REGS_MAGIC */
+	uint32_t version;                /**< DFLY_REGS_VERSION */
+	uint32_t size;                   /**< sizeof(struct dfly_regs) */
+	uint32_t router;                 /**< global router id this file belongs to */
+	uint32_t nports;                 /**< ports in use (the radix) */
+	uint32_t nvcs[DFLY_MAX_PORTS];   /**< VCs in use per input port */
 	uint32_t vc_cap[DFLY_MAX_PORTS]; /**< phits per VC of the downstream input (fabric ports) */
 	uint32_t ngroups; /**< groups of the network: entries of the per-group mech arrays */
 
 	/* ASIC-written */
-	uint64_t cycle;					    /**< emulated cycle last stepped */
+	uint64_t cycle;         /**< emulated cycle last stepped */
 	_Atomic uint64_t steps; /**< asic_step() calls completed: the firmware may tick < steps */
 	uint64_t port_ctr[DFLY_MAX_PORTS][DFLY_PORT_CTR_COUNT];
 	uint64_t vc_ctr[DFLY_MAX_PORTS][DFLY_MAX_VCS][DFLY_VC_CTR_COUNT];
@@ -553,7 +558,7 @@ struct dfly_regs {
 	uint64_t route[DFLY_ROUTE_CTR_COUNT];
 	struct dfly_regs_mech_ctrs mech;
 	_Atomic uint64_t tbl_seen[DFLY_TBL_COUNT]; /**< generation of each table the ASIC uses */
-	struct dfly_cpu_ring cpu_rx; /**< ASIC → firmware: control frames received */
+	struct dfly_cpu_ring cpu_rx;        /**< ASIC → firmware: control frames received */
 	uint8_t link_state[DFLY_MAX_PORTS]; /**< enum dfly_link_state, per port (dataplane) */
 	uint32_t link_peer[DFLY_MAX_PORTS]; /**< router·256 + port the last HELLO named */
 	/** bit p: the link of fabric port p is down (asic_port_set_down(): dfly sim's link faults,
@@ -564,8 +569,8 @@ struct dfly_regs {
 	struct dfly_regs_knobs knobs;
 	struct dfly_regs_fw fw;
 	_Atomic uint64_t tbl_gen[DFLY_TBL_COUNT]; /**< published generation; bank = gen & 1 */
-	struct dfly_regs_tables tables[2];	  /**< double buffer */
-	struct dfly_cpu_ring cpu_tx; /**< firmware → ASIC: control frames to send */
+	struct dfly_regs_tables tables[2];        /**< double buffer */
+	struct dfly_cpu_ring cpu_tx;              /**< firmware → ASIC: control frames to send */
 };
 
 /** Initialise a register file in place: magic, version, size, zeroed counters, gen 0. */

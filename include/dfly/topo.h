@@ -31,13 +31,13 @@ extern "C" {
 /** Groups a Valiant intermediate may not be in (spec §4.3 "intermediate group exclusion"). */
 enum dfly_val_exclude {
 	DFLY_VAL_EXCL_SRC_DST = 0, /**< source and destination groups (spec PROPOSAL, default) */
-	DFLY_VAL_EXCL_SRC = 1,	   /**< source group only: S_ROOT may be in the destination group,
+	DFLY_VAL_EXCL_SRC = 1,     /**< source group only: S_ROOT may be in the destination group,
 					whose path then has one global hop [xcheck: FOGSim] */
 };
 
 /** Global-link arrangement inside the group (spec §1.4). */
 enum dfly_arrangement {
-	DFLY_ARR_PALMTREE = 0,	 /**< G' = G + σ(hρ + q + 1) mod g; the papers' default */
+	DFLY_ARR_PALMTREE = 0,    /**< G' = G + σ(hρ + q + 1) mod g; the papers' default */
 	DFLY_ARR_CONSECUTIVE = 1, /**< link k = ρh + q goes to group k (k < G) or k + 1 */
 };
 
@@ -60,32 +60,33 @@ enum dfly_val_variant {
 /** One end of a global link. */
 struct dfly_gport {
 	uint32_t router; /**< global router id */
-	uint16_t q;	 /**< global port index in [0, h) */
+	uint16_t q;      /**< global port index in [0, h) */
 };
 
 /** A canonical Dragonfly with its precomputed link tables. Create with dfly_topo_create(). */
 struct dfly_topo {
-	uint32_t p;		   /**< terminals per router */
-	uint32_t a;		   /**< routers per group */
-	uint32_t h;		   /**< global links per router */
-	uint32_t t;		   /**< trunking: parallel global links per group pair */
-	uint32_t g;		   /**< groups: a·h/t + 1 */
-	uint32_t routers;	   /**< g·a */
-	uint32_t nodes;		   /**< routers·p */
-	uint32_t radix;		   /**< p + a − 1 + h */
-	uint32_t first_local;	   /**< first local port: p */
-	uint32_t first_global;	   /**< first global port: p + a − 1 */
-	int sigma;		   /**< palmtree orientation, +1 or −1 */
+	uint32_t p;                /**< terminals per router */
+	uint32_t a;                /**< routers per group */
+	uint32_t h;                /**< global links per router */
+	uint32_t t;                /**< trunking: parallel global links per group pair */
+	uint32_t g;                /**< groups: a·h/t + 1 */
+	uint32_t routers;          /**< g·a */
+	uint32_t nodes;            /**< routers·p */
+	uint32_t radix;            /**< p + a − 1 + h */
+	uint32_t first_local;      /**< first local port: p */
+	uint32_t first_global;     /**< first global port: p + a − 1 */
+	int sigma;                 /**< palmtree orientation, +1 or −1 */
 	enum dfly_arrangement arr; /**< global-link arrangement */
 	struct dfly_gport *peer;   /**< [R·h + q]: far end of router R's global port q */
-	/** [G·g·t + D·t + k]: the k-th link of group G towards group D, as (ρ·h + q); ~0 if G == D */
+	/** [G·g·t + D·t + k]: the k-th link of group G towards group D, as (ρ·h + q); ~0 if G == D
+	 */
 	uint32_t *group_link;
 };
 
 /** Hop of a router-level path. */
 struct dfly_hop {
-	uint32_t router;	  /**< router the hop leaves from */
-	uint16_t port;		  /**< output port taken */
+	uint32_t router;          /**< router the hop leaves from */
+	uint16_t port;            /**< output port taken */
 	enum dfly_port_kind kind; /**< DFLY_PORT_LOCAL or DFLY_PORT_GLOBAL */
 };
 
@@ -226,7 +227,8 @@ int dfly_topo_local_type(const struct dfly_topo *topo, uint32_t local_index);
 /** Group offset Δ = (D − S) mod g mapped to [−(g−1)/2, +(g−1)/2] (spec §0.3). */
 int dfly_topo_group_offset(const struct dfly_topo *topo, uint32_t S, uint32_t D);
 
-/** Name of a Path-A variant ("lgl", "lg-", "-gl", "-g-"), and its inverse (-1 if unknown or NULL). */
+/** Name of a Path-A variant ("lgl", "lg-", "-gl", "-g-"), and its inverse (-1 if unknown or NULL).
+ */
 const char *dfly_val_variant_name(enum dfly_val_variant v);
 int dfly_val_variant_parse(const char *name);
 

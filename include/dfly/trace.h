@@ -60,10 +60,10 @@
 
 /** Capture points, X(ENUM, name, description). */
 #define DFLY_FOREACH_TRACE_POINT(X)                                                                \
-	X(HOST_RX, host_rx, "a packet from a node enters its router's injection buffer")            \
+	X(HOST_RX, host_rx, "a packet from a node enters its router's injection buffer")           \
 	X(HOST_TX, host_tx, "a packet leaves its router for its destination node (ejection)")      \
 	X(PORT_RX, port_rx, "a packet's head arrives on a fabric input port")                      \
-	X(PORT_TX, port_tx, "a packet is granted a fabric output port (leaves on the link)")      \
+	X(PORT_TX, port_tx, "a packet is granted a fabric output port (leaves on the link)")       \
 	X(VC_ENQ, vc_enq, "a packet is enqueued in an input VC (fabric or injection)")             \
 	X(DROP, drop, "a packet or frame is dropped, with the reason")
 

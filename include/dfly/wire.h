@@ -132,7 +132,7 @@ extern "C" {
 /** credit entry: phits is the running total of phits freed in that VC since the link came up,
  *  mod 2^16 (may be 0), not an increment; a lost or repeated frame is repaired by the next one */
 #define DFLY_WIRE_CREDIT_F_ABS (1u << 1)
-#define DFLY_WIRE_CREDIT_F_ALL 0x03u /**< every defined credit flag */
+#define DFLY_WIRE_CREDIT_F_ALL 0x03u     /**< every defined credit flag */
 #define DFLY_WIRE_ACK_F_NAK    (1u << 0) /**< ACK: a gap was seen, resend from ack */
 
 /** Codec errors, X(ENUM, name, description). Returned negated: -DFLY_WIRE_E_TRUNCATED. */
@@ -142,7 +142,7 @@ extern "C" {
 	X(BAD_VERSION, bad_version, "header version is not DFLY_WIRE_VERSION")                     \
 	X(BAD_TYPE, bad_type, "unknown packet or control message type")                            \
 	X(BAD_NODE, bad_node, "source or destination node out of range")                           \
-	X(BAD_ROUTER, bad_router, "router or group id out of range")                                        \
+	X(BAD_ROUTER, bad_router, "router or group id out of range")                               \
 	X(BAD_VC, bad_vc, "VC or VC count out of range")                                           \
 	X(BAD_SIZE, bad_size,                                                                      \
 	  "size in phits zero or too large, or payload length not matching the frame")             \
@@ -256,7 +256,7 @@ struct dfly_wire_credit {
 
 /** CREDIT body. */
 struct dfly_wire_credits {
-	uint8_t n;                                       /**< entries, 1..DFLY_WIRE_CREDIT_MAX */
+	uint8_t n;    /**< entries, 1..DFLY_WIRE_CREDIT_MAX */
 	uint64_t due; /**< cycle the newest credit counted was due, or DFLY_WIRE_CREDIT_NO_DUE */
 	struct dfly_wire_credit e[DFLY_WIRE_CREDIT_MAX]; /**< entries [0, n) */
 };
@@ -303,7 +303,7 @@ struct dfly_wire_ack {
 	uint64_t taken; /**< cycle the receiver took frame ack − 1, or DFLY_WIRE_ACK_NONE */
 };
 
-#define DFLY_WIRE_ACK_NONE UINT64_MAX /**< ACK taken: no frame taken since the link started */
+#define DFLY_WIRE_ACK_NONE      UINT64_MAX /**< ACK taken: no frame taken since the link started */
 #define DFLY_WIRE_CREDIT_NO_DUE UINT64_MAX /**< CREDIT due: nothing new, a refresh */
 
 /** One LINK_STATE entry: the global link(s) between groups a < b are down. */
@@ -316,9 +316,9 @@ struct dfly_wire_fail_pair {
 /** LINK_STATE body (failover): the sender's own down global ports, and the down links of the
  *  network it knows (its own included), each with the hops it may still travel. */
 struct dfly_wire_link_state {
-	uint8_t h;     /**< global ports of the sender */
-	uint8_t n;     /**< entries, 0..DFLY_WIRE_FAIL_MAX */
-	uint16_t down; /**< bit q: global port q down; q < h */
+	uint8_t h;                                        /**< global ports of the sender */
+	uint8_t n;                                        /**< entries, 0..DFLY_WIRE_FAIL_MAX */
+	uint16_t down;                                    /**< bit q: global port q down; q < h */
 	struct dfly_wire_fail_pair e[DFLY_WIRE_FAIL_MAX]; /**< entries [0, n) */
 };
 

@@ -16,7 +16,7 @@
 #define FUZZ_CHECK(cond, ...)                                                                      \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \
-			fprintf(stderr, "fuzz check failed: %s: ", #cond);                       \
+			fprintf(stderr, "fuzz check failed: %s: ", #cond);                         \
 			fprintf(stderr, __VA_ARGS__);                                              \
 			fprintf(stderr, "\n");                                                     \
 			abort();                                                                   \

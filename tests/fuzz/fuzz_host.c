@@ -47,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	switch (v) {
 	case DP_HOST_FORWARD: {
 		struct dfly_wire_data d = {0}, d2;
-		struct dfly_wire_eth eth = {{0x02, 0xdf, 0xfe, 0, 0, 1}, {0x02, 0xdf, 0xfe, 0, 0, 2}};
+		struct dfly_wire_eth eth = {{0x02, 0xdf, 0xfe, 0, 0, 1},
+					    {0x02, 0xdf, 0xfe, 0, 0, 2}};
 		int n;
 
 		FUZZ_CHECK(dst < 72 && dst != in_node && dp_host_by_node(tab, dst) != NULL,

@@ -31,10 +31,19 @@ static void put(const char *sub, const char *name, const void *b, size_t n)
 static void data_seeds(void)
 {
 	struct dfly_wire_eth eth = {{0x02, 0xdf, 0xfe, 0, 1, 2}, {0x02, 0xdf, 0xfe, 0, 0, 2}};
-	struct dfly_wire_data d = {.type = DFLY_WIRE_PKT_SYNTH, .vc = 1, .size_phits = 8,
-				   .src_node = 3, .dst_node = 70, .via_router = 20, .seq = 7,
-				   .gen_cycle = 12345, .tag = 9, .flags = DFLY_WIRE_F_NONMIN,
-				   .global_hops = 1, .local_hops = 1, .path_lhops = 2};
+	struct dfly_wire_data d = {.type = DFLY_WIRE_PKT_SYNTH,
+				   .vc = 1,
+				   .size_phits = 8,
+				   .src_node = 3,
+				   .dst_node = 70,
+				   .via_router = 20,
+				   .seq = 7,
+				   .gen_cycle = 12345,
+				   .tag = 9,
+				   .flags = DFLY_WIRE_F_NONMIN,
+				   .global_hops = 1,
+				   .local_hops = 1,
+				   .path_lhops = 2};
 	uint8_t b[2048], payload[64];
 	int n;
 
@@ -82,8 +91,10 @@ static void ctrl_seeds(void)
 	m.credit.due = 99999;
 	m.src_router = 1;
 	m.credit.n = 2;
-	m.credit.e[0] = (struct dfly_wire_credit){.vc = 0, .flags = DFLY_WIRE_CREDIT_F_ABS, .phits = 0};
-	m.credit.e[1] = (struct dfly_wire_credit){.vc = 1, .flags = DFLY_WIRE_CREDIT_F_ABS, .phits = 96};
+	m.credit.e[0] =
+	    (struct dfly_wire_credit){.vc = 0, .flags = DFLY_WIRE_CREDIT_F_ABS, .phits = 0};
+	m.credit.e[1] =
+	    (struct dfly_wire_credit){.vc = 1, .flags = DFLY_WIRE_CREDIT_F_ABS, .phits = 96};
 	n = dfly_wire_ctrl_encode(b, sizeof(b), NULL, &m);
 	put("wire_ctrl", "credit", b, (size_t)n);
 
@@ -119,8 +130,8 @@ static void ctrl_seeds(void)
 	memset(&m, 0, sizeof(m));
 	m.type = DFLY_WIRE_CTRL_HELLO;
 	m.src_router = 1;
-	m.hello = (struct dfly_wire_hello){.port = 2, .arr = 0, .sigma = -1, .p = 2, .a = 4,
-					   .h = 2, .t = 1};
+	m.hello = (struct dfly_wire_hello){
+	    .port = 2, .arr = 0, .sigma = -1, .p = 2, .a = 4, .h = 2, .t = 1};
 	n = dfly_wire_ctrl_encode(b, sizeof(b), NULL, &m);
 	put("wire_ctrl", "hello", b, (size_t)n);
 
@@ -195,14 +206,14 @@ static void config_seeds(const char *src)
 {
 	static const char *files[] = {"configs/h1.cfg", "configs/h2.cfg", "configs/h4-l.cfg"};
 	static const char deploy[] =
-		"network = \"n.cfg\";\ninstance = \"\";\nfirmware = \"thread\";\n"
-		"routers = [0, 1, 2];\nlcores = ( { lcore = 0; routers = [0, 1, 2]; } );\n"
-		"ports = ( { router = 1; port = 2; dev = \"net_memif0\"; args = \"role=server\"; },\n"
-		"  { router = 2; port = 2; dev = \"peer\"; } );\n"
-		"hosts = ( { node = 0; mac = \"02:df:00:00:00:00\"; ip = \"10.77.0.1\"; "
-		"dev = \"net_tap0\"; } );\n"
-		"generators = [1, 2];\nlink = { replay = 1024; credit_delay_us = 0; };\n"
-		"run = { max_steps = 16; duration_s = 1.5; };\n";
+	    "network = \"n.cfg\";\ninstance = \"\";\nfirmware = \"thread\";\n"
+	    "routers = [0, 1, 2];\nlcores = ( { lcore = 0; routers = [0, 1, 2]; } );\n"
+	    "ports = ( { router = 1; port = 2; dev = \"net_memif0\"; args = \"role=server\"; },\n"
+	    "  { router = 2; port = 2; dev = \"peer\"; } );\n"
+	    "hosts = ( { node = 0; mac = \"02:df:00:00:00:00\"; ip = \"10.77.0.1\"; "
+	    "dev = \"net_tap0\"; } );\n"
+	    "generators = [1, 2];\nlink = { replay = 1024; credit_delay_us = 0; };\n"
+	    "run = { max_steps = 16; duration_s = 1.5; };\n";
 
 	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char p[1024], buf[65536];

@@ -176,11 +176,12 @@ static void transient(const char *mech, const char *const *extra, int nextra)
 	before = window_pct(rec, -200, 0);
 	early = window_pct(rec, 200, 300);
 	after = window_pct(rec, 200, 1000);
-	printf("# h4 %s UN->ADV+1 at 0.2: misrouted %.1f%% before, %.1f%% in [+200,+300), %.1f%% "
-	       "in [+200,+1000); reaction time %lld cycles; latency %.1f before, peak %.1f at +%lld, "
-	       "steady %.1f\n",
-	       mech, before, early, after, (long long)sum.reaction, sum.pre_lat, sum.peak_lat,
-	       (long long)sum.peak_cycle, sum.steady_lat);
+	printf(
+	    "# h4 %s UN->ADV+1 at 0.2: misrouted %.1f%% before, %.1f%% in [+200,+300), %.1f%% "
+	    "in [+200,+1000); reaction time %lld cycles; latency %.1f before, peak %.1f at +%lld, "
+	    "steady %.1f\n",
+	    mech, before, early, after, (long long)sum.reaction, sum.pre_lat, sum.peak_lat,
+	    (long long)sum.peak_cycle, sum.steady_lat);
 	assert_true(before <= 10.0);
 	assert_true(early >= 80.0);
 	assert_true(after >= 80.0);
@@ -222,18 +223,19 @@ static void test_decision_counters(void **state)
 	      route_sum(fab, DFLY_ROUTE_INJ_MIN_NO_INTERMEDIATE) +
 	      route_sum(fab, DFLY_ROUTE_INJ_GLOBAL_MISROUTE);
 	assert_int_equal(inj, r.gen_total);
-	reasons = route_sum(fab, DFLY_ROUTE_SRC_MIN_INTRA) + route_sum(fab, DFLY_ROUTE_SRC_MIN_UGAL) +
-		  route_sum(fab, DFLY_ROUTE_SRC_NONMIN_UGAL) +
-		  route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT) +
-		  route_sum(fab, DFLY_ROUTE_NONMIN_NO_CANDIDATE);
+	reasons =
+	    route_sum(fab, DFLY_ROUTE_SRC_MIN_INTRA) + route_sum(fab, DFLY_ROUTE_SRC_MIN_UGAL) +
+	    route_sum(fab, DFLY_ROUTE_SRC_NONMIN_UGAL) + route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT) +
+	    route_sum(fab, DFLY_ROUTE_NONMIN_NO_CANDIDATE);
 	assert_int_equal(reasons, inj);
 	assert_int_equal(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_UGAL) +
-				 route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT),
+			     route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT),
 			 route_sum(fab, DFLY_ROUTE_INJ_VAL));
 	assert_true(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_SAT) > 0);
 	assert_true(route_sum(fab, DFLY_ROUTE_SRC_NONMIN_UGAL) > 0);
 	assert_true(route_sum(fab, DFLY_ROUTE_SRC_MIN_UGAL) > 0);
-	assert_int_equal(route_sum(fab, DFLY_ROUTE_VAL_REACHED), route_sum(fab, DFLY_ROUTE_INJ_VAL));
+	assert_int_equal(route_sum(fab, DFLY_ROUTE_VAL_REACHED),
+			 route_sum(fab, DFLY_ROUTE_INJ_VAL));
 	printf("# pb counters: min %llu (intra %llu, ugal %llu, no candidate %llu), nonmin: sat "
 	       "%llu ugal %llu\n",
 	       (unsigned long long)route_sum(fab, DFLY_ROUTE_INJ_MIN),
@@ -253,7 +255,7 @@ static void test_decision_counters(void **state)
 	assert_int_equal(route_sum(fab, DFLY_ROUTE_OLM_MANDATORY_GLOBAL),
 			 route_sum(fab, DFLY_ROUTE_OLM_LOCAL_SRC));
 	assert_int_equal(route_sum(fab, DFLY_ROUTE_INJ_MIN) +
-				 route_sum(fab, DFLY_ROUTE_INJ_GLOBAL_MISROUTE),
+			     route_sum(fab, DFLY_ROUTE_INJ_GLOBAL_MISROUTE),
 			 r.gen_total);
 	printf("# olm counters: inj global %llu, local src %llu, inter %llu, dst %llu, no "
 	       "candidate %llu\n",
@@ -265,13 +267,13 @@ static void test_decision_counters(void **state)
 	dfly_fabric_destroy(fab);
 
 	/* PAR: in-transit changes happen under ADV+1 and are all in the source group */
-	setup(&cfg, "h2", "par", "adv+1", "0.3", (const char *const[]){"sim.warmup=3000",
-			"sim.measure=3000", "vcs.local=5"}, 3);
+	setup(&cfg, "h2", "par", "adv+1", "0.3",
+	      (const char *const[]){"sim.warmup=3000", "sim.measure=3000", "vcs.local=5"}, 3);
 	fab = run_keep(&cfg, 3, &r);
 	assert_true(route_sum(fab, DFLY_ROUTE_PAR_TRANSIT_NONMIN) > 0);
 	assert_int_equal(route_sum(fab, DFLY_ROUTE_VAL_REACHED),
 			 route_sum(fab, DFLY_ROUTE_INJ_VAL) +
-				 route_sum(fab, DFLY_ROUTE_PAR_TRANSIT_NONMIN));
+			     route_sum(fab, DFLY_ROUTE_PAR_TRANSIT_NONMIN));
 	dfly_fabric_destroy(fab);
 }
 
@@ -340,19 +342,21 @@ static void test_pb_inband(void **state)
 	/* IAR §6.5 (H30): piggybacking on 1 packet in 100, info flits kept, gives nearly the same
 	 * steady state as on every packet */
 	{
-		const char *y1[] = {"sim.warmup=3000", "sim.measure=3000", "routing.pb.exchange=inband"};
+		const char *y1[] = {"sim.warmup=3000", "sim.measure=3000",
+				    "routing.pb.exchange=inband"};
 		const char *y100[] = {"sim.warmup=3000", "sim.measure=3000",
-				      "routing.pb.exchange=inband", "routing.pb.piggyback_every=100"};
+				      "routing.pb.exchange=inband",
+				      "routing.pb.piggyback_every=100"};
 		struct dfly_sim_result a, b;
 
 		setup(&cfg, "h2", "pb", "adv+1", "0.4", y1, 3);
 		run(&cfg, 2, &a);
 		setup(&cfg, "h2", "pb", "adv+1", "0.4", y100, 4);
 		run(&cfg, 2, &b);
-		printf("# pb inband ADV+1 0.4: every packet: accepted %.4f lat %.1f misrouted %.1f%%; "
-		       "1 in 100: %.4f %.1f %.1f%%\n",
-		       a.accepted, a.lat_avg, a.misrouted_pct, b.accepted, b.lat_avg,
-		       b.misrouted_pct);
+		printf(
+		    "# pb inband ADV+1 0.4: every packet: accepted %.4f lat %.1f misrouted %.1f%%; "
+		    "1 in 100: %.4f %.1f %.1f%%\n",
+		    a.accepted, a.lat_avg, a.misrouted_pct, b.accepted, b.lat_avg, b.misrouted_pct);
 		assert_true(b.accepted >= 0.98 * a.accepted);
 		assert_true(b.lat_avg <= 1.05 * a.lat_avg);
 		assert_true(b.misrouted_pct >= a.misrouted_pct - 3.0 &&
@@ -413,17 +417,12 @@ static void test_deterministic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_un_low_load_h2),
-		cmocka_unit_test(test_un_low_load_h4),
-		cmocka_unit_test(test_adv1_h2),
-		cmocka_unit_test(test_adv1_h4),
-		cmocka_unit_test(test_transient_pb),
-		cmocka_unit_test(test_transient_olm),
-		cmocka_unit_test(test_decision_counters),
-		cmocka_unit_test(test_pb_frames_exact),
-		cmocka_unit_test(test_pb_inband),
-		cmocka_unit_test(test_full_load_no_deadlock),
-		cmocka_unit_test(test_deterministic),
+	    cmocka_unit_test(test_un_low_load_h2),    cmocka_unit_test(test_un_low_load_h4),
+	    cmocka_unit_test(test_adv1_h2),           cmocka_unit_test(test_adv1_h4),
+	    cmocka_unit_test(test_transient_pb),      cmocka_unit_test(test_transient_olm),
+	    cmocka_unit_test(test_decision_counters), cmocka_unit_test(test_pb_frames_exact),
+	    cmocka_unit_test(test_pb_inband),         cmocka_unit_test(test_full_load_no_deadlock),
+	    cmocka_unit_test(test_deterministic),
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

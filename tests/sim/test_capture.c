@@ -74,8 +74,8 @@ static void read_back(const char *path, const struct dfly_topo *t, double cycle_
 	dfly_wire_limits_init(&lim, t, DFLY_MAX_VCS, 65535);
 	while (pcap_next_ex(pc, &h, &p) == 1) {
 		uint8_t point = p[5];
-		uint64_t cycle = g64(p + 16), ns = (uint64_t)h->ts.tv_sec * 1000000000ull +
-						       (uint64_t)h->ts.tv_usec;
+		uint64_t cycle = g64(p + 16),
+			 ns = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
 		const u_char *f = p + DFLY_TRACE_META_LEN;
 		uint32_t flen = h->len - DFLY_TRACE_META_LEN;
 		struct dfly_wire_data d;
@@ -107,13 +107,14 @@ static void read_back(const char *path, const struct dfly_topo *t, double cycle_
 			int rc = dfly_wire_data_decode(full, flen, &lim, &d);
 
 			if (rc != 0)
-				fail_msg("%s: record %llu (point %u, router %u, port %u, cycle %llu): "
-					 "data frame does not decode: %s",
-					 path, (unsigned long long)(c->point[0] + c->point[1] +
-								    c->point[2] + c->point[3] +
-								    c->point[4] + c->point[5]),
-					 point, g32(p + 8), g16(p + 12), (unsigned long long)cycle,
-					 dfly_wire_err_name(rc));
+				fail_msg(
+				    "%s: record %llu (point %u, router %u, port %u, cycle %llu): "
+				    "data frame does not decode: %s",
+				    path,
+				    (unsigned long long)(c->point[0] + c->point[1] + c->point[2] +
+							 c->point[3] + c->point[4] + c->point[5]),
+				    point, g32(p + 8), g16(p + 12), (unsigned long long)cycle,
+				    dfly_wire_err_name(rc));
 		}
 		free(full);
 		if (point == DFLY_TRACE_HOST_TX && l != NULL) {
@@ -149,8 +150,9 @@ static uint64_t ctr_sum(const struct dfly_fabric *fab, bool fabric_only, int por
 
 static void test_every_point(void **state)
 {
-	const char *sets[] = {"routing.mechanism=pb", "traffic.pattern=adv+1", "traffic.load=1.0",
-			      "sim.warmup=500", "sim.measure=1500", "capture.snaplen=112"};
+	const char *sets[] = {"routing.mechanism=pb", "traffic.pattern=adv+1",
+			      "traffic.load=1.0",     "sim.warmup=500",
+			      "sim.measure=1500",     "capture.snaplen=112"};
 	static struct dl l;
 	char path[] = "/tmp/dfly-cap-XXXXXX", file[64], err[256];
 	struct dfly_netcfg cfg;
@@ -275,8 +277,12 @@ static void test_threads_same_file(void **state)
 /* Sampling keeps whole packets; rotation splits the files; a router and port selection. */
 static void test_sample_rotate(void **state)
 {
-	const char *sets[] = {"routing.mechanism=val", "traffic.load=0.2", "sim.warmup=200",
-			      "sim.measure=1000",	"capture.sample=4", "capture.rotate_kb=16",
+	const char *sets[] = {"routing.mechanism=val",
+			      "traffic.load=0.2",
+			      "sim.warmup=200",
+			      "sim.measure=1000",
+			      "capture.sample=4",
+			      "capture.rotate_kb=16",
 			      "capture.points=host_rx,host_tx"};
 	char dir[] = "/tmp/dfly-capd-XXXXXX", file[128], err[256];
 	struct dfly_netcfg cfg;

@@ -83,8 +83,9 @@ static void test_un_equals_min(void **state)
 			sim(mechs[k], "un", loads[i], &r, NULL);
 			if (!(r.misrouted_pct < 1.0) ||
 			    fabs(r.lat_avg - min.lat_avg) > 0.03 * min.lat_avg)
-				fail_msg("UN %s %s: misrouted %.2f%%, latency %.2f vs MIN %.2f", loads[i],
-					 mechs[k], r.misrouted_pct, r.lat_avg, min.lat_avg);
+				fail_msg("UN %s %s: misrouted %.2f%%, latency %.2f vs MIN %.2f",
+					 loads[i], mechs[k], r.misrouted_pct, r.lat_avg,
+					 min.lat_avg);
 		}
 	}
 }
@@ -107,7 +108,7 @@ static void test_adv1(void **state)
 	if (!(ectn.lat_avg < base.lat_avg && ectn.lat_avg < filt.lat_avg))
 		fail_msg("ADV+1 0.4 latency: ECtN %.1f, Base %.1f, Filtered %.1f", ectn.lat_avg,
 			 base.lat_avg, filt.lat_avg);
-	assert_true(trig > 0);	    /* ECtN misrouted at injection on the combined array */
+	assert_true(trig > 0);          /* ECtN misrouted at injection on the combined array */
 	assert_int_equal(trig_base, 0); /* Base never uses it */
 	assert_true(base.misrouted_pct > 50.0 && ectn.misrouted_pct > 50.0);
 }
@@ -249,14 +250,15 @@ static void test_h4_adv1(void **state)
 			simx("h4", mechs[k], "adv+1", loads[i], &r[k], k == 4 ? &trig : NULL);
 		printf("# h4 ADV+1 %s latency: OLM %.1f Base %.1f Hybrid %.1f Filtered %.1f ECtN "
 		       "%.1f\n",
-		       loads[i], r[0].lat_avg, r[1].lat_avg, r[2].lat_avg, r[3].lat_avg, r[4].lat_avg);
+		       loads[i], r[0].lat_avg, r[1].lat_avg, r[2].lat_avg, r[3].lat_avg,
+		       r[4].lat_avg);
 		for (int k = 1; k < 5; k++) {
 			if (k != 3 && r[k].accepted < 0.9 * r[0].accepted)
-				fail_msg("h4 ADV+1 %s: %s accepts %.4f, OLM %.4f", loads[i], mechs[k],
-					 r[k].accepted, r[0].accepted);
+				fail_msg("h4 ADV+1 %s: %s accepts %.4f, OLM %.4f", loads[i],
+					 mechs[k], r[k].accepted, r[0].accepted);
 			if (k != 4 && !(r[4].lat_avg < r[k].lat_avg))
-				fail_msg("h4 ADV+1 %s: ECtN latency %.1f not below %s's %.1f", loads[i],
-					 r[4].lat_avg, mechs[k], r[k].lat_avg);
+				fail_msg("h4 ADV+1 %s: ECtN latency %.1f not below %s's %.1f",
+					 loads[i], r[4].lat_avg, mechs[k], r[k].lat_avg);
 		}
 		assert_true(trig > 0);
 	}
@@ -359,7 +361,8 @@ static void test_h4_transient(void **state)
 	window(base.rec, 20, 30, &b_20, &lat);
 	window(base.rec, TR_POST - 300, TR_POST, &b_st, &lat);
 	printf("# h4 UN->ADV+1 0.2 Base: misrouted %.1f%% before, %.1f%% in [+20,+30), steady "
-	       "%.1f%%\n", b_pre, b_20, b_st);
+	       "%.1f%%\n",
+	       b_pre, b_20, b_st);
 	assert_true(b_pre < 1.0);
 	assert_true(b_20 >= 0.8 * b_st);
 
@@ -404,12 +407,9 @@ static void test_h4_transient(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_un_equals_min),
-	    cmocka_unit_test(test_adv1),
-	    cmocka_unit_test(test_ectn_variants),
-	    cmocka_unit_test(test_h4_un),
-	    cmocka_unit_test(test_h4_adv1),
-	    cmocka_unit_test(test_h4_transient),
+	    cmocka_unit_test(test_un_equals_min), cmocka_unit_test(test_adv1),
+	    cmocka_unit_test(test_ectn_variants), cmocka_unit_test(test_h4_un),
+	    cmocka_unit_test(test_h4_adv1),       cmocka_unit_test(test_h4_transient),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

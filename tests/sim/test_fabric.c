@@ -33,7 +33,8 @@ static void test_deterministic(void **state)
  */
 static double analytic_min_un(const struct dfly_netcfg *cfg)
 {
-	struct dfly_topo *t = dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
+	struct dfly_topo *t =
+	    dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
 	double sum = 0;
 	uint64_t pairs = 0;
 
@@ -47,8 +48,8 @@ static double analytic_min_un(const struct dfly_netcfg *cfg)
 			if (s == d)
 				continue;
 			n = dfly_topo_min_path(t, s / t->p, d / t->p, d, hops);
-			lat = 2.0 * cfg->lat_terminal + (n + 1.0) * (cfg->pipe_route + cfg->pipe_xbar) +
-			      cfg->pkt_phits - 1;
+			lat = 2.0 * cfg->lat_terminal +
+			      (n + 1.0) * (cfg->pipe_route + cfg->pipe_xbar) + cfg->pkt_phits - 1;
 			for (unsigned k = 0; k < n; k++)
 				lat += hops[k].kind == DFLY_PORT_LOCAL ? cfg->lat_local
 								       : cfg->lat_global;
@@ -171,9 +172,10 @@ static void test_val_saturation_h4(void **state)
  */
 static void test_val_h3_h2_lg_src(void **state)
 {
-	const char *sets[] = {"routing.mechanism=val", "routing.val.path_a=lg-",
-			      "routing.val.exclude=src", "traffic.pattern=adv+1", "traffic.load=0.5",
-			      "sim.warmup=5000", "sim.measure=10000"};
+	const char *sets[] = {"routing.mechanism=val",   "routing.val.path_a=lg-",
+			      "routing.val.exclude=src", "traffic.pattern=adv+1",
+			      "traffic.load=0.5",        "sim.warmup=5000",
+			      "sim.measure=10000"};
 	struct dfly_netcfg cfg;
 	struct dfly_sim_result r;
 
@@ -193,8 +195,13 @@ static void test_val_h3_h2_lg_src(void **state)
 static double val_flexvc(const char *name, const char *pattern, const char *exclude)
 {
 	char pset[64], xset[64];
-	const char *sets[] = {"routing.mechanism=val", pset, xset, "vcs.flexvc=jsq",
-			      "routing.val.recompute=true", "traffic.load=0.5", "sim.warmup=5000",
+	const char *sets[] = {"routing.mechanism=val",
+			      pset,
+			      xset,
+			      "vcs.flexvc=jsq",
+			      "routing.val.recompute=true",
+			      "traffic.load=0.5",
+			      "sim.warmup=5000",
 			      "sim.measure=10000"};
 	struct dfly_netcfg cfg;
 	struct dfly_sim_result r;
@@ -222,8 +229,13 @@ static void test_val_h3_flexvc(void **state)
 static void full_load_vc(const char *mech, const char *pattern, const char *flexvc)
 {
 	char mset[64], pset[64], fset[64];
-	const char *sets[] = {mset, pset, fset, "traffic.load=1.0", "sim.warmup=10000",
-			      "sim.measure=90000", "sim.watchdog=10000"};
+	const char *sets[] = {mset,
+			      pset,
+			      fset,
+			      "traffic.load=1.0",
+			      "sim.warmup=10000",
+			      "sim.measure=90000",
+			      "sim.watchdog=10000"};
 	struct dfly_netcfg cfg;
 	struct dfly_sim_result r;
 
@@ -276,8 +288,11 @@ static void test_val_variants(void **state)
 	for (unsigned v = 0; v < 4; v++) {
 		for (unsigned p = 0; p < 5; p++) {
 			char vset[64], pset[64];
-			const char *sets[] = {"routing.mechanism=val", vset, pset,
-					      "traffic.load=0.3", "sim.warmup=1000",
+			const char *sets[] = {"routing.mechanism=val",
+					      vset,
+					      pset,
+					      "traffic.load=0.3",
+					      "sim.warmup=1000",
 					      "sim.measure=3000"};
 			struct dfly_netcfg cfg;
 			struct dfly_sim_result r;
@@ -297,13 +312,13 @@ static void test_val_variants(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_deterministic),	cmocka_unit_test(test_zero_load_h2),
-		cmocka_unit_test(test_zero_load_h4),	cmocka_unit_test(test_min_adv1_h2),
-		cmocka_unit_test(test_min_adv1_h4),	cmocka_unit_test(test_val_saturation_h2),
-		cmocka_unit_test(test_val_saturation_h4), cmocka_unit_test(test_val_h3_h2_lg_src),
-		cmocka_unit_test(test_no_deadlock_min),
-		cmocka_unit_test(test_no_deadlock_val), cmocka_unit_test(test_val_variants),
-		cmocka_unit_test(test_val_h3_flexvc),	cmocka_unit_test(test_no_deadlock_flexvc),
+	    cmocka_unit_test(test_deterministic),      cmocka_unit_test(test_zero_load_h2),
+	    cmocka_unit_test(test_zero_load_h4),       cmocka_unit_test(test_min_adv1_h2),
+	    cmocka_unit_test(test_min_adv1_h4),        cmocka_unit_test(test_val_saturation_h2),
+	    cmocka_unit_test(test_val_saturation_h4),  cmocka_unit_test(test_val_h3_h2_lg_src),
+	    cmocka_unit_test(test_no_deadlock_min),    cmocka_unit_test(test_no_deadlock_val),
+	    cmocka_unit_test(test_val_variants),       cmocka_unit_test(test_val_h3_flexvc),
+	    cmocka_unit_test(test_no_deadlock_flexvc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,6 @@
 #include "dfly/wire.h"
 #include "simtest.h"
 
-
 #define ANY_DEAD UINT64_MAX /* drain_check(): whatever drop.link_dead says, all accounted */
 
 /* Drain and check: every packet delivered or discarded behind a dead link (counted). */
@@ -107,7 +106,6 @@ static void test_fw_stop_ectn(void **state)
 	dfly_fabric_destroy(fab);
 }
 
-
 /* ---------------------------------------------------------------------------------------------
  * A global link down and back up (routing.failover). h2 (p=2 a=4 h=2, g = 9), UN 0.3. Router 0's
  * global port 5 leads to group X.
@@ -134,7 +132,6 @@ static uint64_t tx_pkts(const struct dfly_fabric *fab, uint32_t r, uint32_t port
 {
 	return dfly_fabric_regs(fab, r)->port_ctr[port][DFLY_TX_PKTS];
 }
-
 
 /* h2 under @p mech at UN 0.3, seed 1, stepped to cycle 2000. */
 static struct dfly_fabric *start_h2(const char *mech)
@@ -275,7 +272,6 @@ static void test_link_dead_val(void **state)
 	dfly_fabric_destroy(fab);
 }
 
-
 /* ---------------------------------------------------------------------------------------------
  * Control frames lost or late on every link (asic_link_set_ctrl_fault, dfly sim --ctrl-fault),
  * one kind at a time. h2, UN 0.3, seed 1.
@@ -285,8 +281,8 @@ static struct dfly_fabric *start_ctrl_fault(const char *mech, uint32_t types, ui
 					    uint32_t delay)
 {
 	const char *sets[] = {mech, "traffic.load=0.3"};
-	struct dfly_fabric_opts o = {.ctrl_types = types, .ctrl_loss_ppm = loss_ppm,
-				     .ctrl_delay = delay};
+	struct dfly_fabric_opts o = {
+	    .ctrl_types = types, .ctrl_loss_ppm = loss_ppm, .ctrl_delay = delay};
 	char err[DFLY_NETCFG_ERRLEN];
 	struct dfly_netcfg cfg;
 	struct dfly_fabric *fab;
@@ -329,8 +325,8 @@ static void test_ctrl_pb_lost(void **state)
  * 11 cycles) every array queued was either lost or received. */
 static void test_ctrl_ectn_half_lost(void **state)
 {
-	struct dfly_fabric *fab =
-	    start_ctrl_fault("routing.mechanism=ectn", 1u << DFLY_WIRE_CTRL_ECTN_PARTIAL, 500000, 0);
+	struct dfly_fabric *fab = start_ctrl_fault("routing.mechanism=ectn",
+						   1u << DFLY_WIRE_CTRL_ECTN_PARTIAL, 500000, 0);
 	uint64_t tx, lost, rx;
 
 	(void)state;
@@ -394,14 +390,10 @@ static void test_ctrl_link_state_lost(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fw_stop_ectn),
-		cmocka_unit_test(test_link_down_min),
-		cmocka_unit_test(test_link_down_pb),
-		cmocka_unit_test(test_link_dead_val),
-		cmocka_unit_test(test_ctrl_pb_lost),
-		cmocka_unit_test(test_ctrl_ectn_half_lost),
-		cmocka_unit_test(test_ctrl_pb_late),
-		cmocka_unit_test(test_ctrl_link_state_lost),
+	    cmocka_unit_test(test_fw_stop_ectn), cmocka_unit_test(test_link_down_min),
+	    cmocka_unit_test(test_link_down_pb), cmocka_unit_test(test_link_dead_val),
+	    cmocka_unit_test(test_ctrl_pb_lost), cmocka_unit_test(test_ctrl_ectn_half_lost),
+	    cmocka_unit_test(test_ctrl_pb_late), cmocka_unit_test(test_ctrl_link_state_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

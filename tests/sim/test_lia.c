@@ -28,9 +28,9 @@
 
 struct lres {
 	struct dfly_sim_result r;
-	uint64_t path[5];     /* min, -G-, -GL, LG-, LGL */
+	uint64_t path[5];                /* min, -G-, -GL, LG-, LGL */
 	uint64_t inj_router[DFLY_MAX_A]; /* packets out of injection per router of group 0 */
-	uint64_t l1_router[DFLY_MAX_A];	 /* LG- + LGL per router of group 0 */
+	uint64_t l1_router[DFLY_MAX_A];  /* LG- + LGL per router of group 0 */
 };
 
 /* warm-up and measurement window of the next sim() runs */
@@ -249,8 +249,8 @@ static void test_remote_turning_point(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_un),	 cmocka_unit_test(test_adv1),
-	    cmocka_unit_test(test_advh), cmocka_unit_test(test_advc),
+	    cmocka_unit_test(test_un),        cmocka_unit_test(test_adv1),
+	    cmocka_unit_test(test_advh),      cmocka_unit_test(test_advc),
 	    cmocka_unit_test(test_baselines), cmocka_unit_test(test_remote_turning_point),
 	};
 

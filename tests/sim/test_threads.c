@@ -47,7 +47,7 @@ static void tap(void *ctx, const struct dfly_delivery *d)
 {
 	struct run *r = ctx;
 	uint64_t v[] = {d->src_node, d->dst_node, d->gen_cycle, d->inj_cycle, d->tail_cycle,
-			d->len, d->lhops, d->ghops, d->nonmin};
+			d->len,      d->lhops,    d->ghops,     d->nonmin};
 
 	uint64_t h = 0xcbf29ce484222325ull;
 
@@ -157,22 +157,25 @@ static void check_case(const struct tcase *tc)
 				while (a[off] == b[off])
 					off++;
 				fprintf(stderr,
-					"%s, %u thread(s)%s: router %u's registers differ at byte %zu\n",
+					"%s, %u thread(s)%s: router %u's registers differ at byte "
+					"%zu\n",
 					tc->name, n, batch ? ", sim.batch" : "", r, off);
 				fail();
 			}
 		free(many.regs);
 	}
-	printf("# %s: 1 thread, cycle by cycle: generated %llu delivered %llu (hash %016llx)\n", tc->name,
-	       (unsigned long long)one.gen, (unsigned long long)one.dlv,
+	printf("# %s: 1 thread, cycle by cycle: generated %llu delivered %llu (hash %016llx)\n",
+	       tc->name, (unsigned long long)one.gen, (unsigned long long)one.dlv,
 	       (unsigned long long)one.dlv_hash);
 	free(one.regs);
 }
 
 static void test_min_ugal(void **state)
 {
-	struct tcase a = {"MIN UN 0.8", "h2", {"routing.mechanism=min", "traffic.load=0.8"}, 2, 4000};
-	struct tcase b = {"UGAL UN 0.8", "h2", {"routing.mechanism=ugal", "traffic.load=0.8"}, 2, 4000};
+	struct tcase a = {
+	    "MIN UN 0.8", "h2", {"routing.mechanism=min", "traffic.load=0.8"}, 2, 4000};
+	struct tcase b = {
+	    "UGAL UN 0.8", "h2", {"routing.mechanism=ugal", "traffic.load=0.8"}, 2, 4000};
 
 	(void)state;
 	check_case(&a);
@@ -181,9 +184,11 @@ static void test_min_ugal(void **state)
 
 static void test_pb(void **state)
 {
-	struct tcase c = {"PB ADV+1 0.4", "h2",
+	struct tcase c = {"PB ADV+1 0.4",
+			  "h2",
 			  {"routing.mechanism=pb", "traffic.pattern=adv+1", "traffic.load=0.4"},
-			  3, 4000};
+			  3,
+			  4000};
 
 	(void)state;
 	check_case(&c);
@@ -191,10 +196,13 @@ static void test_pb(void **state)
 
 static void test_ectn_late_ctrl(void **state)
 {
-	struct tcase c = {"ECtN ADV+1 0.4, control frames 1500 cycles late, 5% lost", "h2",
+	struct tcase c = {"ECtN ADV+1 0.4, control frames 1500 cycles late, 5% lost",
+			  "h2",
 			  {"routing.mechanism=ectn", "traffic.pattern=adv+1", "traffic.load=0.4"},
-			  3, 5000,
-			  {.ctrl_types = 1u << DFLY_WIRE_CTRL_ECTN_PARTIAL, .ctrl_loss_ppm = 50000,
+			  3,
+			  5000,
+			  {.ctrl_types = 1u << DFLY_WIRE_CTRL_ECTN_PARTIAL,
+			   .ctrl_loss_ppm = 50000,
 			   .ctrl_delay = 1500}};
 
 	(void)state;
@@ -203,10 +211,14 @@ static void test_ectn_late_ctrl(void **state)
 
 static void test_far_links_flap(void **state)
 {
-	struct tcase c = {"MIN UN 0.3, 1500-cycle global links, one down 1000..2499", "h2",
+	struct tcase c = {"MIN UN 0.3, 1500-cycle global links, one down 1000..2499",
+			  "h2",
 			  {"routing.mechanism=min", "traffic.load=0.3", "links.global_latency=1500",
 			   "buffers.global=3200", "routing.failover.enabled=on"},
-			  5, 6000, {0}, true};
+			  5,
+			  6000,
+			  {0},
+			  true};
 
 	(void)state;
 	check_case(&c);
@@ -214,12 +226,16 @@ static void test_far_links_flap(void **state)
 
 static void test_olm_lia(void **state)
 {
-	struct tcase a = {"OLM ADV+1 0.5", "h2",
+	struct tcase a = {"OLM ADV+1 0.5",
+			  "h2",
 			  {"routing.mechanism=olm", "traffic.pattern=adv+1", "traffic.load=0.5"},
-			  3, 4000};
-	struct tcase b = {"LIA ADV+1 0.5", "h2",
+			  3,
+			  4000};
+	struct tcase b = {"LIA ADV+1 0.5",
+			  "h2",
 			  {"routing.mechanism=lia", "traffic.pattern=adv+1", "traffic.load=0.5"},
-			  3, 4000};
+			  3,
+			  4000};
 
 	(void)state;
 	check_case(&a);
@@ -229,7 +245,7 @@ static void test_olm_lia(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_min_ugal),	   cmocka_unit_test(test_pb),
+	    cmocka_unit_test(test_min_ugal),       cmocka_unit_test(test_pb),
 	    cmocka_unit_test(test_ectn_late_ctrl), cmocka_unit_test(test_far_links_flap),
 	    cmocka_unit_test(test_olm_lia),
 	};

@@ -30,34 +30,33 @@ struct net {
 	uint32_t nlinks;
 };
 
-static const uint8_t map_min[DFLY_ROLE_COUNT] = {[DFLY_ROLE_S1] = 0, [DFLY_ROLE_G1] = 0,
-						 [DFLY_ROLE_D2] = 1};
+static const uint8_t map_min[DFLY_ROLE_COUNT] = {
+    [DFLY_ROLE_S1] = 0, [DFLY_ROLE_G1] = 0, [DFLY_ROLE_D2] = 1};
 static const uint8_t map_val[DFLY_ROLE_COUNT] = {
-	[DFLY_ROLE_S1] = 0, [DFLY_ROLE_G1] = 0, [DFLY_ROLE_I1] = 1,
-	[DFLY_ROLE_I2] = 2, [DFLY_ROLE_G2] = 1, [DFLY_ROLE_D2] = 3};
+    [DFLY_ROLE_S1] = 0, [DFLY_ROLE_G1] = 0, [DFLY_ROLE_I1] = 1,
+    [DFLY_ROLE_I2] = 2, [DFLY_ROLE_G2] = 1, [DFLY_ROLE_D2] = 3};
 
 static struct asic_params default_params(uint32_t buf_local)
 {
 	struct asic_params par = {
-		.speedup = 2,
-		.pipe_route = 2,
-		.pipe_xbar = 3,
-		.alloc_iters = 1,
-		.in_arb = DFLY_ARB_RR,
-		.out_arb = DFLY_ARB_RR,
-		.vcs = {3, 4, 2},
-		.buf = {256, buf_local, 256},
-		.buf_out = 32,
-		.lat_terminal = 1,
-		.inj_select = DFLY_INJ_JSQ,
-		.phit_bytes = 10,
+	    .speedup = 2,
+	    .pipe_route = 2,
+	    .pipe_xbar = 3,
+	    .alloc_iters = 1,
+	    .in_arb = DFLY_ARB_RR,
+	    .out_arb = DFLY_ARB_RR,
+	    .vcs = {3, 4, 2},
+	    .buf = {256, buf_local, 256},
+	    .buf_out = 32,
+	    .lat_terminal = 1,
+	    .inj_select = DFLY_INJ_JSQ,
+	    .phit_bytes = 10,
 	};
 	return par;
 }
 
 static void net_build(struct net *n, uint32_t p, uint32_t a, uint32_t h,
-		      const struct asic_params *par, enum dfly_route_mode mode,
-		      const uint8_t *map)
+		      const struct asic_params *par, enum dfly_route_mode mode, const uint8_t *map)
 {
 	n->topo = dfly_topo_create(p, a, h, 1, DFLY_ARR_PALMTREE, -1);
 	assert_non_null(n->topo);
@@ -78,8 +77,8 @@ static void net_build(struct net *n, uint32_t p, uint32_t a, uint32_t h,
 
 			assert_int_equal(dfly_topo_port_peer(n->topo, r, port, &pr, &pp), 0);
 			n->links[n->nlinks] = asic_link_create(
-				n->as[r], port, n->as[pr], pp,
-				dfly_topo_port_kind(n->topo, port) == DFLY_PORT_LOCAL ? 10 : 100);
+			    n->as[r], port, n->as[pr], pp,
+			    dfly_topo_port_kind(n->topo, port) == DFLY_PORT_LOCAL ? 10 : 100);
 			assert_non_null(n->links[n->nlinks]);
 			n->nlinks++;
 		}
@@ -491,8 +490,8 @@ static void test_val_roles(void **state)
 				for (uint32_t port = n.topo->first_local; port < n.topo->radix;
 				     port++) {
 					for (uint32_t v = 0; v < 4; v++) {
-						uint64_t x = n.regs[r].vc_ctr[port][v]
-								     [DFLY_VC_OUT_VC_PKTS];
+						uint64_t x =
+						    n.regs[r].vc_ctr[port][v][DFLY_VC_OUT_VC_PKTS];
 
 						if (port < n.topo->first_global)
 							lv[v] += x;
@@ -525,8 +524,8 @@ static void test_val_roles(void **state)
  * role map (l0, g0, l1). VAL uses all of 4/2: LOWEST puts every hop on VC 0, HIGHEST keeps the
  * role map except where a hop's role is not its latest place (below).
  */
-static void flexvc_hops(enum dfly_route_mode mode, const uint8_t *map, uint32_t sel,
-			uint64_t lv[4], uint64_t gv[2])
+static void flexvc_hops(enum dfly_route_mode mode, const uint8_t *map, uint32_t sel, uint64_t lv[4],
+			uint64_t gv[2])
 {
 	struct asic_params par = default_params(32);
 	struct net n;
@@ -753,7 +752,8 @@ static void lag_run(bool batch, struct lag_run *out)
 									   (uint16_t)len),
 							 0);
 				asic_step(n.as[r], c);
-				while (r == 1 && (sl = dfly_cpu_ring_peek(&n.regs[1].cpu_rx)) != NULL) {
+				while (r == 1 &&
+				       (sl = dfly_cpu_ring_peek(&n.regs[1].cpu_rx)) != NULL) {
 					out->rx_sum += sl->cycle * 1000003 + sl->port;
 					out->rx_n++;
 					dfly_cpu_ring_pop(&n.regs[1].cpu_rx);
@@ -896,10 +896,9 @@ static void test_table_double_buffer(void **state)
 	assert_non_null(t);
 	assert_ptr_equal(t, &n.regs[0].tables[0].ugal);
 	assert_int_equal(t->t[3], 77); /* the new bank starts as a copy of the live one */
-	assert_int_equal(((const struct dfly_tbl_ugal *)dfly_regs_tbl_acquire(&n.regs[0],
-									     DFLY_TBL_UGAL))
-				 ->t[3],
-			 77);
+	assert_int_equal(
+	    ((const struct dfly_tbl_ugal *)dfly_regs_tbl_acquire(&n.regs[0], DFLY_TBL_UGAL))->t[3],
+	    77);
 	n.regs[0].magic = 0;
 	assert_int_equal(dfly_regs_check(&n.regs[0]), -EPROTO);
 	net_free(&n);
@@ -930,7 +929,7 @@ static void dec_build(struct dec_net *d, enum dfly_route_mode mode, const uint8_
 	dfly_topo_link_to_group(t, 0, d->dst_group, 0, &d->rho, &d->q);
 	for (uint32_t r = 0; r < t->routers; r++) {
 		d->n.regs[r].knobs.ugal_f_q8 = 512; /* F = 2 */
-		d->n.regs[r].knobs.ugal_t = 8;	    /* T = 1 packet of 8 phits */
+		d->n.regs[r].knobs.ugal_t = 8;      /* T = 1 packet of 8 phits */
 		d->n.regs[r].knobs.nonmin_needs_credits = 1;
 		d->n.regs[r].knobs.olm_x_pct = 50;
 	}
@@ -1033,8 +1032,8 @@ static void test_pb_saturation_bit(void **state)
 }
 
 static const uint8_t map_olm[DFLY_ROLE_COUNT] = {
-	[DFLY_ROLE_S1] = 0, [DFLY_ROLE_S2] = 0, [DFLY_ROLE_G1] = 0, [DFLY_ROLE_I1] = 0,
-	[DFLY_ROLE_I2] = 1, [DFLY_ROLE_G2] = 1, [DFLY_ROLE_D1] = 1, [DFLY_ROLE_D2] = 2};
+    [DFLY_ROLE_S1] = 0, [DFLY_ROLE_S2] = 0, [DFLY_ROLE_G1] = 0, [DFLY_ROLE_I1] = 0,
+    [DFLY_ROLE_I2] = 1, [DFLY_ROLE_G2] = 1, [DFLY_ROLE_D1] = 1, [DFLY_ROLE_D2] = 2};
 
 /* OLM at injection: CRG candidates need occ%(c) <= 50% occ%(min) and room for the packet.
  * p=1 a=2 h=2 (g = 5): router 0 has two global ports. */
@@ -1062,7 +1061,7 @@ static void test_olm_trigger(void **state)
 	asic_route_probe(n.as[0], &pk, 0);
 	assert_int_equal(pk.out_port, g0);
 	assert_int_equal(pk.reason, ASIC_REASON_NONE);
-	asic_debug_set_credits(n.as[0], g0, 0, 6); /* Q_min = 250 (97.66%): blocked */
+	asic_debug_set_credits(n.as[0], g0, 0, 6);         /* Q_min = 250 (97.66%): blocked */
 	asic_debug_set_credits(n.as[0], g1, 0, 256 - 125); /* 125*256*100 == 50*250*256: valid */
 	asic_route_probe(n.as[0], &pk, 0);
 	assert_int_equal(pk.out_port, g1);
@@ -1076,7 +1075,7 @@ static void test_olm_trigger(void **state)
 	/* the minimum-occupancy condition */
 	asic_debug_set_credits(n.as[0], g1, 0, 256 - 125);
 	n.regs[0].knobs.olm_min_pct = 98; /* 97.66% < 98% */
-	pk.reason = ASIC_REASON_NONE;	  /* a new router: nothing sticky */
+	pk.reason = ASIC_REASON_NONE;     /* a new router: nothing sticky */
 	asic_route_probe(n.as[0], &pk, 0);
 	assert_int_equal(pk.out_port, g0);
 	assert_int_equal(pk.reason, ASIC_REASON_NONE);
@@ -1257,8 +1256,9 @@ static void test_cc_behind_head(void **state)
 		uint32_t want = c < 3 ? 1 : c <= 8 ? 2 : c <= 16 ? 1 : 0;
 
 		delivered += net_cycle(&n, c, ej, 4);
-		assert_int_equal(n.regs[0].port_ctr[0][DFLY_XBAR_IN_GRANTS],
-				 c < 3 ? 0 : c < 11 ? 1 : 2);
+		assert_int_equal(n.regs[0].port_ctr[0][DFLY_XBAR_IN_GRANTS], c < 3    ? 0
+									     : c < 11 ? 1
+										      : 2);
 		assert_int_equal(n.regs[0].mech.cc[m], want);
 		assert_int_equal(cc_sum(&n.regs[0], n.topo->radix), want);
 		assert_int_equal(n.regs[0].mech.ectn_partial[1], want);
@@ -1343,9 +1343,9 @@ static void test_min_port_table(void **state)
 		enum dfly_arrangement arr;
 		int sigma;
 	} nets[] = {
-		{2, 4, 2, 1, DFLY_ARR_PALMTREE, -1}, {4, 8, 4, 2, DFLY_ARR_PALMTREE, 1},
-		{2, 4, 2, 4, DFLY_ARR_PALMTREE, -1}, {3, 6, 3, 1, DFLY_ARR_CONSECUTIVE, -1},
-		{1, 2, 1, 1, DFLY_ARR_PALMTREE, -1},
+	    {2, 4, 2, 1, DFLY_ARR_PALMTREE, -1}, {4, 8, 4, 2, DFLY_ARR_PALMTREE, 1},
+	    {2, 4, 2, 4, DFLY_ARR_PALMTREE, -1}, {3, 6, 3, 1, DFLY_ARR_CONSECUTIVE, -1},
+	    {1, 2, 1, 1, DFLY_ARR_PALMTREE, -1},
 	};
 	struct asic_params par = default_params(32);
 	struct dfly_regs *regs = calloc(1, sizeof(*regs));
@@ -1504,9 +1504,9 @@ static void test_ectn_partial_inputs(void **state)
 	pkt_init(&pk[0], 2, dst3, 0); /* local input, remote group: cc only */
 	pkt_init(&pk[1], 0, dst3, 0); /* global input, remote group: cc + partial */
 	pk[1].ghops = 1;
-	pkt_init(&pk[2], R * 2, dst3, 0); /* injection, remote group: cc + partial */
+	pkt_init(&pk[2], R * 2, dst3, 0);        /* injection, remote group: cc + partial */
 	pkt_init(&pk[3], R * 2 + 1, dst_own, 0); /* injection, own group: cc only */
-	pkt_init(&pk[4], 1, dst_own, 0);	     /* global input, own group: cc only */
+	pkt_init(&pk[4], 1, dst_own, 0);         /* global input, own group: cc only */
 	pk[4].ghops = 1;
 	assert_true(asic_link_push_data(lin[lport], &pk[0], 0));
 	assert_true(asic_link_push_data(lin[gport0], &pk[1], 0));
@@ -1593,7 +1593,6 @@ static void test_fw_ttl_safe_mode(void **state)
 	assert_int_equal(n.regs[0].mech.ectn_combined[2], 5);
 	net_free(&n);
 }
-
 
 /* ---------------------------------------------------------------------------------------------
  * Failover (routing.failover, PROPOSAL). p=1 a=2 h=2 (g = 5): router 0 (group 0) has global
@@ -1784,9 +1783,8 @@ static void test_link_dead(void **state)
 	/* a control frame for the down port */
 	len = dfly_wire_ctrl_encode(frame, sizeof(frame), NULL, &m);
 	assert_true(len > 0);
-	assert_int_equal(dfly_cpu_ring_put(&n.regs[0].cpu_tx, (uint16_t)g0, 510, frame,
-					   (uint16_t)len),
-			 0);
+	assert_int_equal(
+	    dfly_cpu_ring_put(&n.regs[0].cpu_tx, (uint16_t)g0, 510, frame, (uint16_t)len), 0);
 	net_cycle(&n, 510, ej, 4);
 	assert_int_equal(n.regs[0].drop[DFLY_DROP_CTRL_PORT_DOWN], 1);
 	assert_int_equal(n.regs[0].port_ctr[g0][DFLY_CTRL_TX], 0);
@@ -1801,33 +1799,34 @@ static void test_link_dead(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_create_errors),
-		cmocka_unit_test(test_bad_vc_dropped),
-		cmocka_unit_test(test_calendar), cmocka_unit_test(test_link_lag),
-		cmocka_unit_test(test_injection_full),
-		cmocka_unit_test(test_head_cache),
-		cmocka_unit_test(test_single_packet_timing_tail),
-		cmocka_unit_test(test_single_packet_timing_grant),
-		cmocka_unit_test(test_backpressure_tail),
-		cmocka_unit_test(test_backpressure_grant),
-		cmocka_unit_test(test_no_link_rate),
-		cmocka_unit_test(test_min_port_table),
-		cmocka_unit_test(test_fw_ttl_safe_mode),
-		cmocka_unit_test(test_failover_route),
-		cmocka_unit_test(test_link_dead),
-		cmocka_unit_test(test_ctrl_charge),
-		cmocka_unit_test(test_val_roles),
+	    cmocka_unit_test(test_create_errors),
+	    cmocka_unit_test(test_bad_vc_dropped),
+	    cmocka_unit_test(test_calendar),
+	    cmocka_unit_test(test_link_lag),
+	    cmocka_unit_test(test_injection_full),
+	    cmocka_unit_test(test_head_cache),
+	    cmocka_unit_test(test_single_packet_timing_tail),
+	    cmocka_unit_test(test_single_packet_timing_grant),
+	    cmocka_unit_test(test_backpressure_tail),
+	    cmocka_unit_test(test_backpressure_grant),
+	    cmocka_unit_test(test_no_link_rate),
+	    cmocka_unit_test(test_min_port_table),
+	    cmocka_unit_test(test_fw_ttl_safe_mode),
+	    cmocka_unit_test(test_failover_route),
+	    cmocka_unit_test(test_link_dead),
+	    cmocka_unit_test(test_ctrl_charge),
+	    cmocka_unit_test(test_val_roles),
 	    cmocka_unit_test(test_flexvc_allowed),
-		cmocka_unit_test(test_table_double_buffer),
-		cmocka_unit_test(test_ugal_per_vc_boundary),
-		cmocka_unit_test(test_pb_saturation_bit),
-		cmocka_unit_test(test_olm_trigger),
-		cmocka_unit_test(test_mode_switch),
-		cmocka_unit_test(test_half_link_due),
-		cmocka_unit_test(test_cc_two_inj_vcs),
-		cmocka_unit_test(test_cc_behind_head),
-		cmocka_unit_test(test_cc_misroute_release),
-		cmocka_unit_test(test_ectn_partial_inputs),
+	    cmocka_unit_test(test_table_double_buffer),
+	    cmocka_unit_test(test_ugal_per_vc_boundary),
+	    cmocka_unit_test(test_pb_saturation_bit),
+	    cmocka_unit_test(test_olm_trigger),
+	    cmocka_unit_test(test_mode_switch),
+	    cmocka_unit_test(test_half_link_due),
+	    cmocka_unit_test(test_cc_two_inj_vcs),
+	    cmocka_unit_test(test_cc_behind_head),
+	    cmocka_unit_test(test_cc_misroute_release),
+	    cmocka_unit_test(test_ectn_partial_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -526,7 +526,6 @@ static void test_pb_broadcast(void **state)
 	assert_int_equal(stat(&b, FW_STAT_PB_RECOMPUTE), 3);
 	assert_int_equal(stat(&b, FW_STAT_TIMER_RUNS), 3);
 
-
 	/* a full tx ring is counted, not blocking: 64 slots, 3 frames per tick */
 	for (uint64_t now = 12; now < 12 + 4 * 22; now++)
 		fw_tick(b.fw, now);
@@ -900,8 +899,8 @@ static struct fw_params ectn_params(uint32_t period, bool own_live)
 }
 
 /* An ECTN_PARTIAL frame from @p src with counters @p ctr (by index) into cpu_rx on @p port. */
-static void rx_ectn(struct bench *b, uint32_t port, uint32_t src, const uint8_t *ctr,
-		    uint8_t epoch, uint64_t now)
+static void rx_ectn(struct bench *b, uint32_t port, uint32_t src, const uint8_t *ctr, uint8_t epoch,
+		    uint64_t now)
 {
 	struct dfly_wire_ctrl m;
 	uint8_t buf[DFLY_CPU_FRAME_MAX];
@@ -1078,7 +1077,7 @@ static void test_ectn_broadcast(void **state)
 	bench_init(&b, 2, 4, 2, 5, &par);
 	for (uint32_t D = 0; D < b.topo->g; D++)
 		b.regs->mech.ectn_partial[D] = (uint16_t)(D * 4); /* 0, 4, ..., 32 */
-	b.regs->mech.ectn_partial[1] = 99;			   /* own group: never sent */
+	b.regs->mech.ectn_partial[1] = 99;                        /* own group: never sent */
 	for (uint32_t D = 0; D < b.topo->g; D++)
 		if (D != 1)
 			want[dfly_wire_ectn_index(1, D)] = (uint8_t)(D * 4 > 15 ? 15 : D * 4);
@@ -1589,7 +1588,6 @@ static void test_ectn_modes_sum(void **state)
 	}
 }
 
-
 /* ---------------------------------------------------------------------------------------------
  * Failover (routing.failover): LINK_STATE frames, the group rows, relayed pairs and their ageing.
  * p=2 a=4 h=2 (g = 9), router 5: group 1, rho 1; local ports 2-4, global ports 5 and 6.
@@ -1765,25 +1763,25 @@ static void test_fail_link_state(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_create_errors),
-		cmocka_unit_test(test_pb_boundary_f2),
-		cmocka_unit_test(test_pb_boundary_f12),
-		cmocka_unit_test(test_pb_avg_all_vs_other),
-		cmocka_unit_test(test_pb_per_vc_vs_per_port),
-		cmocka_unit_test(test_pb_rx_rows),
-		cmocka_unit_test(test_pb_broadcast),
-		cmocka_unit_test(test_tbl_busy_single_thread),
-		cmocka_unit_test(test_tbl_torn_two_threads),
-		cmocka_unit_test(test_pb_inband),
-		cmocka_unit_test(test_timers),
-		cmocka_unit_test(test_ectn_rx_combined),
-		cmocka_unit_test(test_ectn_age),
-		cmocka_unit_test(test_ectn_broadcast),
-		cmocka_unit_test(test_ectn_sparse),
-		cmocka_unit_test(test_ectn_incremental),
-		cmocka_unit_test(test_ectn_async),
-		cmocka_unit_test(test_ectn_modes_sum),
-		cmocka_unit_test(test_fail_link_state),
+	    cmocka_unit_test(test_create_errors),
+	    cmocka_unit_test(test_pb_boundary_f2),
+	    cmocka_unit_test(test_pb_boundary_f12),
+	    cmocka_unit_test(test_pb_avg_all_vs_other),
+	    cmocka_unit_test(test_pb_per_vc_vs_per_port),
+	    cmocka_unit_test(test_pb_rx_rows),
+	    cmocka_unit_test(test_pb_broadcast),
+	    cmocka_unit_test(test_tbl_busy_single_thread),
+	    cmocka_unit_test(test_tbl_torn_two_threads),
+	    cmocka_unit_test(test_pb_inband),
+	    cmocka_unit_test(test_timers),
+	    cmocka_unit_test(test_ectn_rx_combined),
+	    cmocka_unit_test(test_ectn_age),
+	    cmocka_unit_test(test_ectn_broadcast),
+	    cmocka_unit_test(test_ectn_sparse),
+	    cmocka_unit_test(test_ectn_incremental),
+	    cmocka_unit_test(test_ectn_async),
+	    cmocka_unit_test(test_ectn_modes_sum),
+	    cmocka_unit_test(test_fail_link_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,7 +96,7 @@ static void test_remote_wrap(void **state)
 		int32_t d;
 		uint32_t w6, wm6;
 	} w[] = {
-	    {31, 1, 0}, {32, 2, 1}, {33, 3, 2}, {34, 4, 3}, {35, 5, 4}, {36, 6, 5},
+	    {31, 1, 0},  {32, 2, 1},  {33, 3, 2},  {34, 4, 3},  {35, 5, 4},  {36, 6, 5},
 	    {-36, 5, 6}, {-35, 4, 5}, {-34, 3, 4}, {-33, 2, 3}, {-32, 1, 2}, {-31, 0, 1},
 	};
 	struct dfly_topo *t = h6();
@@ -362,7 +362,8 @@ static void test_window_exact(void **state)
 			r.regs->mech.lia_injected[D]++;
 		rig_tick(&r, c);
 		{
-			uint32_t n = (c >= 30 && c < 50) + (c >= 31 && c < 51) + (c >= 45 && c < 65);
+			uint32_t n =
+			    (c >= 30 && c < 50) + (c >= 31 && c < 51) + (c >= 45 && c < 65);
 
 			if (lia_E(r.l)[D] != 100 * n)
 				fail_msg("cycle %llu: E = %u, expected %u", (unsigned long long)c,
@@ -411,11 +412,11 @@ static void test_tables(void **state)
 	lia_params_init(&p);
 	p.enabled = true;
 	p.bucket = 1;
-	rig_init(&r, &p, 1); /* router 1, group 0 */
-	r.regs->mech.lia_injected[2] = 4;  /* mix */
-	r.regs->mech.lia_injected[3] = 6;  /* adversarial */
-	r.regs->mech.lia_stored[4] = 30;   /* 3.0: benign */
-	r.regs->mech.lia_stored[5] = 31;   /* 3.1: mix */
+	rig_init(&r, &p, 1);              /* router 1, group 0 */
+	r.regs->mech.lia_injected[2] = 4; /* mix */
+	r.regs->mech.lia_injected[3] = 6; /* adversarial */
+	r.regs->mech.lia_stored[4] = 30;  /* 3.0: benign */
+	r.regs->mech.lia_stored[5] = 31;  /* 3.1: mix */
 	rig_tick(&r, 0);
 	rig_tick(&r, 1); /* acknowledge */
 	tl = dfly_regs_tbl_acquire(r.regs, DFLY_TBL_LIA);
@@ -447,12 +448,12 @@ static void test_tables(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_remote_r3),	      cmocka_unit_test(test_remote_mixes),
-	    cmocka_unit_test(test_remote_wrap),	      cmocka_unit_test(test_remote_single_flow),
-	    cmocka_unit_test(test_l1_rule),	      cmocka_unit_test(test_l2_rule),
-	    cmocka_unit_test(test_levels),	      cmocka_unit_test(test_integer_equals_real),
-	    cmocka_unit_test(test_acor),	      cmocka_unit_test(test_window_exact),
-	    cmocka_unit_test(test_window_buckets),    cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_remote_r3),      cmocka_unit_test(test_remote_mixes),
+	    cmocka_unit_test(test_remote_wrap),    cmocka_unit_test(test_remote_single_flow),
+	    cmocka_unit_test(test_l1_rule),        cmocka_unit_test(test_l2_rule),
+	    cmocka_unit_test(test_levels),         cmocka_unit_test(test_integer_equals_real),
+	    cmocka_unit_test(test_acor),           cmocka_unit_test(test_window_exact),
+	    cmocka_unit_test(test_window_buckets), cmocka_unit_test(test_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,7 +50,7 @@ static void test_names(void **state)
 	assert_string_equal(dfly_log_type_name(DFLY_LOG_ASIC), "asic");
 	assert_string_equal(dfly_log_type_name(DFLY_LOG_SIM), "sim");
 	assert_string_equal(dfly_log_type_name(DFLY_LOG_TYPE_COUNT), "?");
-	assert_string_equal(dfly_log_type_name((enum dfly_log_type)-1), "?");
+	assert_string_equal(dfly_log_type_name((enum dfly_log_type) - 1), "?");
 }
 
 static void test_levels(void **state)
@@ -113,10 +113,10 @@ static void test_rate_limit_macro(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_names, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_levels, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rate_limit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rate_limit_macro, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_names, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_levels, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rate_limit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rate_limit_macro, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

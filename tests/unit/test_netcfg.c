@@ -194,7 +194,8 @@ static void test_unknown_setting(void **state)
 	expect_error(BASE "router = {\n\tspeedup = 2;\n\tspeedupp = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:11: router.speedupp: unknown setting (expected one of: speedup, "
 		     "route_cycles, xbar_cycles, alloc_iters, input_arbiter, output_arbiter, "
-		     "in_transit_priority, credit_release, output_release, ctrl_charge, firmware_ttl, link_dead_cycles)");
+		     "in_transit_priority, credit_release, output_release, ctrl_charge, "
+		     "firmware_ttl, link_dead_cycles)");
 	expect_error(BASE "rooter = {\n\tspeedup = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:9: rooter: unknown setting (expected one of: topology, router, buffers, "
 		     "vcs, links, packet, clock, routing, traffic, capture, sim)");
@@ -239,21 +240,24 @@ static void test_mechanism(void **state)
 	    0, -EINVAL,
 	    "FILE:3: routing.mechanism: unknown mechanism 'foo' (expected one of: min, "
 	    "val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g)");
-	expect_error("topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"crt\";\n"
-		     "};\n",
-		     NULL, 0, -EINVAL,
-		     "FILE:3: routing.mechanism: mechanism 'crt' is not implemented yet "
-		     "(implemented: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, "
-		     "tpr, pb-acor, ugal-g)");
+	expect_error(
+	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"crt\";\n"
+	    "};\n",
+	    NULL, 0, -EINVAL,
+	    "FILE:3: routing.mechanism: mechanism 'crt' is not implemented yet "
+	    "(implemented: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, "
+	    "tpr, pb-acor, ugal-g)");
 	/* LIA: t = 1 only; the window in whole buckets; w in hundredths */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=lia", "topology.t=2"}, 2,
-		     -EINVAL, "--set topology.t=2: topology.t: lia is defined for t = 1 (A-6.12; t = 2)");
+		     -EINVAL,
+		     "--set topology.t=2: topology.t: lia is defined for t = 1 (A-6.12; t = 2)");
 	expect_error(BASE, (const char *const[]){"routing.lia.bucket=30"}, 1, -EINVAL,
 		     "--set routing.lia.bucket=30: routing.lia.bucket: 30 does not divide "
 		     "routing.lia.window = 200 into at most 4096 buckets");
-	expect_error(BASE, (const char *const[]){"routing.lia.w=0.125"}, 1, -EINVAL,
-		     "--set routing.lia.w=0.125: routing.lia.w: 0.125 is not a multiple of 0.01 (the "
-		     "firmware keeps 100*ext exactly)");
+	expect_error(
+	    BASE, (const char *const[]){"routing.lia.w=0.125"}, 1, -EINVAL,
+	    "--set routing.lia.w=0.125: routing.lia.w: 0.125 is not a multiple of 0.01 (the "
+	    "firmware keeps 100*ext exactly)");
 	/* the contention modes use OLM's 3/2 VCs (spec 5.7) */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=ectn", "vcs.local=2"}, 2,
 		     -EINVAL,
@@ -274,16 +278,18 @@ static void test_mechanism(void **state)
 		     "--set vcs.local=4: vcs.local: too few VCs for par: 4 (expected >= 5: S1=L0 "
 		     "S2=L1 I1=L2 I2=L3 D2=L4; spec 2.2)");
 	/* in-band PB carries h * VCs bits in a 32-bit header field */
-	expect_error("topology = { p = 2; a = 4; h = 9; };\nrouting = {\n\tmechanism = \"pb\";\n"
-		     "\tpb = { exchange = \"inband\"; };\n};\nvcs = { global = 4; };\n",
-		     NULL, 0, -EINVAL,
-		     "FILE:4: routing.pb.exchange: inband carries at most 32 bits in the data header "
-		     "(h * vcs.global = 36; expected <= 32)");
+	expect_error(
+	    "topology = { p = 2; a = 4; h = 9; };\nrouting = {\n\tmechanism = \"pb\";\n"
+	    "\tpb = { exchange = \"inband\"; };\n};\nvcs = { global = 4; };\n",
+	    NULL, 0, -EINVAL,
+	    "FILE:4: routing.pb.exchange: inband carries at most 32 bits in the data header "
+	    "(h * vcs.global = 36; expected <= 32)");
 	/* PB with Qavg over all h channels can mark nothing when F >= h */
-	expect_error(BASE, (const char *const[]){"routing.mechanism=pb"}, 1, -EINVAL,
-		     "FILE:6: routing.pb.f: 2 with routing.pb.average = \"all\" "
-		     "and h = 2 can never mark a channel: Q > F*(sum of the h queues)/h + T needs F "
-		     "< h (expected F < h, or average = \"other\")");
+	expect_error(
+	    BASE, (const char *const[]){"routing.mechanism=pb"}, 1, -EINVAL,
+	    "FILE:6: routing.pb.f: 2 with routing.pb.average = \"all\" "
+	    "and h = 2 can never mark a channel: Q > F*(sum of the h queues)/h + T needs F "
+	    "< h (expected F < h, or average = \"other\")");
 }
 
 static void test_pattern(void **state)
@@ -712,7 +718,8 @@ static void test_vc_needs(void **state)
 	}
 	/* with trunking, VAL-group paths may land beside S_ROOT and take a local hop: 4/2 */
 	{
-		struct dfly_netcfg cfg = {.mode = DFLY_MODE_VAL, .val_variant = DFLY_VAL_LG_, .t = 2};
+		struct dfly_netcfg cfg = {
+		    .mode = DFLY_MODE_VAL, .val_variant = DFLY_VAL_LG_, .t = 2};
 		uint32_t l, g;
 
 		dfly_netcfg_vc_needs(&cfg, &l, &g, NULL);
@@ -793,15 +800,30 @@ static void test_reference_configs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    T(test_missing_file),  T(test_syntax_error),       T(test_missing_required),
-	    T(test_wrong_type),    T(test_out_of_range),       T(test_unknown_setting),
-	    T(test_sigma),         T(test_unknown_enum_value), T(test_mechanism),
-	    T(test_pattern),       T(test_pattern_own_group),  T(test_trunking),
-	    T(test_topology_size), T(test_too_few_vcs), T(test_failover_vcs),
+	    T(test_missing_file),
+	    T(test_syntax_error),
+	    T(test_missing_required),
+	    T(test_wrong_type),
+	    T(test_out_of_range),
+	    T(test_unknown_setting),
+	    T(test_sigma),
+	    T(test_unknown_enum_value),
+	    T(test_mechanism),
+	    T(test_pattern),
+	    T(test_pattern_own_group),
+	    T(test_trunking),
+	    T(test_topology_size),
+	    T(test_too_few_vcs),
+	    T(test_failover_vcs),
 	    T(test_buffer_smaller_than_packet),
-	    T(test_set_errors),    T(test_set_creates),        T(test_set_mechanism_pattern),
-	    T(test_defaults),      T(test_dump_round_trip),    T(test_vc_needs),
-	    T(test_configs_dir),   T(test_reference_configs),
+	    T(test_set_errors),
+	    T(test_set_creates),
+	    T(test_set_mechanism_pattern),
+	    T(test_defaults),
+	    T(test_dump_round_trip),
+	    T(test_vc_needs),
+	    T(test_configs_dir),
+	    T(test_reference_configs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

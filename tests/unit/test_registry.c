@@ -47,9 +47,9 @@ static void test_mode_names(void **state)
 /* The register file is an ABI: today's order and config names. */
 static void test_mode_abi(void **state)
 {
-	static const char *const names[] = {"min",  "val",    "ugal",	 "pb",	   "par",
-					    "olm",  "base",   "filtered", "hybrid", "ectn",
-					    "lia",  "tpr",    "pb-acor",  "ugal-g"};
+	static const char *const names[] = {"min", "val",  "ugal",     "pb",     "par",
+					    "olm", "base", "filtered", "hybrid", "ectn",
+					    "lia", "tpr",  "pb-acor",  "ugal-g"};
 	char buf[256];
 
 	(void)state;
@@ -92,7 +92,8 @@ static void test_mode_flags_vcs(void **state)
 			assert_true(f & DFLY_MODEF_IN_TRANSIT);
 		if (f & DFLY_MODEF_FLEXVC)
 			assert_true(f & DFLY_MODEF_OBLIVIOUS);
-		/* a Path-A variant (VAL-group) or a per-packet shape: the Valiant sequence, not both */
+		/* a Path-A variant (VAL-group) or a per-packet shape: the Valiant sequence, not
+		 * both */
 		if (f & (DFLY_MODEF_PATH_A | DFLY_MODEF_PATH_PER_PKT))
 			assert_int_equal(v, DFLY_VCS_VAL);
 		assert_false((f & DFLY_MODEF_PATH_A) && (f & DFLY_MODEF_PATH_PER_PKT));
@@ -286,12 +287,12 @@ static void test_fw_mech_refused(void **state)
 	assert_non_null(regs);
 	for (int i = 0; i < 8; i++)
 		bad[i] = probe_ok;
-	bad[n++].name = NULL;	   /* no name */
-	bad[n++].machines = 0;	   /* implements nothing */
-	bad[n++].wanted = NULL;	   /* required op missing */
-	bad[n++].init = NULL;	   /* required op missing */
-	bad[n++].rx = NULL;	   /* rx_types without rx */
-	bad[n].rx_types = 0;	   /* rx without rx_types */
+	bad[n++].name = NULL;   /* no name */
+	bad[n++].machines = 0;  /* implements nothing */
+	bad[n++].wanted = NULL; /* required op missing */
+	bad[n++].init = NULL;   /* required op missing */
+	bad[n++].rx = NULL;     /* rx_types without rx */
+	bad[n].rx_types = 0;    /* rx without rx_types */
 	n++;
 	bad[n++].rx_group = FW_CTRL_BIT(PB_STATE); /* group-scoped type it does not take */
 	bad[n++].machines = 1u << DFLY_FW_COUNT;   /* a machine that does not exist */
@@ -338,7 +339,8 @@ static void test_tables(void **state)
 
 	(void)state;
 	for (int t = 0; t < DFLY_TBL_COUNT; t++) {
-		size_t off = dfly_tbl_offset((enum dfly_tbl)t), sz = dfly_tbl_size((enum dfly_tbl)t);
+		size_t off = dfly_tbl_offset((enum dfly_tbl)t),
+		       sz = dfly_tbl_size((enum dfly_tbl)t);
 
 		assert_true(off >= end);
 		assert_true(sz > 0);
@@ -370,9 +372,9 @@ static void test_tables(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_mode_names),	   cmocka_unit_test(test_mode_abi),
-	    cmocka_unit_test(test_mode_flags_vcs), cmocka_unit_test(test_mode_fw_tables),
-	    cmocka_unit_test(test_fw_mechs),	   cmocka_unit_test(test_fw_params_enable),
+	    cmocka_unit_test(test_mode_names),      cmocka_unit_test(test_mode_abi),
+	    cmocka_unit_test(test_mode_flags_vcs),  cmocka_unit_test(test_mode_fw_tables),
+	    cmocka_unit_test(test_fw_mechs),        cmocka_unit_test(test_fw_params_enable),
 	    cmocka_unit_test(test_fw_mech_refused), cmocka_unit_test(test_tables),
 	};
 

@@ -52,9 +52,8 @@ static void test_names(void **state)
 	assert_int_equal(dfly_regs_shm_name(buf, sizeof(buf), "a/b", 0), -EINVAL);
 	assert_int_equal(dfly_regs_shm_name(buf, sizeof(buf), "a.b", 0), -EINVAL);
 	assert_int_equal(dfly_regs_shm_name(buf, sizeof(buf), NULL, 0), -EINVAL);
-	assert_int_equal(dfly_regs_shm_name(buf, sizeof(buf), "0123456789012345678901234567890123",
-					    0),
-			 -EINVAL);
+	assert_int_equal(
+	    dfly_regs_shm_name(buf, sizeof(buf), "0123456789012345678901234567890123", 0), -EINVAL);
 	assert_int_equal(dfly_regs_shm_name(buf, 8, "lab", 1234567), -EINVAL);
 }
 
@@ -193,10 +192,10 @@ static void test_firmware_in_other_process(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_create_open),
-		cmocka_unit_test(test_layout_checks),
-		cmocka_unit_test(test_firmware_in_other_process),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_create_open),
+	    cmocka_unit_test(test_layout_checks),
+	    cmocka_unit_test(test_firmware_in_other_process),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -61,7 +61,7 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 			enum tb_hosts hosts, bool gens)
 {
 	static const char *const sets[] = {"packet.phit_bytes=64", "buffers.local=64",
-					    "buffers.output=64"};
+					   "buffers.output=64"};
 	struct tb_opts o;
 	struct tb_plan p;
 	struct dp_deploy *d;
@@ -88,7 +88,7 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 	CHECK(tb_plan_build(&p, &o, err, sizeof(err)) == 0, "%s: %s", what, err);
 	CHECK(tb_plan_write(&p, err, sizeof(err)) == 0, "%s: %s", what, err);
 	CHECK(p.proc_ns == (link == TB_LINK_VETH || hosts != TB_HOSTS_NONE), "%s: proc_ns", what);
-	CHECK(p.nproc == (split == TB_SPLIT_ONE	    ? 1
+	CHECK(p.nproc == (split == TB_SPLIT_ONE     ? 1
 			  : split == TB_SPLIT_GROUP ? p.topo->g
 						    : p.routers),
 	      "%s: %u processes", what, p.nproc);
@@ -104,9 +104,10 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 		CHECK(dp_deploy_load(&d[i], path, NULL, 0, err, sizeof(err)) == 0, "%s: %s", what,
 		      err);
 		CHECK(strcmp(d[i].instance, "ut") == 0, "%s: instance", what);
-		CHECK(d[i].link.dead_us == (o.dead_us ? o.dead_us : 200000u), "%s: dead_us %u", what,
-		      d[i].link.dead_us);
-		CHECK(d[i].link.loss_ppm == o.loss_ppm, "%s: loss_ppm %u", what, d[i].link.loss_ppm);
+		CHECK(d[i].link.dead_us == (o.dead_us ? o.dead_us : 200000u), "%s: dead_us %u",
+		      what, d[i].link.dead_us);
+		CHECK(d[i].link.loss_ppm == o.loss_ppm, "%s: loss_ppm %u", what,
+		      d[i].link.loss_ppm);
 		for (uint32_t r = 0; r < p.routers; r++) {
 			if (!d[i].hosted[r])
 				continue;
@@ -125,7 +126,7 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 				      d[i].hosts[a].dev.name);
 	}
 	for (uint32_t r = 0; r < p.routers; r++) {
-		uint32_t want = split == TB_SPLIT_ONE	  ? 0
+		uint32_t want = split == TB_SPLIT_ONE     ? 0
 				: split == TB_SPLIT_GROUP ? dfly_topo_group_of(p.topo, r)
 							  : r;
 
@@ -141,7 +142,8 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 
 			assert_int_equal(dfly_topo_port_peer(p.topo, r, port, &pr, &pp), 0);
 			for (uint32_t k = 0; k < d[owner[r]].nports; k++)
-				if (d[owner[r]].ports[k].router == r && d[owner[r]].ports[k].port == port) {
+				if (d[owner[r]].ports[k].router == r &&
+				    d[owner[r]].ports[k].port == port) {
 					found++;
 					mine = &d[owner[r]].ports[k];
 				}
@@ -150,7 +152,8 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 			if (mine == NULL)
 				continue;
 			for (uint32_t k = 0; k < d[owner[pr]].nports; k++)
-				if (d[owner[pr]].ports[k].router == pr && d[owner[pr]].ports[k].port == pp)
+				if (d[owner[pr]].ports[k].router == pr &&
+				    d[owner[pr]].ports[k].port == pp)
 					theirs = &d[owner[pr]].ports[k];
 			CHECK(theirs != NULL, "%s: %u:%u has no far end", what, r, port);
 			if (link == TB_LINK_MEMIF) {
@@ -158,14 +161,15 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 					   *s2 = strstr(theirs->dev.args, "socket=");
 				bool server = owner[r] < owner[pr];
 
-				CHECK(strncmp(mine->dev.name, "net_memif", 9) == 0, "%s: memif", what);
+				CHECK(strncmp(mine->dev.name, "net_memif", 9) == 0, "%s: memif",
+				      what);
 				CHECK(s1 != NULL && s2 != NULL &&
-					      strcspn(s1, ",") == strcspn(s2, ",") &&
-					      strncmp(s1, s2, strcspn(s1, ",")) == 0,
+					  strcspn(s1, ",") == strcspn(s2, ",") &&
+					  strncmp(s1, s2, strcspn(s1, ",")) == 0,
 				      "%s: %u:%u: sockets %s / %s", what, r, port, mine->dev.args,
 				      theirs->dev.args);
-				CHECK(strstr(mine->dev.args, server ? "role=server" : "role=client") !=
-					      NULL,
+				CHECK(strstr(mine->dev.args,
+					     server ? "role=server" : "role=client") != NULL,
 				      "%s: %u:%u: %s", what, r, port, mine->dev.args);
 				CHECK(strstr(mine->dev.args, "socket-abstract=no") != NULL,
 				      "%s: memif sockets must be files (namespaces)", what);
@@ -176,8 +180,8 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 				CHECK(strncmp(mine->dev.name, "net_af_packet", 13) == 0, "%s: afp",
 				      what);
 				CHECK(i1 != NULL && i2 != NULL && strcmp(i1, i2) != 0 &&
-					      strlen(i1 + 6) <= 15 && strlen(i1 + 6) >= 3 &&
-					      strncmp(i1 + 6, i2 + 6, strlen(i1 + 6) - 1) == 0,
+					  strlen(i1 + 6) <= 15 && strlen(i1 + 6) >= 3 &&
+					  strncmp(i1 + 6, i2 + 6, strlen(i1 + 6) - 1) == 0,
 				      "%s: %u:%u: veth ends %s / %s", what, r, port, mine->dev.args,
 				      theirs->dev.args);
 			}
@@ -188,7 +192,7 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 			for (int e = 0; e < 2; e++)
 				for (int f = 0; f < 2; f++)
 					CHECK((a == b && e == f) ||
-						      strcmp(p.xl[a].veth[e], p.xl[b].veth[f]) != 0,
+						  strcmp(p.xl[a].veth[e], p.xl[b].veth[f]) != 0,
 					      "%s: veth %s twice", what, p.xl[a].veth[e]);
 
 	/* hosts: in every table, a device only where their router is */
@@ -199,7 +203,8 @@ static void check_combo(const char *net, enum tb_split split, enum tb_link link,
 			const struct dp_host_cfg *h = &d[i].hosts[k];
 			uint32_t r = dfly_topo_router_of_node(p.topo, h->node);
 
-			CHECK(h->has_dev == (owner[r] == i), "%s: p%u host %u dev", what, i, h->node);
+			CHECK(h->has_dev == (owner[r] == i), "%s: p%u host %u dev", what, i,
+			      h->node);
 			CHECK(h->ip == TB_IP_BASE + h->node + 1, "%s: host %u ip", what, h->node);
 			CHECK(h->mac[0] == 0x02 && h->mac[5] == (uint8_t)h->node, "%s: host mac",
 			      what);

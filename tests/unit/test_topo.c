@@ -1296,9 +1296,10 @@ static void test_val_root_exclude_src(void **state)
 			assert_true(root / topo->a != 0);
 			in_dst += root / topo->a == D;
 			/* the default exclusion never lands in D */
-			assert_true(dfly_topo_val_root(topo, (enum dfly_val_variant)v, R, D, r1, r2) /
-					    topo->a !=
-				    D);
+			assert_true(
+			    dfly_topo_val_root(topo, (enum dfly_val_variant)v, R, D, r1, r2) /
+				topo->a !=
+			    D);
 		}
 		assert_true(in_dst > 0);
 	}
@@ -1307,8 +1308,8 @@ static void test_val_root_exclude_src(void **state)
 		struct dfly_topo *t2 = dfly_topo_create(1, 1, 1, 1, DFLY_ARR_PALMTREE, -1);
 
 		assert_non_null(t2);
-		assert_int_equal(dfly_topo_val_root_ex(t2, DFLY_VAL_LGL, DFLY_VAL_EXCL_SRC, 0, 1, 5, 7),
-				 1);
+		assert_int_equal(
+		    dfly_topo_val_root_ex(t2, DFLY_VAL_LGL, DFLY_VAL_EXCL_SRC, 0, 1, 5, 7), 1);
 		assert_int_equal(dfly_topo_val_root(t2, DFLY_VAL_LGL, 0, 1, 5, 7), UINT32_MAX);
 		dfly_topo_destroy(t2);
 	}
@@ -1335,7 +1336,7 @@ int main(void)
 	    cmocka_unit_test(test_val_root_coverage),
 	    cmocka_unit_test(test_val_root_no_intermediate_group),
 	    cmocka_unit_test(test_val_root_fallback),
-		cmocka_unit_test(test_val_root_exclude_src),
+	    cmocka_unit_test(test_val_root_exclude_src),
 	    cmocka_unit_test(test_local_type),
 	    cmocka_unit_test(test_group_offset),
 	    cmocka_unit_test(test_val_variant_names),

@@ -1042,10 +1042,10 @@ static void test_link_state_golden_roundtrip(void **state)
 {
 	/* Ethernet, header {2, 6, 12, 5}, body {h 2, n 2, down 0x0002}, entries 1|4<<11|3<<22 =
 	 * 0x00c02001 and 0|8<<11|15<<22 = 0x03c04000 */
-	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
-				       0x00, 0x05, 0x88, 0xb6, 0x02, 0x06, 0x00, 0x0c, 0x00, 0x00,
-				       0x00, 0x05, 0x02, 0x02, 0x00, 0x02, 0x00, 0xc0, 0x20, 0x01,
-				       0x03, 0xc0, 0x40, 0x00};
+	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00,
+				       0x00, 0x00, 0x05, 0x88, 0xb6, 0x02, 0x06, 0x00, 0x0c,
+				       0x00, 0x00, 0x00, 0x05, 0x02, 0x02, 0x00, 0x02, 0x00,
+				       0xc0, 0x20, 0x01, 0x03, 0xc0, 0x40, 0x00};
 	struct dfly_wire_ctrl m = ctrl_link_state(), out;
 	uint8_t b[BUF_LEN];
 	int n = encode_ctrl(b, &m);
@@ -1075,8 +1075,8 @@ static void test_link_state_golden_roundtrip(void **state)
 	/* the largest: 64 entries */
 	m.ls.n = DFLY_WIRE_FAIL_MAX;
 	for (unsigned i = 0; i < DFLY_WIRE_FAIL_MAX; i++)
-		m.ls.e[i] = (struct dfly_wire_fail_pair){.a = (uint16_t)(i % 8),
-							 .b = 8, .ttl = (uint8_t)(1 + i % 15)};
+		m.ls.e[i] = (struct dfly_wire_fail_pair){
+		    .a = (uint16_t)(i % 8), .b = 8, .ttl = (uint8_t)(1 + i % 15)};
 	n = encode_ctrl(b, &m);
 	assert_int_equal(n, DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN + 4 + 4 * 64);
 	assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);

@@ -807,8 +807,9 @@ static void ls_frame(const struct dfly_wire_ctrl *m, size_t pad_to)
 			col(c, "%s", "");
 	}
 	for (unsigned i = 0; i < m->ls.n; i++)
-		more(c, i == 0, "0x%08x",
-		     (unsigned)(m->ls.e[i].a | m->ls.e[i].b << 11 | (unsigned)m->ls.e[i].ttl << 22));
+		more(
+		    c, i == 0, "0x%08x",
+		    (unsigned)(m->ls.e[i].a | m->ls.e[i].b << 11 | (unsigned)m->ls.e[i].ttl << 22));
 	for (unsigned i = 0; i < m->ls.n; i++)
 		more(c, i == 0, "%u", m->ls.e[i].a);
 	for (unsigned i = 0; i < m->ls.n; i++)
@@ -974,8 +975,10 @@ static void ctrl_frames(void)
 	ls_frame(&m, 0);
 	m.ls.n = DFLY_WIRE_FAIL_MAX;
 	for (unsigned i = 0; i < m.ls.n; i++)
-		m.ls.e[i] = (struct dfly_wire_fail_pair){
-		    .a = (uint16_t)(i % 8), .b = 8, .ttl = (uint8_t)(1 + i % DFLY_WIRE_FAIL_TTL_MAX)};
+		m.ls.e[i] =
+		    (struct dfly_wire_fail_pair){.a = (uint16_t)(i % 8),
+						 .b = 8,
+						 .ttl = (uint8_t)(1 + i % DFLY_WIRE_FAIL_TTL_MAX)};
 	ls_frame(&m, 0);
 }
 
@@ -1695,9 +1698,10 @@ int main(int argc, char **argv)
 			       "dfly.ctrl.reserved dfly.ctrl.ack.taken dfly.ctrl.padding "
 			       "_ws.expert.message");
 	check_open(&X.ls, "link_state", &X.frames, "dfly.ctrl.type == 6",
-		   CTRL_FIELDS " dfly.ctrl.ls.h dfly.ctrl.ls.n dfly.ctrl.ls.down dfly.ctrl.ls.entry "
-			       "dfly.ctrl.ls.group_a dfly.ctrl.ls.group_b dfly.ctrl.ls.ttl "
-			       "dfly.ctrl.padding _ws.expert.message");
+		   CTRL_FIELDS
+		   " dfly.ctrl.ls.h dfly.ctrl.ls.n dfly.ctrl.ls.down dfly.ctrl.ls.entry "
+		   "dfly.ctrl.ls.group_a dfly.ctrl.ls.group_b dfly.ctrl.ls.ttl "
+		   "dfly.ctrl.padding _ws.expert.message");
 	check_open(&X.meta_ck, "meta", &X.meta, "dfly.meta", META_FIELDS);
 	check_open(&X.names, "names", &X.meta, "dfly.meta",
 		   "^ *(Capture point|Port kind|Decision|Trigger|Drop reason|LIA level|"

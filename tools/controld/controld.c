@@ -22,7 +22,7 @@
 #include "netcfg.h"
 #include "regs_shm.h"
 
-#define MAX_SETS 128
+#define MAX_SETS    128
 #define MAX_CATCHUP 100000u /* cycles a router's firmware replays before it skips ahead */
 
 static volatile sig_atomic_t stop;
@@ -35,28 +35,29 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly-controld CONFIG --instance NAME [options]\n"
-		"\n"
-		"Run the routing firmware of every router of the network CONFIG against the\n"
-		"register files in POSIX shared memory /dfly.NAME.r<router> (created, mode 0600,\n"
-		"by the dataplane: today `dfly sim CONFIG --firmware-instance NAME`). Each router's\n"
-		"firmware ticks once per cycle its ASIC has stepped; objects that do not exist yet\n"
-		"are attached when they appear. SIGINT/SIGTERM stop it and print its counters; it\n"
-		"may be killed (even with SIGKILL) and restarted at any time: the ASICs keep\n"
-		"forwarding on their last tables and the restarted firmware republishes them.\n"
-		"\n"
-		"options:\n"
-		"  --instance NAME   testbed instance ([A-Za-z0-9_-], up to 32 characters); required\n"
-		"  --set PATH=VALUE  override a setting of CONFIG, as dfly sim does (repeatable);\n"
-		"                    use the same settings as the dataplane\n"
-		"  --idle-exit MS    exit 0 when no attached ASIC has stepped for MS milliseconds\n"
-		"                    (default 0: run until signalled)\n"
-		"  --quiet           no attach/exit messages\n"
-		"  --help            this text\n"
-		"\n"
-		"Exit status: 0 on a signal or --idle-exit, 1 on a runtime error, 2 on a usage or\n"
-		"configuration error.\n");
+	fprintf(
+	    f,
+	    "usage: dfly-controld CONFIG --instance NAME [options]\n"
+	    "\n"
+	    "Run the routing firmware of every router of the network CONFIG against the\n"
+	    "register files in POSIX shared memory /dfly.NAME.r<router> (created, mode 0600,\n"
+	    "by the dataplane: today `dfly sim CONFIG --firmware-instance NAME`). Each router's\n"
+	    "firmware ticks once per cycle its ASIC has stepped; objects that do not exist yet\n"
+	    "are attached when they appear. SIGINT/SIGTERM stop it and print its counters; it\n"
+	    "may be killed (even with SIGKILL) and restarted at any time: the ASICs keep\n"
+	    "forwarding on their last tables and the restarted firmware republishes them.\n"
+	    "\n"
+	    "options:\n"
+	    "  --instance NAME   testbed instance ([A-Za-z0-9_-], up to 32 characters); required\n"
+	    "  --set PATH=VALUE  override a setting of CONFIG, as dfly sim does (repeatable);\n"
+	    "                    use the same settings as the dataplane\n"
+	    "  --idle-exit MS    exit 0 when no attached ASIC has stepped for MS milliseconds\n"
+	    "                    (default 0: run until signalled)\n"
+	    "  --quiet           no attach/exit messages\n"
+	    "  --help            this text\n"
+	    "\n"
+	    "Exit status: 0 on a signal or --idle-exit, 1 on a runtime error, 2 on a usage or\n"
+	    "configuration error.\n");
 }
 
 static uint64_t now_ms(void)
@@ -70,17 +71,20 @@ static uint64_t now_ms(void)
 struct router_fw {
 	struct dfly_regs_shm shm;
 	struct fw *fw;
-	uint64_t next;	  /* next cycle to tick */
-	uint64_t skipped; /* cycles skipped after falling more than MAX_CATCHUP behind */
+	uint64_t next;      /* next cycle to tick */
+	uint64_t skipped;   /* cycles skipped after falling more than MAX_CATCHUP behind */
 	uint64_t bad_since; /* ms: first refusal of the object's layout (0: none) */
 };
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"instance", required_argument, NULL, 'i'}, {"set", required_argument, NULL, 's'},
-		{"idle-exit", required_argument, NULL, 'x'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},	    {NULL, 0, NULL, 0},
+	    {"instance", required_argument, NULL, 'i'},
+	    {"set", required_argument, NULL, 's'},
+	    {"idle-exit", required_argument, NULL, 'x'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *sets[MAX_SETS], *instance = NULL;
 	int nsets = 0, opt, status = 0;
@@ -111,7 +115,8 @@ int main(int argc, char **argv)
 
 			idle_exit = strtoull(optarg, &end, 10);
 			if (*optarg < '0' || *optarg > '9' || *end != '\0') {
-				fprintf(stderr, "dfly-controld: --idle-exit %s: expected milliseconds\n",
+				fprintf(stderr,
+					"dfly-controld: --idle-exit %s: expected milliseconds\n",
 					optarg);
 				return 2;
 			}
@@ -136,8 +141,9 @@ int main(int argc, char **argv)
 		char name[DFLY_SHM_NAME_MAX];
 
 		if (dfly_regs_shm_name(name, sizeof(name), instance, 0) < 0) {
-			fprintf(stderr, "dfly-controld: --instance %s: expected 1 to 32 characters "
-					"of [A-Za-z0-9_-]\n",
+			fprintf(stderr,
+				"dfly-controld: --instance %s: expected 1 to 32 characters "
+				"of [A-Za-z0-9_-]\n",
 				instance);
 			return 2;
 		}
@@ -181,30 +187,32 @@ int main(int argc, char **argv)
 						continue;
 				}
 				if (rc < 0) {
-					fprintf(stderr, "dfly-controld: router %u: /dfly.%s.r%u: %s\n",
-						r, instance, r,
-						rc == -EPROTO ? "another register-file layout or router"
-							      : strerror(-rc));
+					fprintf(
+					    stderr, "dfly-controld: router %u: /dfly.%s.r%u: %s\n",
+					    r, instance, r,
+					    rc == -EPROTO ? "another register-file layout or router"
+							  : strerror(-rc));
 					status = 1;
 					goto out;
 				}
 				x->fw = fw_create(topo, r, x->shm.regs, &fp);
 				if (x->fw == NULL) {
-					fprintf(stderr, "dfly-controld: router %u: firmware: %s\n", r,
-						strerror(errno));
+					fprintf(stderr, "dfly-controld: router %u: firmware: %s\n",
+						r, strerror(errno));
 					dfly_regs_shm_close(&x->shm);
 					status = 1;
 					goto out;
 				}
-				steps = atomic_load_explicit(&x->shm.regs->steps,
-							     memory_order_acquire);
+				steps =
+				    atomic_load_explicit(&x->shm.regs->steps, memory_order_acquire);
 				x->next = steps ? steps - 1 : 0;
 				attached++;
 				if (!quiet && attached == topo->routers)
-					fprintf(stderr,
-						"dfly-controld: attached to %u routers of %s at cycle "
-						"%llu\n",
-						attached, instance, (unsigned long long)x->next);
+					fprintf(
+					    stderr,
+					    "dfly-controld: attached to %u routers of %s at cycle "
+					    "%llu\n",
+					    attached, instance, (unsigned long long)x->next);
 			}
 			{
 				uint64_t n = fw_follow(x->fw, &x->next, MAX_CATCHUP, &x->skipped);

@@ -60,35 +60,36 @@ static int cmp_dbl(const void *a, const void *b)
 
 static void usage_sim(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly bench sim [options]\n"
-		"\n"
-		"Speed of dfly sim. For every network x pattern x load: a warm-up, then the measured\n"
-		"cycles; prints simulated cycles per second, delivered packets per second (both over\n"
-		"the measured cycles) and the peak resident memory of that point (each point runs in\n"
-		"a child process).\n"
-		"\n"
-		"options:\n"
-		"  --configs LIST     networks (default h2,h4,h6): h2, h4 (configs/h2.cfg, h4.cfg),\n"
-		"                     h6 (configs/cfg-l.cfg: 876 routers, 5,256 nodes), h8\n"
-		"                     (configs/h4.cfg with p=8, a=16, h=8: 2,064 routers), or a file\n"
-		"  --patterns LIST    traffic patterns (default un,adv+1)\n"
-		"  --loads LIST       offered loads (default 0.3,0.8)\n"
-		"  --mechanism M      routing.mechanism (default min)\n"
-		"  --cycles N         measured cycles per point (default 2000)\n"
-		"  --warmup N         cycles before the measurement (default N/2)\n"
-		"  --runs N           runs per point (default 1), each in a child process of its\n"
-		"                     own: cycles/s and packets/s are the median, and two more\n"
-		"                     columns give the range of cycles/s; every run must simulate\n"
-		"                     the same packets (same seed), or the point fails\n"
-		"  --threads N        threads stepping the routers of each cycle (sim.threads,\n"
-		"                     default 1): the same packets, on N cores\n"
-		"  --cpu-time         cycles/s and packets/s per second of CPU time the process\n"
-		"                     used (all its threads), not of wall time: on a shared\n"
-		"                     machine, time stolen by other guests is left out (what\n"
-		"                     scripts/simcmp.sh compares; wall_s stays the wall time)\n"
-		"  --set PATH=VALUE   network setting for every point (repeatable)\n"
-		"  -h, --help         this text\n");
+	fprintf(
+	    f,
+	    "usage: dfly bench sim [options]\n"
+	    "\n"
+	    "Speed of dfly sim. For every network x pattern x load: a warm-up, then the measured\n"
+	    "cycles; prints simulated cycles per second, delivered packets per second (both over\n"
+	    "the measured cycles) and the peak resident memory of that point (each point runs in\n"
+	    "a child process).\n"
+	    "\n"
+	    "options:\n"
+	    "  --configs LIST     networks (default h2,h4,h6): h2, h4 (configs/h2.cfg, h4.cfg),\n"
+	    "                     h6 (configs/cfg-l.cfg: 876 routers, 5,256 nodes), h8\n"
+	    "                     (configs/h4.cfg with p=8, a=16, h=8: 2,064 routers), or a file\n"
+	    "  --patterns LIST    traffic patterns (default un,adv+1)\n"
+	    "  --loads LIST       offered loads (default 0.3,0.8)\n"
+	    "  --mechanism M      routing.mechanism (default min)\n"
+	    "  --cycles N         measured cycles per point (default 2000)\n"
+	    "  --warmup N         cycles before the measurement (default N/2)\n"
+	    "  --runs N           runs per point (default 1), each in a child process of its\n"
+	    "                     own: cycles/s and packets/s are the median, and two more\n"
+	    "                     columns give the range of cycles/s; every run must simulate\n"
+	    "                     the same packets (same seed), or the point fails\n"
+	    "  --threads N        threads stepping the routers of each cycle (sim.threads,\n"
+	    "                     default 1): the same packets, on N cores\n"
+	    "  --cpu-time         cycles/s and packets/s per second of CPU time the process\n"
+	    "                     used (all its threads), not of wall time: on a shared\n"
+	    "                     machine, time stolen by other guests is left out (what\n"
+	    "                     scripts/simcmp.sh compares; wall_s stays the wall time)\n"
+	    "  --set PATH=VALUE   network setting for every point (repeatable)\n"
+	    "  -h, --help         this text\n");
 }
 
 /* Resolve a network name to a file and extra settings. */
@@ -169,8 +170,8 @@ out:
 
 /* One run of a point in a child process: @p pt, and the child's peak resident memory in KiB.
  * @return 0, or -1 (set-up error or a failed child: @p pt->err or a message printed). */
-static int sim_run(const char *path, const char **sets, int nsets, uint64_t warmup,
-		   uint64_t cycles, bool cpu_time, struct sim_point *pt, long *maxrss_kib)
+static int sim_run(const char *path, const char **sets, int nsets, uint64_t warmup, uint64_t cycles,
+		   bool cpu_time, struct sim_point *pt, long *maxrss_kib)
 {
 	struct rusage ru;
 	int fds[2], st;
@@ -208,13 +209,13 @@ static int sim_run(const char *path, const char **sets, int nsets, uint64_t warm
 static int bench_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"configs", required_argument, NULL, 'c'},  {"patterns", required_argument, NULL, 'p'},
-		{"loads", required_argument, NULL, 'l'},    {"mechanism", required_argument, NULL, 'm'},
-		{"cycles", required_argument, NULL, 'n'},   {"warmup", required_argument, NULL, 'w'},
-		{"set", required_argument, NULL, 's'},	    {"help", no_argument, NULL, 'h'},
-		{"load", required_argument, NULL, 'l'},	    {"pattern", required_argument, NULL, 'p'},
-		{"runs", required_argument, NULL, 'r'},	    {"threads", required_argument, NULL, 't'},
-		{"cpu-time", no_argument, NULL, 'C'},	    {NULL, 0, NULL, 0},
+	    {"configs", required_argument, NULL, 'c'}, {"patterns", required_argument, NULL, 'p'},
+	    {"loads", required_argument, NULL, 'l'},   {"mechanism", required_argument, NULL, 'm'},
+	    {"cycles", required_argument, NULL, 'n'},  {"warmup", required_argument, NULL, 'w'},
+	    {"set", required_argument, NULL, 's'},     {"help", no_argument, NULL, 'h'},
+	    {"load", required_argument, NULL, 'l'},    {"pattern", required_argument, NULL, 'p'},
+	    {"runs", required_argument, NULL, 'r'},    {"threads", required_argument, NULL, 't'},
+	    {"cpu-time", no_argument, NULL, 'C'},      {NULL, 0, NULL, 0},
 	};
 	char cfg_buf[512] = "h2,h4,h6", pat_buf[256] = "un,adv+1", load_buf[256] = "0.3,0.8";
 	char *cfgs[BENCH_MAX], *pats[BENCH_MAX], *loads[BENCH_MAX];
@@ -251,7 +252,8 @@ static int bench_sim(int argc, char **argv)
 			break;
 		case 'w':
 			if (transient_parse_u64(optarg, &warmup) < 0) {
-				fprintf(stderr, "dfly bench sim: --warmup %s: an integer\n", optarg);
+				fprintf(stderr, "dfly bench sim: --warmup %s: an integer\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -305,7 +307,8 @@ static int bench_sim(int argc, char **argv)
 	for (int i = 0; i < nc; i++)
 		for (int j = 0; j < np; j++)
 			for (int k = 0; k < nl; k++) {
-				char path[1024], s_load[64], s_pat[64], s_mech[64], s_w[32], s_m[32];
+				char path[1024], s_load[64], s_pat[64], s_mech[64], s_w[32],
+				    s_m[32];
 				const char *sets[BENCH_MAX];
 				double wall[64], cps[64], dps[64], cmed;
 				struct sim_point pt = {0}, first = {0};
@@ -332,17 +335,18 @@ static int bench_sim(int argc, char **argv)
 						"dfly bench sim: %s %s %s, run %" PRIu64
 						" of %" PRIu64 " ...\n",
 						cfgs[i], pats[j], loads[k], r + 1, runs);
-					if (sim_run(path, sets, nsets, warmup, cycles, cpu_time, &pt,
-						    &rss) != 0)
+					if (sim_run(path, sets, nsets, warmup, cycles, cpu_time,
+						    &pt, &rss) != 0)
 						break;
 					/* the same seed: every run simulates the same packets */
 					if (r == 0) {
 						first = pt;
 					} else if (pt.accepted != first.accepted) {
 						snprintf(pt.err, sizeof(pt.err),
-							 "run %" PRIu64 " accepted %.6f, run 1 %.6f: "
-							 "not deterministic", r + 1, pt.accepted,
-							 first.accepted);
+							 "run %" PRIu64
+							 " accepted %.6f, run 1 %.6f: "
+							 "not deterministic",
+							 r + 1, pt.accepted, first.accepted);
 						break;
 					}
 					wall[r] = pt.wall;
@@ -352,16 +356,17 @@ static int bench_sim(int argc, char **argv)
 					watchdog |= pt.status == 1;
 				}
 				if (r < runs) {
-					fprintf(stderr, "dfly bench sim: %s: %s\n", cfgs[i], pt.err);
+					fprintf(stderr, "dfly bench sim: %s: %s\n", cfgs[i],
+						pt.err);
 					rc = 1;
 					continue;
 				}
 				/* median_of() sorts: cps[0] and cps[runs - 1] are then the range */
 				cmed = median_of(cps, (int)runs);
-				printf("%-8s %7u %7u %-7s %5s %9.3f %10.2f %12.0f %15.0f %9.1f", cfgs[i],
-				       first.routers, first.nodes, pats[j], loads[k], first.accepted,
-				       median_of(wall, (int)runs), cmed, median_of(dps, (int)runs),
-				       peak / 1024.0);
+				printf("%-8s %7u %7u %-7s %5s %9.3f %10.2f %12.0f %15.0f %9.1f",
+				       cfgs[i], first.routers, first.nodes, pats[j], loads[k],
+				       first.accepted, median_of(wall, (int)runs), cmed,
+				       median_of(dps, (int)runs), peak / 1024.0);
 				if (runs > 1)
 					printf(" %12.0f %12.0f", cps[0], cps[runs - 1]);
 				printf("%s\n", watchdog ? "  (watchdog fired)" : "");
@@ -378,46 +383,47 @@ static int bench_sim(int argc, char **argv)
 
 static void usage_dataplane(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly bench dataplane [options]\n"
-		"\n"
-		"One emulated router of dfly-switch alone on lcore 1: every fabric port is a net_ring\n"
-		"pair to a loopback peer (dataplane/peer.h) that the main lcore (0) runs and that\n"
-		"returns each packet to its source node; the router's nodes generate at --load\n"
-		"(uniform destinations), link-rate emulation off (clock.link_rate = false: a\n"
-		"packet holds a link for one cycle), clock free-running (--free-run), the firmware\n"
-		"thread on, every counter of the mechanism on. Each packet crosses the router twice\n"
-		"(node -> fabric port, fabric port -> node): the figure is switched packets (crossbar\n"
-		"grants to every output) per second of the router's lcore. Then dpdk-testpmd\n"
-		"--forward-mode=macswap on two net_ring ports (loopback, --tx-first) on the same\n"
-		"lcores, and the ratio. Conservation is checked in every run: the generators stop\n"
-		"after --seconds, dfly-switch exits once the network has drained (--exit-drained;\n"
-		"at most " BENCH_DRAIN_MAX_S " s later) and generated must equal delivered. The\n"
-		"time is the whole run, drain included.\n"
-		"\n"
-		"options:\n"
-		"  --modes LIST       mechanisms (default min,ugal,pb,base,ectn,lia)\n"
-		"  --frames LIST      frame bytes carried by each packet (default 64,1500)\n"
-		"  --runs N           runs per point (default 3): min/median/max\n"
-		"  --load L           packets per node and cycle (default 0.95). Every packet comes\n"
-		"                     back to its node, so the ejection links carry L: at 1 they are\n"
-		"                     saturated, every buffer fills and the descriptors no longer fit\n"
-		"                     in cache (docs/PERFORMANCE.md gives both)\n"
-		"  --seconds S        length of a run (default 3)\n"
-		"  --config FILE      network file (default configs/h2.cfg); router 0 is measured\n"
-		"  --buffers PHITS    buffers.injection/local/global per VC and buffers.output\n"
-		"                     (default: 2048 phits per 12-phit packet, i.e. 170 packets of\n"
-		"                     the frame: 2048 for 64 B, 26454 for 1500 B. The peers' round\n"
-		"                     trip is microseconds of wall time, thousands of free-running\n"
-		"                     cycles: fewer packets of credit starve the router, which\n"
-		"                     pkt/cyc then shows)\n"
-		"  --max-steps N      cycles per slice between device polls (default 32)\n"
-		"  --set PATH=VALUE   more network settings (repeatable)\n"
-		"  --no-testpmd       skip the testpmd comparison\n"
-		"  --dir DIR          where the deployment and the counters go (default a new\n"
-		"                     directory under /tmp, removed at the end unless --keep)\n"
-		"  --keep             keep DIR\n"
-		"  -h, --help         this text\n");
+	fprintf(
+	    f,
+	    "usage: dfly bench dataplane [options]\n"
+	    "\n"
+	    "One emulated router of dfly-switch alone on lcore 1: every fabric port is a net_ring\n"
+	    "pair to a loopback peer (dataplane/peer.h) that the main lcore (0) runs and that\n"
+	    "returns each packet to its source node; the router's nodes generate at --load\n"
+	    "(uniform destinations), link-rate emulation off (clock.link_rate = false: a\n"
+	    "packet holds a link for one cycle), clock free-running (--free-run), the firmware\n"
+	    "thread on, every counter of the mechanism on. Each packet crosses the router twice\n"
+	    "(node -> fabric port, fabric port -> node): the figure is switched packets (crossbar\n"
+	    "grants to every output) per second of the router's lcore. Then dpdk-testpmd\n"
+	    "--forward-mode=macswap on two net_ring ports (loopback, --tx-first) on the same\n"
+	    "lcores, and the ratio. Conservation is checked in every run: the generators stop\n"
+	    "after --seconds, dfly-switch exits once the network has drained (--exit-drained;\n"
+	    "at most " BENCH_DRAIN_MAX_S " s later) and generated must equal delivered. The\n"
+	    "time is the whole run, drain included.\n"
+	    "\n"
+	    "options:\n"
+	    "  --modes LIST       mechanisms (default min,ugal,pb,base,ectn,lia)\n"
+	    "  --frames LIST      frame bytes carried by each packet (default 64,1500)\n"
+	    "  --runs N           runs per point (default 3): min/median/max\n"
+	    "  --load L           packets per node and cycle (default 0.95). Every packet comes\n"
+	    "                     back to its node, so the ejection links carry L: at 1 they are\n"
+	    "                     saturated, every buffer fills and the descriptors no longer fit\n"
+	    "                     in cache (docs/PERFORMANCE.md gives both)\n"
+	    "  --seconds S        length of a run (default 3)\n"
+	    "  --config FILE      network file (default configs/h2.cfg); router 0 is measured\n"
+	    "  --buffers PHITS    buffers.injection/local/global per VC and buffers.output\n"
+	    "                     (default: 2048 phits per 12-phit packet, i.e. 170 packets of\n"
+	    "                     the frame: 2048 for 64 B, 26454 for 1500 B. The peers' round\n"
+	    "                     trip is microseconds of wall time, thousands of free-running\n"
+	    "                     cycles: fewer packets of credit starve the router, which\n"
+	    "                     pkt/cyc then shows)\n"
+	    "  --max-steps N      cycles per slice between device polls (default 32)\n"
+	    "  --set PATH=VALUE   more network settings (repeatable)\n"
+	    "  --no-testpmd       skip the testpmd comparison\n"
+	    "  --dir DIR          where the deployment and the counters go (default a new\n"
+	    "                     directory under /tmp, removed at the end unless --keep)\n"
+	    "  --keep             keep DIR\n"
+	    "  -h, --help         this text\n");
 }
 
 /* Run argv with stdout and stderr to @p out; kill it (SIGINT, then SIGKILL) after
@@ -520,7 +526,7 @@ static void parse_switch(const char *path, struct dp_run *r)
 	r->pkt_cycle = (double)r->switched / (double)r->cycles;
 	if ((l = find_line(path, "generated ", line, sizeof(line))) == NULL ||
 	    sscanf(l, "generated %" SCNu64 " delivered %" SCNu64, &r->generated, &r->delivered) !=
-		    2) {
+		2) {
 		snprintf(r->why, sizeof(r->why), "no 'generated' line in %.200s", path);
 		return;
 	}
@@ -598,8 +604,8 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int testpmd_once(const char *dir, unsigned frame, double seconds, double *mpps,
-			char *why, size_t wlen)
+static int testpmd_once(const char *dir, unsigned frame, double seconds, double *mpps, char *why,
+			size_t wlen)
 {
 	char out[1100], txpkts[32], line[4096], prefix[64];
 	int rc;
@@ -680,8 +686,8 @@ static int testpmd_once(const char *dir, unsigned frame, double seconds, double 
  * printed no rate in the first try (a loaded machine: the sanitizer run starts it while other
  * tests run), so a slow start is not taken for a failure.
  */
-static int testpmd_run(const char *dir, unsigned frame, double seconds, double *mpps,
-		       char *why, size_t wlen)
+static int testpmd_run(const char *dir, unsigned frame, double seconds, double *mpps, char *why,
+		       size_t wlen)
 {
 	if (testpmd_once(dir, frame, seconds + 3, mpps, why, wlen) == 0)
 		return 0;
@@ -693,14 +699,20 @@ static int testpmd_run(const char *dir, unsigned frame, double seconds, double *
 static int bench_dataplane(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"modes", required_argument, NULL, 'm'},    {"frames", required_argument, NULL, 'f'},
-		{"runs", required_argument, NULL, 'r'},     {"seconds", required_argument, NULL, 's'},
-		{"config", required_argument, NULL, 'c'},   {"buffers", required_argument, NULL, 'b'},
-		{"max-steps", required_argument, NULL, 'x'}, {"set", required_argument, NULL, 'S'},
-		{"no-testpmd", no_argument, NULL, 'T'},     {"dir", required_argument, NULL, 'd'},
-		{"keep", no_argument, NULL, 'k'},	    {"help", no_argument, NULL, 'h'},
-		{"load", required_argument, NULL, 'L'},
-		{NULL, 0, NULL, 0},
+	    {"modes", required_argument, NULL, 'm'},
+	    {"frames", required_argument, NULL, 'f'},
+	    {"runs", required_argument, NULL, 'r'},
+	    {"seconds", required_argument, NULL, 's'},
+	    {"config", required_argument, NULL, 'c'},
+	    {"buffers", required_argument, NULL, 'b'},
+	    {"max-steps", required_argument, NULL, 'x'},
+	    {"set", required_argument, NULL, 'S'},
+	    {"no-testpmd", no_argument, NULL, 'T'},
+	    {"dir", required_argument, NULL, 'd'},
+	    {"keep", no_argument, NULL, 'k'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"load", required_argument, NULL, 'L'},
+	    {NULL, 0, NULL, 0},
 	};
 	char mode_buf[256] = "min,ugal,pb,base,ectn,lia", frame_buf[128] = "64,1500";
 	char *modes[BENCH_MAX], *frames[BENCH_MAX], dir[1024] = "", sw[1100];
@@ -828,14 +840,14 @@ static int bench_dataplane(int argc, char **argv)
 	fflush(stdout);
 	for (int fi = 0; fi < nf; fi++) {
 		unsigned frame = (unsigned)atoi(frames[fi]);
-		unsigned phits = frame ? (frame + 48 + cfg.phit_bytes - 1) / cfg.phit_bytes
-				       : cfg.pkt_phits;
+		unsigned phits =
+		    frame ? (frame + 48 + cfg.phit_bytes - 1) / cfg.phit_bytes : cfg.pkt_phits;
 		unsigned buf = buffers ? buffers : (2048 * phits + 11) / 12;
 		double best_med = 0, tp = 0;
 		char why[512];
 
-		printf("# %u-byte frames: %u phits a packet, buffers %u phits per VC\n", frame, phits,
-		       buf);
+		printf("# %u-byte frames: %u phits a packet, buffers %u phits per VC\n", frame,
+		       phits, buf);
 
 		for (int mi = 0; mi < nm; mi++) {
 			double v[64], g[64], nc[64], pc[64];
@@ -844,13 +856,14 @@ static int bench_dataplane(int argc, char **argv)
 			char fail[300] = "";
 
 			for (int r = 0; r < runs; r++) {
-				char out[1200], frame_s[16], dur[32], gens[32], s_mech[64], s_b[4][64], s_load[64],
-					prefix[64], steps_s[32];
+				char out[1200], frame_s[16], dur[32], gens[32], s_mech[64],
+				    s_b[4][64], s_load[64], prefix[64], steps_s[32];
 				char *av[64];
 				int n = 0, st;
 				struct dp_run res = {0};
 
-				snprintf(out, sizeof(out), "%s/%s-%u-%d.out", dir, modes[mi], frame, r);
+				snprintf(out, sizeof(out), "%s/%s-%u-%d.out", dir, modes[mi], frame,
+					 r);
 				snprintf(frame_s, sizeof(frame_s), "%u", frame);
 				/* drained by packets, not by wall time: a run slowed down by
 				 * the machine still ends with every packet delivered */
@@ -905,8 +918,8 @@ static int bench_dataplane(int argc, char **argv)
 				st = run_cmd(av, out, seconds + atof(BENCH_DRAIN_MAX_S) + 60, 0);
 				rm_runtime(prefix);
 				if (st != 0) {
-					snprintf(fail, sizeof(fail), "dfly-switch exit %d, see %.200s", st,
-						 out);
+					snprintf(fail, sizeof(fail),
+						 "dfly-switch exit %d, see %.200s", st, out);
 					cons = false;
 					continue;
 				}
@@ -933,9 +946,10 @@ static int bench_dataplane(int argc, char **argv)
 
 				if (med > best_med)
 					best_med = med;
-				printf("%-6u %6s %6u %8.3f %8.3f %8.3f %8.1f %10.3f %8.0f %8.2f %s\n",
-				       frame, modes[mi], phits, v[0], med, v[ok - 1], 1e3 / med, gmed, ncmed, pcmed,
-				       cons ? "ok" : fail);
+				printf(
+				    "%-6u %6s %6u %8.3f %8.3f %8.3f %8.1f %10.3f %8.0f %8.2f %s\n",
+				    frame, modes[mi], phits, v[0], med, v[ok - 1], 1e3 / med, gmed,
+				    ncmed, pcmed, cons ? "ok" : fail);
 			}
 			if (!cons)
 				rc = 1;
@@ -943,9 +957,10 @@ static int bench_dataplane(int argc, char **argv)
 		}
 		if (testpmd) {
 			if (testpmd_run(dir, frame, seconds, &tp, why, sizeof(why)) == 0)
-				printf("%-6u testpmd macswap (2 net_ring ports, 1 forwarding core): "
-				       "%.3f Mpps; best dfly median / testpmd = %.4f\n",
-				       frame, tp, best_med / tp);
+				printf(
+				    "%-6u testpmd macswap (2 net_ring ports, 1 forwarding core): "
+				    "%.3f Mpps; best dfly median / testpmd = %.4f\n",
+				    frame, tp, best_med / tp);
 			else
 				printf("%-6u testpmd: %s\n", frame, why);
 			fflush(stdout);
@@ -970,24 +985,24 @@ static int bench_dataplane(int argc, char **argv)
 
 static void usage_counters(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly bench counters [--packets N] [--config FILE]\n"
-		"\n"
-		"The per-packet cost of the counter updates alone, on one ASIC (router 0 of the\n"
-		"network, default configs/h4.cfg): N packets (default 2,000,000) cross its\n"
-		"counter-update functions with the data path around them taken out (asic.h\n"
-		"asic_bench_counters): the contention counters (head enters, crossing, release),\n"
-		"the ECtN partial array (the same plus the combined-array update), the LIA\n"
-		"counters (injected, stored). Prints ns per packet, the median of 5 repetitions.\n");
+	fprintf(
+	    f, "usage: dfly bench counters [--packets N] [--config FILE]\n"
+	       "\n"
+	       "The per-packet cost of the counter updates alone, on one ASIC (router 0 of the\n"
+	       "network, default configs/h4.cfg): N packets (default 2,000,000) cross its\n"
+	       "counter-update functions with the data path around them taken out (asic.h\n"
+	       "asic_bench_counters): the contention counters (head enters, crossing, release),\n"
+	       "the ECtN partial array (the same plus the combined-array update), the LIA\n"
+	       "counters (injected, stored). Prints ns per packet, the median of 5 repetitions.\n");
 }
 
 static int bench_counters(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"packets", required_argument, NULL, 'n'},
-		{"config", required_argument, NULL, 'c'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"packets", required_argument, NULL, 'n'},
+	    {"config", required_argument, NULL, 'c'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	char path[1024], err[DFLY_NETCFG_ERRLEN];
 	uint64_t npk = 2000000;
@@ -999,11 +1014,11 @@ static int bench_counters(int argc, char **argv)
 		const char *name;
 		enum asic_bench_ctr which;
 	} kinds[] = {
-		{"contention counter (local input)", ASIC_BENCH_CC},
-		{"ECtN partial + combined array", ASIC_BENCH_ECTN},
-		{"LIA injected + stored", ASIC_BENCH_LIA},
-		{"all three (injection, remote group)", ASIC_BENCH_ALL},
-		{"none (the loop alone)", ASIC_BENCH_NONE},
+	    {"contention counter (local input)", ASIC_BENCH_CC},
+	    {"ECtN partial + combined array", ASIC_BENCH_ECTN},
+	    {"LIA injected + stored", ASIC_BENCH_LIA},
+	    {"all three (injection, remote group)", ASIC_BENCH_ALL},
+	    {"none (the loop alone)", ASIC_BENCH_NONE},
 	};
 
 	snprintf(path, sizeof(path), "%s/configs/h4.cfg", DFLY_SOURCE_DIR);
@@ -1012,7 +1027,8 @@ static int bench_counters(int argc, char **argv)
 		switch (opt) {
 		case 'n':
 			if (transient_parse_u64(optarg, &npk) < 0 || npk == 0) {
-				fprintf(stderr, "dfly bench counters: --packets: a positive integer\n");
+				fprintf(stderr,
+					"dfly bench counters: --packets: a positive integer\n");
 				return 2;
 			}
 			break;
@@ -1072,13 +1088,14 @@ static int bench_counters(int argc, char **argv)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dfly bench sim|dataplane|counters [options]  (--help on each)\n"
-		   "\n"
-		   "  sim        dfly sim's speed: cycles/s, delivered packets/s, peak memory\n"
-		   "  dataplane  one router of dfly-switch at full load: Mpps per core per mechanism,\n"
-		   "             against dpdk-testpmd macswap on the same kind of ports\n"
-		   "  counters   ns per packet of the counter updates alone\n"
-		   "See docs/PERFORMANCE.md for the figures of this machine.\n");
+	fprintf(
+	    f, "usage: dfly bench sim|dataplane|counters [options]  (--help on each)\n"
+	       "\n"
+	       "  sim        dfly sim's speed: cycles/s, delivered packets/s, peak memory\n"
+	       "  dataplane  one router of dfly-switch at full load: Mpps per core per mechanism,\n"
+	       "             against dpdk-testpmd macswap on the same kind of ports\n"
+	       "  counters   ns per packet of the counter updates alone\n"
+	       "See docs/PERFORMANCE.md for the figures of this machine.\n");
 }
 
 int cmd_bench(int argc, char **argv)

@@ -12,22 +12,22 @@
 #include "cmds.h"
 
 static const struct dfly_cmd commands[] = {
-	{"sim", NULL, cmd_sim, "run a network in virtual time"},
-	{"topo", NULL, cmd_topo, "describe a network's topology"},
-	{"bench", NULL, cmd_bench, "measure emulation speed"},
-	{"transient", NULL, cmd_transient,
-	 "switch patterns after the warm-up, record the response cycle by cycle"},
-	{"repro", "transient|steady|threshold|lia", cmd_repro,
-	 "rerun the papers' transient, steady-state, threshold and LIA experiments and draw "
-	 "their figures"},
-	{"stats", NULL, cmd_stats, "read the routers' counters live from shared memory"},
-	{"testbed", NULL, cmd_testbed,
-	 "generate, start and stop a testbed of dfly-switch processes, hosts in namespaces"},
-	{"trace", NULL, cmd_trace,
-	 "analyse pcap captures: latency, hops, path kinds, misrouting over time, link and node "
-	 "loads"},
-	{"plot", NULL, cmd_plot, "draw the CSVs of sim, transient and trace as PNG with gnuplot"},
-	{NULL, NULL, NULL, NULL},
+    {"sim", NULL, cmd_sim, "run a network in virtual time"},
+    {"topo", NULL, cmd_topo, "describe a network's topology"},
+    {"bench", NULL, cmd_bench, "measure emulation speed"},
+    {"transient", NULL, cmd_transient,
+     "switch patterns after the warm-up, record the response cycle by cycle"},
+    {"repro", "transient|steady|threshold|lia", cmd_repro,
+     "rerun the papers' transient, steady-state, threshold and LIA experiments and draw "
+     "their figures"},
+    {"stats", NULL, cmd_stats, "read the routers' counters live from shared memory"},
+    {"testbed", NULL, cmd_testbed,
+     "generate, start and stop a testbed of dfly-switch processes, hosts in namespaces"},
+    {"trace", NULL, cmd_trace,
+     "analyse pcap captures: latency, hops, path kinds, misrouting over time, link and node "
+     "loads"},
+    {"plot", NULL, cmd_plot, "draw the CSVs of sim, transient and trace as PNG with gnuplot"},
+    {NULL, NULL, NULL, NULL},
 };
 
 const struct dfly_cmd *dfly_cmd_find(const char *name)

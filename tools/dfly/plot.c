@@ -30,10 +30,10 @@
 
 #include "cmds.h"
 
-#define PLOT_MAX_FILES	 64
-#define PLOT_MAX_SERIES	 16	   /* mechanisms or patterns of a load plot */
+#define PLOT_MAX_FILES   64
+#define PLOT_MAX_SERIES  16         /* mechanisms or patterns of a load plot */
 #define PLOT_MAX_ROUTERS (1u << 20) /* highest router id + 1 of a nodes CSV */
-#define PLOT_MAX_DIM	 10000	   /* --size, pixels */
+#define PLOT_MAX_DIM     10000      /* --size, pixels */
 
 /* ---------------------------------------------------------------------------------------------
  * CSV files
@@ -42,11 +42,11 @@
 /** A CSV file read whole: a header of column names, then rows of as many cells. */
 struct plot_csv {
 	const char *path; /**< as given on the command line */
-	char *buf;	  /**< the file's text, cut in place into cells */
-	char **cell;	  /**< [(nrow + 1) * ncol]: row 0 is the header */
-	unsigned *line;	  /**< [nrow + 1]: line number in the file of each row */
-	unsigned ncol;	  /**< cells per row: the header's */
-	unsigned nrow;	  /**< data rows */
+	char *buf;        /**< the file's text, cut in place into cells */
+	char **cell;      /**< [(nrow + 1) * ncol]: row 0 is the header */
+	unsigned *line;   /**< [nrow + 1]: line number in the file of each row */
+	unsigned ncol;    /**< cells per row: the header's */
+	unsigned nrow;    /**< data rows */
 };
 
 /** The options of a plot, as parsed (kinds that do not take one leave it unset). */
@@ -54,10 +54,10 @@ struct plot_opts {
 	const char *out;    /**< --out: the PNG file */
 	const char *title;  /**< --title, or NULL */
 	const char *metric; /**< --metric: the latency column, or NULL for lat_avg */
-	char **labels;	    /**< [nfiles]: --labels or the files' stems */
-	bool ma;	    /**< --ma: the moving average of % misrouted */
-	double ymax;	    /**< --ymax: top of the latency axis; NAN: automatic */
-	unsigned w, h;	    /**< --size; 0: the kind's default */
+	char **labels;      /**< [nfiles]: --labels or the files' stems */
+	bool ma;            /**< --ma: the moving average of % misrouted */
+	double ymax;        /**< --ymax: top of the latency axis; NAN: automatic */
+	unsigned w, h;      /**< --size; 0: the kind's default */
 };
 
 static void plot_csv_free(struct plot_csv *t)
@@ -266,11 +266,11 @@ static void gp_multiplot(FILE *g, const struct plot_opts *o, unsigned rows, unsi
 static const char *lat_label(const char *col)
 {
 	static const char *const names[][2] = {
-		{"lat_avg", "average latency (cycles)"},
-		{"lat_p50", "median latency (cycles)"},
-		{"lat_p99", "99th percentile latency (cycles)"},
-		{"lat_max", "maximum latency (cycles)"},
-		{"net_lat_avg", "average network latency (cycles)"},
+	    {"lat_avg", "average latency (cycles)"},
+	    {"lat_p50", "median latency (cycles)"},
+	    {"lat_p99", "99th percentile latency (cycles)"},
+	    {"lat_max", "maximum latency (cycles)"},
+	    {"net_lat_avg", "average network latency (cycles)"},
 	};
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -295,9 +295,9 @@ static void gp_lat_range(FILE *g, const struct plot_opts *o, const char *lo)
 /** One point of a load plot: the runs (seeds) of a (pattern, mechanism, offered load). */
 struct load_pt {
 	unsigned pat, mech; /**< indices into the pattern and mechanism names */
-	double offered;	    /**< offered column */
+	double offered;     /**< offered column */
 	double acc, lat;    /**< sums over the runs of accepted and the latency column */
-	unsigned n;	    /**< runs */
+	unsigned n;         /**< runs */
 };
 
 static int load_pt_cmp(const void *a, const void *b)
@@ -406,9 +406,8 @@ static int plot_load(FILE *g, const struct plot_csv *csv, unsigned ncsv, const s
 					}
 					pt = x;
 				}
-				pt[npt++] = (struct load_pt){.pat = (unsigned)p,
-							     .mech = (unsigned)m,
-							     .offered = off};
+				pt[npt++] = (struct load_pt){
+				    .pat = (unsigned)p, .mech = (unsigned)m, .offered = off};
 			}
 			pt[i].acc += acc;
 			pt[i].lat += lat;
@@ -650,9 +649,9 @@ out:
 
 enum {
 	PLOT_O_METRIC = 1 << 0, /**< --metric */
-	PLOT_O_YMAX = 1 << 1,	/**< --ymax */
+	PLOT_O_YMAX = 1 << 1,   /**< --ymax */
 	PLOT_O_LABELS = 1 << 2, /**< --labels */
-	PLOT_O_MA = 1 << 3,	/**< --ma */
+	PLOT_O_MA = 1 << 3,     /**< --ma */
 };
 
 /** A kind of plot: what it reads and how it draws it. */
@@ -663,72 +662,72 @@ struct plot_kind {
 	/** Write the script of @p ncsv files to @p g; prints the error. @return 0 or -errno. */
 	int (*draw)(FILE *g, const struct plot_csv *csv, unsigned ncsv, const struct plot_opts *o);
 	unsigned max_files; /**< CSV operands accepted (at least one) */
-	unsigned opts;	    /**< PLOT_O_* the kind takes */
+	unsigned opts;      /**< PLOT_O_* the kind takes */
 };
 
 static const struct plot_kind plot_kinds[] = {
-	{"load", "load CSV... --out FILE.png [--metric COL] [--ymax Y]",
-	 "Read the CSVs of dfly sim --csv (one row per run) and average the runs of each\n"
-	 "(mechanism, pattern, offered load), the seeds. Two panels per pattern, side by\n"
-	 "side: latency against offered load, and accepted against offered load (the\n"
-	 "dashed diagonal is accepted = offered); one line per mechanism, in the same\n"
-	 "colour in every panel; one row of panels per pattern, in the order the files\n"
-	 "first give them. Columns: mechanism, pattern, offered, accepted and the latency\n"
-	 "column.\n"
-	 "\n"
-	 "  --metric COL     the latency column (default lat_avg): lat_p50, lat_p99,\n"
-	 "                   lat_max, net_lat_avg, or any numeric column (hops_avg...)\n"
-	 "  --ymax Y         top of the latency axis (default: the highest point), to keep\n"
-	 "                   a saturated mechanism from flattening the others\n",
-	 plot_load, PLOT_MAX_FILES, PLOT_O_METRIC | PLOT_O_YMAX},
-	{"transient",
-	 "transient CSV... --out FILE.png [--labels L,...] [--ma]\n"
-	 "                 [--metric COL] [--ymax Y]",
-	 "Read the CSVs of dfly transient --csv (also those of dfly repro transient). Two\n"
-	 "panels sharing the cycle axis (cycles relative to the pattern switch at t0,\n"
-	 "marked by a dashed line): average latency on top, % globally misrouted below;\n"
-	 "one line per file, labelled with the file's name without .csv or with --labels.\n"
-	 "The look of scripts/plot-transient.sh. Columns: cycle, lat_avg, misrouted_pct.\n"
-	 "\n"
-	 "  --labels L,...   one label per file, in order\n"
-	 "  --ma             the moving average of % misrouted (the misrouted_ma* column)\n"
-	 "  --metric COL     the latency column (default lat_avg; lat_max)\n"
-	 "  --ymax Y         top of the latency axis\n",
-	 plot_transient, PLOT_MAX_FILES, PLOT_O_METRIC | PLOT_O_YMAX | PLOT_O_LABELS | PLOT_O_MA},
-	{"routers", "routers PREFIX-nodes.csv --out FILE.png",
-	 "Read the per-node loads of dfly trace --csv PREFIX (PREFIX-nodes.csv: node,\n"
-	 "router, injected, accepted, in phits per node per cycle), sum the nodes of each\n"
-	 "router and draw two bars per router, injected and accepted load, with the mean\n"
-	 "injected load as a dashed line: the unfairness of spec 8.5 at a glance.\n",
-	 plot_routers, 1, 0},
-	{"bins", "bins PREFIX-bins.csv... --out FILE.png [--labels L,...]",
-	 "Read the % misrouted over time of dfly trace --csv PREFIX (PREFIX-bins.csv:\n"
-	 "gen_cycle, packets, misrouted_pct; bins of generation cycles, --bin of dfly\n"
-	 "trace) and draw it, one line per file, labelled as by transient.\n"
-	 "\n"
-	 "  --labels L,...   one label per file, in order\n",
-	 plot_bins, PLOT_MAX_FILES, PLOT_O_LABELS},
+    {"load", "load CSV... --out FILE.png [--metric COL] [--ymax Y]",
+     "Read the CSVs of dfly sim --csv (one row per run) and average the runs of each\n"
+     "(mechanism, pattern, offered load), the seeds. Two panels per pattern, side by\n"
+     "side: latency against offered load, and accepted against offered load (the\n"
+     "dashed diagonal is accepted = offered); one line per mechanism, in the same\n"
+     "colour in every panel; one row of panels per pattern, in the order the files\n"
+     "first give them. Columns: mechanism, pattern, offered, accepted and the latency\n"
+     "column.\n"
+     "\n"
+     "  --metric COL     the latency column (default lat_avg): lat_p50, lat_p99,\n"
+     "                   lat_max, net_lat_avg, or any numeric column (hops_avg...)\n"
+     "  --ymax Y         top of the latency axis (default: the highest point), to keep\n"
+     "                   a saturated mechanism from flattening the others\n",
+     plot_load, PLOT_MAX_FILES, PLOT_O_METRIC | PLOT_O_YMAX},
+    {"transient",
+     "transient CSV... --out FILE.png [--labels L,...] [--ma]\n"
+     "                 [--metric COL] [--ymax Y]",
+     "Read the CSVs of dfly transient --csv (also those of dfly repro transient). Two\n"
+     "panels sharing the cycle axis (cycles relative to the pattern switch at t0,\n"
+     "marked by a dashed line): average latency on top, % globally misrouted below;\n"
+     "one line per file, labelled with the file's name without .csv or with --labels.\n"
+     "The look of scripts/plot-transient.sh. Columns: cycle, lat_avg, misrouted_pct.\n"
+     "\n"
+     "  --labels L,...   one label per file, in order\n"
+     "  --ma             the moving average of % misrouted (the misrouted_ma* column)\n"
+     "  --metric COL     the latency column (default lat_avg; lat_max)\n"
+     "  --ymax Y         top of the latency axis\n",
+     plot_transient, PLOT_MAX_FILES, PLOT_O_METRIC | PLOT_O_YMAX | PLOT_O_LABELS | PLOT_O_MA},
+    {"routers", "routers PREFIX-nodes.csv --out FILE.png",
+     "Read the per-node loads of dfly trace --csv PREFIX (PREFIX-nodes.csv: node,\n"
+     "router, injected, accepted, in phits per node per cycle), sum the nodes of each\n"
+     "router and draw two bars per router, injected and accepted load, with the mean\n"
+     "injected load as a dashed line: the unfairness of spec 8.5 at a glance.\n",
+     plot_routers, 1, 0},
+    {"bins", "bins PREFIX-bins.csv... --out FILE.png [--labels L,...]",
+     "Read the % misrouted over time of dfly trace --csv PREFIX (PREFIX-bins.csv:\n"
+     "gen_cycle, packets, misrouted_pct; bins of generation cycles, --bin of dfly\n"
+     "trace) and draw it, one line per file, labelled as by transient.\n"
+     "\n"
+     "  --labels L,...   one label per file, in order\n",
+     plot_bins, PLOT_MAX_FILES, PLOT_O_LABELS},
 };
 
 #define PLOT_NKINDS (sizeof(plot_kinds) / sizeof(plot_kinds[0]))
 
 static const char plot_common_help[] =
-	"  --out FILE.png   the image to write (required)\n"
-	"  --title T        a title above the panels\n"
-	"  --size WxH       image size in pixels (default: per kind)\n"
-	"  --script FILE    write the gnuplot script (data inline) to FILE, - for stdout,\n"
-	"                   and do not run gnuplot: gnuplot FILE draws FILE.png\n"
-	"  --help           this text\n";
+    "  --out FILE.png   the image to write (required)\n"
+    "  --title T        a title above the panels\n"
+    "  --size WxH       image size in pixels (default: per kind)\n"
+    "  --script FILE    write the gnuplot script (data inline) to FILE, - for stdout,\n"
+    "                   and do not run gnuplot: gnuplot FILE draws FILE.png\n"
+    "  --help           this text\n";
 
 static const char plot_tail_help[] =
-	"\n"
-	"CSV files are read by their header names: columns may come in any order and\n"
-	"unknown ones are ignored; lines starting with # and empty lines are skipped.\n"
-	"gnuplot is run from PATH (scripts/deps.sh installs gnuplot-nox); the image uses\n"
-	"its pngcairo terminal when it has one, else png.\n"
-	"\n"
-	"Exit status: 0 on success; 1 if a file could not be read, lacks a column or\n"
-	"holds a malformed row, or gnuplot is missing or failed; 2 on a usage error.\n";
+    "\n"
+    "CSV files are read by their header names: columns may come in any order and\n"
+    "unknown ones are ignored; lines starting with # and empty lines are skipped.\n"
+    "gnuplot is run from PATH (scripts/deps.sh installs gnuplot-nox); the image uses\n"
+    "its pngcairo terminal when it has one, else png.\n"
+    "\n"
+    "Exit status: 0 on success; 1 if a file could not be read, lacks a column or\n"
+    "holds a malformed row, or gnuplot is missing or failed; 2 on a usage error.\n";
 
 static void usage_plot(FILE *f)
 {
@@ -754,9 +753,10 @@ static void usage_plot(FILE *f)
 
 static void usage_plot_kind(FILE *f, const struct plot_kind *k)
 {
-	fprintf(f, "usage: dfly plot %s\n"
-		   "                 [--title T] [--size WxH] [--script FILE]\n"
-		   "\n",
+	fprintf(f,
+		"usage: dfly plot %s\n"
+		"                 [--title T] [--size WxH] [--script FILE]\n"
+		"\n",
 		k->synopsis);
 	fputs(k->help, f);
 	fputs("\n", f);
@@ -849,21 +849,21 @@ static char *plot_stem(const char *path)
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"out", required_argument, NULL, 'o'},	  {"title", required_argument, NULL, 't'},
-		{"size", required_argument, NULL, 'S'},	  {"script", required_argument, NULL, 's'},
-		{"metric", required_argument, NULL, 'm'}, {"ymax", required_argument, NULL, 'y'},
-		{"labels", required_argument, NULL, 'l'}, {"ma", no_argument, NULL, 'a'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+	    {"out", required_argument, NULL, 'o'},    {"title", required_argument, NULL, 't'},
+	    {"size", required_argument, NULL, 'S'},   {"script", required_argument, NULL, 's'},
+	    {"metric", required_argument, NULL, 'm'}, {"ymax", required_argument, NULL, 'y'},
+	    {"labels", required_argument, NULL, 'l'}, {"ma", no_argument, NULL, 'a'},
+	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 	};
 	static const struct {
 		int opt;
 		unsigned mask;
 		const char *name;
 	} kind_opts[] = {
-		{'m', PLOT_O_METRIC, "--metric"},
-		{'y', PLOT_O_YMAX, "--ymax"},
-		{'l', PLOT_O_LABELS, "--labels"},
-		{'a', PLOT_O_MA, "--ma"},
+	    {'m', PLOT_O_METRIC, "--metric"},
+	    {'y', PLOT_O_YMAX, "--ymax"},
+	    {'l', PLOT_O_LABELS, "--labels"},
+	    {'a', PLOT_O_MA, "--ma"},
 	};
 	struct plot_opts o = {.ymax = NAN};
 	struct plot_csv csv[PLOT_MAX_FILES];

@@ -25,8 +25,8 @@
 
 /*
  * dfly repro: the papers' experiments as batches of other subcommands (the batch machinery they
- * share is repro_jobs.c, repro.h). This file holds the command and `dfly repro transient`: the papers'
- * UN -> ADV+1 transient at 0.2 load (spec §7.4, §8.6; H13, H15, H16 of §9.2) as a batch of
+ * share is repro_jobs.c, repro.h). This file holds the command and `dfly repro transient`: the
+ * papers' UN -> ADV+1 transient at 0.2 load (spec §7.4, §8.6; H13, H15, H16 of §9.2) as a batch of
  * `dfly transient` runs, one per mechanism and buffer size. Each run is a forked child calling
  * cmd_transient() with the arguments printed as its command line, its stdout (the summary) going
  * to DIR/NAME.txt; the parent then reads the CSVs back for the figures `dfly transient` does not
@@ -44,183 +44,205 @@
 
 static void usage_repro(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly repro transient [--scale h4|cfg-t] [--seeds N] [--out DIR] [--quick]\n"
-		"                            [--jobs J] [--dry-run | --report-only]\n"
-		"\n"
-		"Reproduce the transient experiments of CBAR §V-B/§V-C and thesis §4.3.2 (spec\n"
-		"§7.4, §8.6; H13, H15 and H16 of §9.2): warm up under UN at load 0.2, switch every\n"
-		"node to ADV+1 at t0 and record the response, cycle by cycle, with `dfly transient`:\n"
-		"  1. H13/H15: PB (with routing.val.recompute=true, thesis §5.3.3.3), OLM, and VAL\n"
-		"     and MIN as references, then the contention-counter mechanisms Base,\n"
-		"     Filtered, Hybrid and ECtN (spec §5), with the configuration's buffers\n"
-		"     (32/256 phits per local/global input VC);\n"
-		"  2. H16: PB and OLM, then Base, ECtN and Hybrid, with buffers.local=256 and\n"
-		"     buffers.global=2048 (phits per VC, CBAR §V-B, thesis §4.3.2; output and\n"
-		"     injection buffers unchanged).\n"
-		"Every run: --from un --to adv+1 --load 0.2 --pre 500 --bin 5, sim.warmup=10000,\n"
-		"--post 5000 (1) or 15000 (2: OLM takes that long to settle on h4), 3000 with\n"
-		"--quick. Written to DIR: one CSV and one summary (.txt) per run, zoom/*.csv\n"
-		"(cycles -200..600), the figures (*.png, drawn by scripts/plot-transient.sh;\n"
-		"transient-cc*.png for the counter mechanisms), commands.sh (every command,\n"
-		"runnable as is) and summary.txt (the tables, also printed on stdout).\n"
-		"\n"
-		"options:\n"
-		"  --scale h4|cfg-t  network: h4 (default; configs/h4.cfg, h=4, 264 routers, CFG-T\n"
-		"                    router) or cfg-t (configs/cfg-t.cfg, h=8, 2,064 routers, the\n"
-		"                    papers' size). cfg-t is VERY slow: 8x the routers, and PB\n"
-		"                    sends its state to 15 neighbours every cycle (~20 cycles/s),\n"
-		"                    MIN drains its ADV+1 backlog at 1/128 phit/cycle per node:\n"
-		"                    most of a day with the defaults, hours with --quick\n"
-		"  --seeds N         seeds per run, 1..N (default 10, the spec's minimum; 2 with\n"
-		"                    --quick)\n"
-		"  --out DIR         output directory (default out/repro-transient; created)\n"
-		"  --quick           2 seeds and a 3000-cycle horizon: a smoke test (minutes on h4)\n"
-		"  --jobs J          runs in parallel (default 1)\n"
-		"  --dry-run         print the commands and write DIR/commands.sh, run nothing\n"
-		"  --report-only     run nothing: redo the figures and tables from the CSVs and\n"
-		"                    summaries already in DIR (same --scale, --seeds, --quick)\n"
-		"  --help            this text\n"
-		"\n"
-		"Figures per run (tables on stdout and in summary.txt):\n"
-		"  react     reaction time of spec §8.6 (10-cycle MA of %% globally misrouted within\n"
-		"            +-5 pp of its steady value, the mean of the last 20%% of the window)\n"
-		"  t80       first cycle >= t0 at which the misrouted share has covered 80%% of its\n"
-		"            change (pre -> steady): on the 10-cycle MA, and on a centred 100-cycle\n"
-		"            mean (cruder, less sensitive to noise)\n"
-		"  settle    first cycle after which the centred 100-cycle mean stays within\n"
-		"            +-5 pp (misrouted) or +-5%% (latency) of its steady value\n"
-		"  period    lag of the highest autocorrelation peak (150..1500 cycles, after the\n"
-		"            first zero crossing) of the detrended, 25-cycle-smoothed misrouted\n"
-		"            share and latency from t0 + 100 on; and the dips of the misrouted share\n"
-		"            (minima of its 50-cycle mean over +-150 cycles, >= 3 pp deep)\n"
-		"  react'    react on the shortened window below\n"
-		"  windows   mean latency and %% misrouted over cycles [0,100), [100,200) and\n"
-		"            [200,600) after t0: ECtN's first broadcast after t0 is at +100\n"
-		"All but react and the latency peak leave out the last 300 cycles of the window:\n"
-		"the sources stop at its end, so the packets generated there see an emptying\n"
-		"network: their latency and OLM's in-transit misrouting drop.\n"
-		"\n"
-		"On h4 with the defaults, about 15 minutes of CPU on one core (PB runs at\n"
-		"~500-700 cycles/s; 23 minutes of wall time on a busy 2-core machine), a few with\n"
-		"--quick. Steady-state and threshold sweeps: dfly repro steady --help, dfly repro\n"
-		"threshold --help.\n"
-		"\n"
-		"Exit status: 0 if every run and figure succeeded; 1 if a run failed (deadlock,\n"
-		"no drain, invariant) or a figure could not be drawn; 2 on a usage error.\n");
+	fprintf(
+	    f,
+	    "usage: dfly repro transient [--scale h4|cfg-t] [--seeds N] [--out DIR] [--quick]\n"
+	    "                            [--jobs J] [--dry-run | --report-only]\n"
+	    "\n"
+	    "Reproduce the transient experiments of CBAR §V-B/§V-C and thesis §4.3.2 (spec\n"
+	    "§7.4, §8.6; H13, H15 and H16 of §9.2): warm up under UN at load 0.2, switch every\n"
+	    "node to ADV+1 at t0 and record the response, cycle by cycle, with `dfly transient`:\n"
+	    "  1. H13/H15: PB (with routing.val.recompute=true, thesis §5.3.3.3), OLM, and VAL\n"
+	    "     and MIN as references, then the contention-counter mechanisms Base,\n"
+	    "     Filtered, Hybrid and ECtN (spec §5), with the configuration's buffers\n"
+	    "     (32/256 phits per local/global input VC);\n"
+	    "  2. H16: PB and OLM, then Base, ECtN and Hybrid, with buffers.local=256 and\n"
+	    "     buffers.global=2048 (phits per VC, CBAR §V-B, thesis §4.3.2; output and\n"
+	    "     injection buffers unchanged).\n"
+	    "Every run: --from un --to adv+1 --load 0.2 --pre 500 --bin 5, sim.warmup=10000,\n"
+	    "--post 5000 (1) or 15000 (2: OLM takes that long to settle on h4), 3000 with\n"
+	    "--quick. Written to DIR: one CSV and one summary (.txt) per run, zoom/*.csv\n"
+	    "(cycles -200..600), the figures (*.png, drawn by scripts/plot-transient.sh;\n"
+	    "transient-cc*.png for the counter mechanisms), commands.sh (every command,\n"
+	    "runnable as is) and summary.txt (the tables, also printed on stdout).\n"
+	    "\n"
+	    "options:\n"
+	    "  --scale h4|cfg-t  network: h4 (default; configs/h4.cfg, h=4, 264 routers, CFG-T\n"
+	    "                    router) or cfg-t (configs/cfg-t.cfg, h=8, 2,064 routers, the\n"
+	    "                    papers' size). cfg-t is VERY slow: 8x the routers, and PB\n"
+	    "                    sends its state to 15 neighbours every cycle (~20 cycles/s),\n"
+	    "                    MIN drains its ADV+1 backlog at 1/128 phit/cycle per node:\n"
+	    "                    most of a day with the defaults, hours with --quick\n"
+	    "  --seeds N         seeds per run, 1..N (default 10, the spec's minimum; 2 with\n"
+	    "                    --quick)\n"
+	    "  --out DIR         output directory (default out/repro-transient; created)\n"
+	    "  --quick           2 seeds and a 3000-cycle horizon: a smoke test (minutes on h4)\n"
+	    "  --jobs J          runs in parallel (default 1)\n"
+	    "  --dry-run         print the commands and write DIR/commands.sh, run nothing\n"
+	    "  --report-only     run nothing: redo the figures and tables from the CSVs and\n"
+	    "                    summaries already in DIR (same --scale, --seeds, --quick)\n"
+	    "  --help            this text\n"
+	    "\n"
+	    "Figures per run (tables on stdout and in summary.txt):\n"
+	    "  react     reaction time of spec §8.6 (10-cycle MA of %% globally misrouted within\n"
+	    "            +-5 pp of its steady value, the mean of the last 20%% of the window)\n"
+	    "  t80       first cycle >= t0 at which the misrouted share has covered 80%% of its\n"
+	    "            change (pre -> steady): on the 10-cycle MA, and on a centred 100-cycle\n"
+	    "            mean (cruder, less sensitive to noise)\n"
+	    "  settle    first cycle after which the centred 100-cycle mean stays within\n"
+	    "            +-5 pp (misrouted) or +-5%% (latency) of its steady value\n"
+	    "  period    lag of the highest autocorrelation peak (150..1500 cycles, after the\n"
+	    "            first zero crossing) of the detrended, 25-cycle-smoothed misrouted\n"
+	    "            share and latency from t0 + 100 on; and the dips of the misrouted share\n"
+	    "            (minima of its 50-cycle mean over +-150 cycles, >= 3 pp deep)\n"
+	    "  react'    react on the shortened window below\n"
+	    "  windows   mean latency and %% misrouted over cycles [0,100), [100,200) and\n"
+	    "            [200,600) after t0: ECtN's first broadcast after t0 is at +100\n"
+	    "All but react and the latency peak leave out the last 300 cycles of the window:\n"
+	    "the sources stop at its end, so the packets generated there see an emptying\n"
+	    "network: their latency and OLM's in-transit misrouting drop.\n"
+	    "\n"
+	    "On h4 with the defaults, about 15 minutes of CPU on one core (PB runs at\n"
+	    "~500-700 cycles/s; 23 minutes of wall time on a busy 2-core machine), a few with\n"
+	    "--quick. Steady-state and threshold sweeps: dfly repro steady --help, dfly repro\n"
+	    "threshold --help.\n"
+	    "\n"
+	    "Exit status: 0 if every run and figure succeeded; 1 if a run failed (deadlock,\n"
+	    "no drain, invariant) or a figure could not be drawn; 2 on a usage error.\n");
 }
 
 /* A mechanism of an experiment and the --set it needs besides routing.mechanism. */
 struct repro_mech {
 	enum dfly_route_mode mode; /**< routing.mechanism (its name: dfly_mode_name()) */
-	const char *set;	   /**< an extra --set PATH=VALUE, or NULL */
+	const char *set;           /**< an extra --set PATH=VALUE, or NULL */
 };
 
 /* One experiment: a buffer configuration and the mechanisms run under it. */
 struct repro_exp {
-	const char *id;			/**< suffix of the run names: small, large */
-	const char *what;		/**< progress line */
-	const char *sets[4];		/**< buffer --set options, NULL-terminated */
+	const char *id;                 /**< suffix of the run names: small, large */
+	const char *what;               /**< progress line */
+	const char *sets[4];            /**< buffer --set options, NULL-terminated */
 	const struct repro_mech *mechs; /**< in run order */
-	unsigned nmech;			/**< entries of mechs */
-	unsigned post;			/**< horizon after t0, cycles (--quick: 3000) */
+	unsigned nmech;                 /**< entries of mechs */
+	unsigned post;                  /**< horizon after t0, cycles (--quick: 3000) */
 };
 
 #define REPRO_NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* the counter mechanisms come last, so that the first runs are those of the first version */
 static const struct repro_mech repro_mechs_small[] = {
-	{DFLY_MODE_PB, "routing.val.recompute=true"},
-	{DFLY_MODE_OLM, NULL},
-	{DFLY_MODE_VAL, NULL},
-	{DFLY_MODE_MIN, NULL},
-	{DFLY_MODE_BASE, NULL},
-	{DFLY_MODE_FILTERED, NULL},
-	{DFLY_MODE_HYBRID, NULL},
-	{DFLY_MODE_ECTN, NULL},
+    {DFLY_MODE_PB, "routing.val.recompute=true"},
+    {DFLY_MODE_OLM, NULL},
+    {DFLY_MODE_VAL, NULL},
+    {DFLY_MODE_MIN, NULL},
+    {DFLY_MODE_BASE, NULL},
+    {DFLY_MODE_FILTERED, NULL},
+    {DFLY_MODE_HYBRID, NULL},
+    {DFLY_MODE_ECTN, NULL},
 };
 
 static const struct repro_mech repro_mechs_large[] = {
-	{DFLY_MODE_PB, "routing.val.recompute=true"},
-	{DFLY_MODE_OLM, NULL},
-	{DFLY_MODE_BASE, NULL},
-	{DFLY_MODE_ECTN, NULL},
-	{DFLY_MODE_HYBRID, NULL},
+    {DFLY_MODE_PB, "routing.val.recompute=true"},
+    {DFLY_MODE_OLM, NULL},
+    {DFLY_MODE_BASE, NULL},
+    {DFLY_MODE_ECTN, NULL},
+    {DFLY_MODE_HYBRID, NULL},
 };
 
 static const struct repro_exp repro_exps[] = {
-	{"small", "H13, H15: the configuration's 32/256-phit input buffers", {NULL},
-	 repro_mechs_small, REPRO_NELEM(repro_mechs_small), 5000},
-	/* OLM's latency creeps up for ~12k cycles with these buffers on h4 */
-	{"large", "H16: 256/2048-phit local/global input buffers",
-	 {"buffers.local=256", "buffers.global=2048", NULL}, repro_mechs_large,
-	 REPRO_NELEM(repro_mechs_large), 15000},
+    {"small",
+     "H13, H15: the configuration's 32/256-phit input buffers",
+     {NULL},
+     repro_mechs_small,
+     REPRO_NELEM(repro_mechs_small),
+     5000},
+    /* OLM's latency creeps up for ~12k cycles with these buffers on h4 */
+    {"large",
+     "H16: 256/2048-phit local/global input buffers",
+     {"buffers.local=256", "buffers.global=2048", NULL},
+     repro_mechs_large,
+     REPRO_NELEM(repro_mechs_large),
+     15000},
 };
 
 /* The figures of one run: parsed from its summary, or computed from its CSV. */
 struct repro_figs {
-	bool have_sum;		  /**< the summary (.txt) was parsed */
-	long long reaction;	  /**< spec §8.6 reaction time, -1 never settles */
-	double peak_lat;	  /**< highest bin-average latency from t0 on */
-	long long peak_cycle;	  /**< its bin */
-	bool have_csv;		  /**< the CSV was read */
-	double pre_mis, ss_mis;	  /**< % misrouted before t0, steady (last 20% of the window) */
-	double pre_lat, ss_lat;	  /**< latency before t0, steady */
+	bool have_sum;            /**< the summary (.txt) was parsed */
+	long long reaction;       /**< spec §8.6 reaction time, -1 never settles */
+	double peak_lat;          /**< highest bin-average latency from t0 on */
+	long long peak_cycle;     /**< its bin */
+	bool have_csv;            /**< the CSV was read */
+	double pre_mis, ss_mis;   /**< % misrouted before t0, steady (last 20% of the window) */
+	double pre_lat, ss_lat;   /**< latency before t0, steady */
 	int64_t t80_ma, t80_c100; /**< 80% of the change on MA10 / centred 100-cycle mean */
-	int64_t settle_mis;	  /**< centred 100-cycle mean within ±5 pp of ss_mis from here */
-	int64_t settle_lat;	  /**< same for latency within ±5% of ss_lat */
+	int64_t settle_mis;       /**< centred 100-cycle mean within ±5 pp of ss_mis from here */
+	int64_t settle_lat;       /**< same for latency within ±5% of ss_lat */
 	int64_t per_mis, per_lat; /**< autocorrelation period (cycles), REPRO_NA if none */
-	double r_mis, r_lat;	  /**< autocorrelation at that lag */
-	unsigned ndips;		  /**< dips of the misrouted share found */
-	int64_t dips[REPRO_MAX_DIPS]; /**< their cycles after t0 */
-	double depth[REPRO_MAX_DIPS]; /**< their depth in pp */
-	int64_t react_trim;	      /**< spec §8.6 reaction time on the shortened window */
+	double r_mis, r_lat;      /**< autocorrelation at that lag */
+	unsigned ndips;           /**< dips of the misrouted share found */
+	int64_t dips[REPRO_MAX_DIPS];  /**< their cycles after t0 */
+	double depth[REPRO_MAX_DIPS];  /**< their depth in pp */
+	int64_t react_trim;            /**< spec §8.6 reaction time on the shortened window */
 	double win_lat[3], win_mis[3]; /**< means over cycles [0,100), [100,200), [200,600) */
 };
 
 /* One `dfly transient` run. */
 struct repro_run {
-	struct repro_job job;	     /**< MECH-EXP: file names and plot label; the command */
+	struct repro_job job;        /**< MECH-EXP: file names and plot label; the command */
 	const struct repro_exp *exp; /**< its experiment */
-	const char *mech;	     /**< routing.mechanism */
-	struct repro_figs figs;	     /**< read back after the run */
+	const char *mech;            /**< routing.mechanism */
+	struct repro_figs figs;      /**< read back after the run */
 };
 
 /* A figure: which runs (by name) and from which CSVs (full window or zoom/). */
 struct repro_plot {
-	const char *file;     /**< PNG name in DIR */
-	const char *what;     /**< title after the common part */
-	bool zoom;	      /**< plot DIR/zoom/NAME.csv */
-	const char *runs[8];  /**< run names, NULL-terminated */
+	const char *file;    /**< PNG name in DIR */
+	const char *what;    /**< title after the common part */
+	bool zoom;           /**< plot DIR/zoom/NAME.csv */
+	const char *runs[8]; /**< run names, NULL-terminated */
 };
 
 static const struct repro_plot repro_plots[] = {
-	{"transient-small.png", "32/256-phit buffers", false,
-	 {"pb-small", "olm-small", "val-small", NULL}},
-	{"transient-small-zoom.png", "32/256-phit buffers, first 600 cycles", true,
-	 {"pb-small", "olm-small", "val-small", NULL}},
-	{"transient-small-all.png", "32/256-phit buffers, with MIN", false,
-	 {"pb-small", "olm-small", "val-small", "min-small", NULL}},
-	{"transient-large.png", "256/2048-phit vs 32/256-phit buffers", false,
-	 {"pb-large", "olm-large", "pb-small", "olm-small", NULL}},
-	{"transient-cc.png", "contention counters, 32/256-phit buffers", false,
-	 {"base-small", "filtered-small", "hybrid-small", "ectn-small", "olm-small", NULL}},
-	{"transient-cc-zoom.png", "contention counters, 32/256-phit buffers, first 600 cycles",
-	 true, {"base-small", "filtered-small", "hybrid-small", "ectn-small", "olm-small", NULL}},
-	{"transient-cc-large.png", "contention counters, 256/2048 vs 32/256-phit buffers", false,
-	 {"base-large", "ectn-large", "hybrid-large", "base-small", "ectn-small", "hybrid-small",
-	  "olm-large", NULL}},
+    {"transient-small.png",
+     "32/256-phit buffers",
+     false,
+     {"pb-small", "olm-small", "val-small", NULL}},
+    {"transient-small-zoom.png",
+     "32/256-phit buffers, first 600 cycles",
+     true,
+     {"pb-small", "olm-small", "val-small", NULL}},
+    {"transient-small-all.png",
+     "32/256-phit buffers, with MIN",
+     false,
+     {"pb-small", "olm-small", "val-small", "min-small", NULL}},
+    {"transient-large.png",
+     "256/2048-phit vs 32/256-phit buffers",
+     false,
+     {"pb-large", "olm-large", "pb-small", "olm-small", NULL}},
+    {"transient-cc.png",
+     "contention counters, 32/256-phit buffers",
+     false,
+     {"base-small", "filtered-small", "hybrid-small", "ectn-small", "olm-small", NULL}},
+    {"transient-cc-zoom.png",
+     "contention counters, 32/256-phit buffers, first 600 cycles",
+     true,
+     {"base-small", "filtered-small", "hybrid-small", "ectn-small", "olm-small", NULL}},
+    {"transient-cc-large.png",
+     "contention counters, 256/2048 vs 32/256-phit buffers",
+     false,
+     {"base-large", "ectn-large", "hybrid-large", "base-small", "ectn-small", "hybrid-small",
+      "olm-large", NULL}},
 };
 
 /* The columns of a `dfly transient` CSV that the figures use. */
 struct repro_series {
-	unsigned n;    /**< bins */
-	unsigned z;    /**< index of the bin starting at t0 */
-	unsigned bin;  /**< bin width in cycles */
-	int64_t *cyc;  /**< bin start relative to t0 */
-	double *lat;   /**< lat_avg */
-	double *mis;   /**< misrouted_pct */
-	double *ma;    /**< misrouted_ma10 */
+	unsigned n;   /**< bins */
+	unsigned z;   /**< index of the bin starting at t0 */
+	unsigned bin; /**< bin width in cycles */
+	int64_t *cyc; /**< bin start relative to t0 */
+	double *lat;  /**< lat_avg */
+	double *mis;  /**< misrouted_pct */
+	double *ma;   /**< misrouted_ma10 */
 };
 
 static void repro_series_free(struct repro_series *s)
@@ -321,8 +343,7 @@ static double repro_cmean(const struct repro_series *s, const double *x, unsigne
 }
 
 /* First post-t0 bin whose @p y reaches @p thr, going up (@p up) or down. */
-static int64_t repro_first_reach(const struct repro_series *s, const double *y, double thr,
-				 bool up)
+static int64_t repro_first_reach(const struct repro_series *s, const double *y, double thr, bool up)
 {
 	for (unsigned i = s->z; i < s->n; i++)
 		if (up ? y[i] >= thr : y[i] <= thr)
@@ -466,8 +487,9 @@ static void repro_read_summary(const char *path, struct repro_figs *fg)
 	while (fgets(line, sizeof(line), f) != NULL) {
 		if (sscanf(line, "reaction time: %lld", &fg->reaction) == 1)
 			got |= 1;
-		else if (sscanf(line, "latency (cycles): before %lf, peak %lf at cycle %lld, "
-				      "steady %lf",
+		else if (sscanf(line,
+				"latency (cycles): before %lf, peak %lf at cycle %lld, "
+				"steady %lf",
 				&a, &fg->peak_lat, &fg->peak_cycle, &b) == 4)
 			got |= 2;
 	}
@@ -603,19 +625,20 @@ static void repro_report(FILE *f, const struct repro_run *runs, unsigned n)
 				(double)(fg->dips[fg->ndips - 1] - fg->dips[0]) / (fg->ndips - 1));
 		fputc('\n', f);
 	}
-	fprintf(f,
-		"\nreact: spec §8.6 reaction time (by dfly transient); react': the same on the\n"
-		"shortened window (see below); t80ma / t80c: first cycle at which the 10-cycle\n"
-		"MA / the centred 100-cycle mean of %% misrouted covers 80%% of its change; setl%% /\n"
-		"setlL: from this cycle on the centred 100-cycle mean of %% misrouted / latency\n"
-		"stays within +-5 pp / +-5%% of its steady value; ss: steady, the mean of the last\n"
-		"20%% of the window. Cycles relative to t0; - does not apply. period: lag of the\n"
-		"autocorrelation peak (r: its value; below ~0.2 there is no clear oscillation).\n"
-		"All but react and peak leave out the last %d cycles of the window, where latency\n"
-		"and OLM's in-transit misrouting drop because the sources stop at its end.\n",
-		REPRO_TAIL);
-	fprintf(f, "\n%-14s %9s %7s %7s   %9s %7s %7s\n", "run", "lat 0-100", "100-200",
-		"200-600", "mis 0-100", "100-200", "200-600");
+	fprintf(
+	    f,
+	    "\nreact: spec §8.6 reaction time (by dfly transient); react': the same on the\n"
+	    "shortened window (see below); t80ma / t80c: first cycle at which the 10-cycle\n"
+	    "MA / the centred 100-cycle mean of %% misrouted covers 80%% of its change; setl%% /\n"
+	    "setlL: from this cycle on the centred 100-cycle mean of %% misrouted / latency\n"
+	    "stays within +-5 pp / +-5%% of its steady value; ss: steady, the mean of the last\n"
+	    "20%% of the window. Cycles relative to t0; - does not apply. period: lag of the\n"
+	    "autocorrelation peak (r: its value; below ~0.2 there is no clear oscillation).\n"
+	    "All but react and peak leave out the last %d cycles of the window, where latency\n"
+	    "and OLM's in-transit misrouting drop because the sources stop at its end.\n",
+	    REPRO_TAIL);
+	fprintf(f, "\n%-14s %9s %7s %7s   %9s %7s %7s\n", "run", "lat 0-100", "100-200", "200-600",
+		"mis 0-100", "100-200", "200-600");
 	for (unsigned i = 0; i < n; i++) {
 		const struct repro_figs *fg = &runs[i].figs;
 
@@ -632,10 +655,10 @@ static void repro_report(FILE *f, const struct repro_run *runs, unsigned n)
 
 /* The command line of a figure. */
 struct repro_plot_cmd {
-	char csvs[8][512];	/**< the CSVs */
-	char png[512];		/**< DIR/FILE */
-	char title[256];	/**< the figure's title */
-	const char *argv[13];	/**< plot-transient.sh CSV... PNG TITLE, NULL-terminated */
+	char csvs[8][512];    /**< the CSVs */
+	char png[512];        /**< DIR/FILE */
+	char title[256];      /**< the figure's title */
+	const char *argv[13]; /**< plot-transient.sh CSV... PNG TITLE, NULL-terminated */
 };
 
 /*
@@ -673,11 +696,15 @@ static unsigned repro_plot_cmd(struct repro_plot_cmd *c, const struct repro_plot
 static int repro_transient(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"scale", required_argument, NULL, 'a'}, {"seeds", required_argument, NULL, 'k'},
-		{"out", required_argument, NULL, 'o'},	 {"quick", no_argument, NULL, 'Q'},
-		{"jobs", required_argument, NULL, 'j'},	 {"dry-run", no_argument, NULL, 'n'},
-		{"report-only", no_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"scale", required_argument, NULL, 'a'},
+	    {"seeds", required_argument, NULL, 'k'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"quick", no_argument, NULL, 'Q'},
+	    {"jobs", required_argument, NULL, 'j'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"report-only", no_argument, NULL, 'r'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	static struct repro_run runs[REPRO_MAX_RUNS];
 	static struct repro_job *jobs[REPRO_MAX_RUNS];
@@ -837,9 +864,10 @@ static int repro_transient(int argc, char **argv)
 		return 0;
 	}
 
-	printf("# dfly repro transient --scale %s: %u runs, %llu seeds each, %llu job(s); output in "
-	       "%s\n",
-	       scale, n, (unsigned long long)seeds, (unsigned long long)njobs, out);
+	printf(
+	    "# dfly repro transient --scale %s: %u runs, %llu seeds each, %llu job(s); output in "
+	    "%s\n",
+	    scale, n, (unsigned long long)seeds, (unsigned long long)njobs, out);
 	if (report) {
 		for (unsigned i = 0; i < n; i++) {
 			jobs[i]->status = access(jobs[i]->csv, R_OK) == 0 ? 0 : 1;
@@ -898,19 +926,20 @@ static int repro_transient(int argc, char **argv)
 
 static void usage_repro_all(FILE *f)
 {
-	fprintf(f, "usage: dfly repro EXPERIMENT [options]\n"
-		   "\n"
-		   "Rerun the papers' experiments as batches of dfly subcommands, with figures and\n"
-		   "tables (spec §9.2):\n"
-		   "  transient  UN -> ADV+1 at load 0.2, cycle by cycle (H13, H15, H16)\n"
-		   "  steady     latency and throughput against offered load under UN, ADV+1 and\n"
-		   "             ADV+h (H8-H11)\n"
-		   "  threshold  Base's contention threshold swept under UN and ADV+1 (H17)\n"
-		   "  lia        the LIA paper's load sweeps (UN, ADV+1, ADV+h, ADVc) for MIN, VLB,\n"
-		   "             VAL, UGAL-G, PB, PB-ACOR, TPR and LIA, and ADVc per switch\n"
-		   "             (H31-H37)\n"
-		   "\n"
-		   "dfly repro EXPERIMENT --help describes each.\n");
+	fprintf(f,
+		"usage: dfly repro EXPERIMENT [options]\n"
+		"\n"
+		"Rerun the papers' experiments as batches of dfly subcommands, with figures and\n"
+		"tables (spec §9.2):\n"
+		"  transient  UN -> ADV+1 at load 0.2, cycle by cycle (H13, H15, H16)\n"
+		"  steady     latency and throughput against offered load under UN, ADV+1 and\n"
+		"             ADV+h (H8-H11)\n"
+		"  threshold  Base's contention threshold swept under UN and ADV+1 (H17)\n"
+		"  lia        the LIA paper's load sweeps (UN, ADV+1, ADV+h, ADVc) for MIN, VLB,\n"
+		"             VAL, UGAL-G, PB, PB-ACOR, TPR and LIA, and ADVc per switch\n"
+		"             (H31-H37)\n"
+		"\n"
+		"dfly repro EXPERIMENT --help describes each.\n");
 }
 
 int cmd_repro(int argc, char **argv)

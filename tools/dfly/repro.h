@@ -18,18 +18,18 @@
 
 /** One child process of a batch. */
 struct repro_job {
-	char name[32];			   /**< progress lines, base of its file names */
-	char group[160];		   /**< "== GROUP" before the first job of a group, or "" */
+	char name[32];                     /**< progress lines, base of its file names */
+	char group[160];                   /**< "== GROUP" before the first job of a group, or "" */
 	int (*cmd)(int argc, char **argv); /**< the subcommand: cmd_transient, cmd_sim */
-	char txt[512];			   /**< its stdout, DIR/NAME.txt */
-	char csv[512];			   /**< the CSV it writes, DIR/NAME.csv */
-	char strs[REPRO_MAX_STRS][64];	   /**< storage of the formatted arguments */
-	unsigned nstrs;			   /**< entries of strs used */
+	char txt[512];                     /**< its stdout, DIR/NAME.txt */
+	char csv[512];                     /**< the CSV it writes, DIR/NAME.csv */
+	char strs[REPRO_MAX_STRS][64];     /**< storage of the formatted arguments */
+	unsigned nstrs;                    /**< entries of strs used */
 	const char *argv[REPRO_MAX_ARGS];  /**< argv[0] is the subcommand; NULL-terminated */
-	int argc;			   /**< entries of argv */
-	pid_t pid;			   /**< while running, else 0 */
-	double start, wall;		   /**< wall clock at start, seconds taken */
-	int status;			   /**< exit status, -1 not finished */
+	int argc;                          /**< entries of argv */
+	pid_t pid;                         /**< while running, else 0 */
+	double start, wall;                /**< wall clock at start, seconds taken */
+	int status;                        /**< exit status, -1 not finished */
 };
 
 /** Reset @p j for subcommand @p cmd named @p prog (argv[0]). */

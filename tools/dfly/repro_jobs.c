@@ -184,7 +184,8 @@ int repro_run_jobs(struct repro_job *const *jobs, unsigned n, unsigned par, cons
 		while (next < n && running < par) {
 			struct repro_job *j = jobs[next];
 
-			if (j->group[0] && (next == 0 || strcmp(jobs[next - 1]->group, j->group) != 0))
+			if (j->group[0] &&
+			    (next == 0 || strcmp(jobs[next - 1]->group, j->group) != 0))
 				printf("== %s\n", j->group);
 			printf("[%u/%u] %s: ", next + 1, n, j->name);
 			repro_cmdline(stdout, self, j->argv, 0, j->txt);
@@ -276,4 +277,3 @@ void repro_cat(const char *path)
 		fputs(line, stdout);
 	fclose(f);
 }
-

@@ -21,66 +21,66 @@
 #include "netcfg.h"
 #include "repro.h"
 
-#define SWEEP_MAX_JOBS	  160 /* threshold: 2 patterns x th 1..64, and the references */
-#define SWEEP_MAX_LOADS	  64  /* offered loads of one job */
-#define SWEEP_MAX_PAR	  64  /* --jobs */
-#define SWEEP_MAX_TH	  64  /* --th */
-#define SWEEP_SAT	  0.95 /* a point is past saturation if accepted < 0.95 x offered */
-#define SWEEP_TH_UN_TOL	  0.02 /* threshold: UN latency within 2% of MIN's */
-#define SWEEP_TH_ADV_TOL  0.05 /* threshold: ADV+1 latency within 5% of the sweep's best */
-#define SWEEP_LAT_COLS	  10   /* latency columns of the steady tables */
-#define SWEEP_MAX_PAT	  4    /* patterns of one experiment (lia: un, adv+1, adv+h, advc) */
+#define SWEEP_MAX_JOBS   160  /* threshold: 2 patterns x th 1..64, and the references */
+#define SWEEP_MAX_LOADS  64   /* offered loads of one job */
+#define SWEEP_MAX_PAR    64   /* --jobs */
+#define SWEEP_MAX_TH     64   /* --th */
+#define SWEEP_SAT        0.95 /* a point is past saturation if accepted < 0.95 x offered */
+#define SWEEP_TH_UN_TOL  0.02 /* threshold: UN latency within 2% of MIN's */
+#define SWEEP_TH_ADV_TOL 0.05 /* threshold: ADV+1 latency within 5% of the sweep's best */
+#define SWEEP_LAT_COLS   10   /* latency columns of the steady tables */
+#define SWEEP_MAX_PAT    4    /* patterns of one experiment (lia: un, adv+1, adv+h, advc) */
 
 /* A mechanism of the steady-state figures and the --set it needs besides routing.mechanism. */
 struct sweep_mech {
 	enum dfly_route_mode mode; /**< routing.mechanism (its name: dfly_mode_name()) */
-	const char *set;	   /**< an extra --set PATH=VALUE, or NULL */
+	const char *set;           /**< an extra --set PATH=VALUE, or NULL */
 	const char *label; /**< the name in file names, tables and figures; NULL: the mode's name */
 };
 
 /* The papers' mechanisms (CBAR Fig. 5, thesis Fig. 4.6); PB as in `dfly repro transient`. */
 static const struct sweep_mech sweep_mechs[] = {
-	{DFLY_MODE_MIN, NULL},	{DFLY_MODE_VAL, NULL},
-	{DFLY_MODE_OLM, NULL},	{DFLY_MODE_PB, "routing.val.recompute=true"},
-	{DFLY_MODE_BASE, NULL}, {DFLY_MODE_FILTERED, NULL},
-	{DFLY_MODE_HYBRID, NULL}, {DFLY_MODE_ECTN, NULL},
+    {DFLY_MODE_MIN, NULL},    {DFLY_MODE_VAL, NULL},
+    {DFLY_MODE_OLM, NULL},    {DFLY_MODE_PB, "routing.val.recompute=true"},
+    {DFLY_MODE_BASE, NULL},   {DFLY_MODE_FILTERED, NULL},
+    {DFLY_MODE_HYBRID, NULL}, {DFLY_MODE_ECTN, NULL},
 };
 
 #define SWEEP_NMECH (sizeof(sweep_mechs) / sizeof(sweep_mechs[0]))
 
 /* The options of both experiments (some apply to one only). */
 struct sweep_opts {
-	const char *scale;	     /**< h2 | h4 | cfg-t: configs/SCALE.cfg */
-	const char *out;	     /**< output directory */
-	uint64_t seeds, njobs;	     /**< seeds per point, jobs at once */
-	uint64_t warmup, measure;    /**< sim.warmup, sim.measure */
-	bool quick, dry, report;     /**< --quick, --dry-run, --report-only */
-	const char *loads_un;	     /**< steady: --loads of UN */
-	const char *loads_adv;	     /**< steady: --loads of ADV+1 and ADV+h */
-	bool pat[SWEEP_MAX_PAT];     /**< --patterns: UN, ADV+1, ADV+h (lia: ADVc) selected */
-	const char *patterns;	     /**< steady: --patterns as given, or NULL (all) */
-	const char *load_un;	     /**< threshold: UN load */
-	const char *load_adv;	     /**< threshold: ADV+1 load */
+	const char *scale;              /**< h2 | h4 | cfg-t: configs/SCALE.cfg */
+	const char *out;                /**< output directory */
+	uint64_t seeds, njobs;          /**< seeds per point, jobs at once */
+	uint64_t warmup, measure;       /**< sim.warmup, sim.measure */
+	bool quick, dry, report;        /**< --quick, --dry-run, --report-only */
+	const char *loads_un;           /**< steady: --loads of UN */
+	const char *loads_adv;          /**< steady: --loads of ADV+1 and ADV+h */
+	bool pat[SWEEP_MAX_PAT];        /**< --patterns: UN, ADV+1, ADV+h (lia: ADVc) selected */
+	const char *patterns;           /**< steady: --patterns as given, or NULL (all) */
+	const char *load_un;            /**< threshold: UN load */
+	const char *load_adv;           /**< threshold: ADV+1 load */
 	uint64_t th_lo, th_hi, th_step; /**< threshold: --th LO:HI[:STEP] */
 };
 
 /* One averaged point: a load of a job, over its seeds. */
 struct sweep_point {
-	double offered;	 /**< phits/(node*cycle) */
+	double offered;  /**< phits/(node*cycle) */
 	double accepted; /**< means over the seeds */
 	double lat, p50, p99, mis;
 	unsigned seeds; /**< rows averaged */
-	bool ok;	/**< every row's invariants held */
+	bool ok;        /**< every row's invariants held */
 };
 
 /* One `dfly sim` job of a sweep and its averaged points. */
 struct sweep_job {
-	struct repro_job job;	  /**< PATTERN-MECH or PATTERN-thN: file names, the command */
-	const char *mech;	  /**< routing.mechanism */
-	char pattern[16];	  /**< traffic.pattern */
-	unsigned th;		  /**< threshold: routing.cc.threshold, 0 for a reference */
-	bool off;		  /**< not part of the experiment: no job, no row */
-	unsigned n;		  /**< points read */
+	struct repro_job job; /**< PATTERN-MECH or PATTERN-thN: file names, the command */
+	const char *mech;     /**< routing.mechanism */
+	char pattern[16];     /**< traffic.pattern */
+	unsigned th;          /**< threshold: routing.cc.threshold, 0 for a reference */
+	bool off;             /**< not part of the experiment: no job, no row */
+	unsigned n;           /**< points read */
 	struct sweep_point pt[SWEEP_MAX_LOADS]; /**< by offered load, in the CSV's order */
 };
 
@@ -220,15 +220,23 @@ static bool sweep_is_loads(const char *s)
 static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts *o)
 {
 	static const struct option opts[] = {
-		{"scale", required_argument, NULL, 'a'},   {"seeds", required_argument, NULL, 'k'},
-		{"warmup", required_argument, NULL, 'w'},  {"measure", required_argument, NULL, 'm'},
-		{"out", required_argument, NULL, 'o'},	   {"quick", no_argument, NULL, 'Q'},
-		{"jobs", required_argument, NULL, 'j'},	   {"dry-run", no_argument, NULL, 'n'},
-		{"report-only", no_argument, NULL, 'r'},   {"help", no_argument, NULL, 'h'},
-		{"loads-un", required_argument, NULL, 'U'}, {"loads-adv", required_argument, NULL, 'A'},
-		{"load-un", required_argument, NULL, 'u'}, {"load-adv", required_argument, NULL, 'v'},
-		{"th", required_argument, NULL, 't'},	   {"patterns", required_argument, NULL, 'P'},
-		{NULL, 0, NULL, 0},
+	    {"scale", required_argument, NULL, 'a'},
+	    {"seeds", required_argument, NULL, 'k'},
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"measure", required_argument, NULL, 'm'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"quick", no_argument, NULL, 'Q'},
+	    {"jobs", required_argument, NULL, 'j'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"report-only", no_argument, NULL, 'r'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"loads-un", required_argument, NULL, 'U'},
+	    {"loads-adv", required_argument, NULL, 'A'},
+	    {"load-un", required_argument, NULL, 'u'},
+	    {"load-adv", required_argument, NULL, 'v'},
+	    {"th", required_argument, NULL, 't'},
+	    {"patterns", required_argument, NULL, 'P'},
+	    {NULL, 0, NULL, 0},
 	};
 	bool steady = strcmp(exp, "steady") == 0;
 	void (*usage)(FILE *) = steady ? usage_steady : usage_threshold;
@@ -264,7 +272,8 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 		case 'a':
 			if (strcmp(optarg, "h2") != 0 && strcmp(optarg, "h4") != 0 &&
 			    strcmp(optarg, "cfg-t") != 0) {
-				fprintf(stderr, "dfly repro %s: --scale %s: expected h2, h4 or cfg-t\n",
+				fprintf(stderr,
+					"dfly repro %s: --scale %s: expected h2, h4 or cfg-t\n",
 					exp, optarg);
 				return 2;
 			}
@@ -303,11 +312,12 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 		case 'U':
 		case 'A':
 			if (strlen(optarg) >= 64 || !sweep_is_loads(optarg)) {
-				fprintf(stderr,
-					"dfly repro %s: --%s %s: expected LIST or A:B:STEP, loads in "
-					"(0, 1], at most %d\n",
-					exp, opt == 'U' ? "loads-un" : "loads-adv", optarg,
-					SWEEP_MAX_LOADS);
+				fprintf(
+				    stderr,
+				    "dfly repro %s: --%s %s: expected LIST or A:B:STEP, loads in "
+				    "(0, 1], at most %d\n",
+				    exp, opt == 'U' ? "loads-un" : "loads-adv", optarg,
+				    SWEEP_MAX_LOADS);
 				return 2;
 			}
 			*(opt == 'U' ? &o->loads_un : &o->loads_adv) = optarg;
@@ -325,10 +335,11 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 				for (k = 0; k < 3 && strcmp(tok, names[k]) != 0; k++)
 					;
 				if (k == 3) {
-					fprintf(stderr,
-						"dfly repro %s: --patterns %s: expected a list of un, "
-						"adv+1, adv+h\n",
-						exp, optarg);
+					fprintf(
+					    stderr,
+					    "dfly repro %s: --patterns %s: expected a list of un, "
+					    "adv+1, adv+h\n",
+					    exp, optarg);
 					return 2;
 				}
 				o->pat[k] = true;
@@ -343,8 +354,9 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 		case 'u':
 		case 'v':
 			if (!sweep_is_load(optarg) || strlen(optarg) >= 16) {
-				fprintf(stderr, "dfly repro %s: --%s %s: expected a load in (0, 1]\n",
-					exp, opt == 'u' ? "load-un" : "load-adv", optarg);
+				fprintf(stderr,
+					"dfly repro %s: --%s %s: expected a load in (0, 1]\n", exp,
+					opt == 'u' ? "load-un" : "load-adv", optarg);
 				return 2;
 			}
 			*(opt == 'u' ? &o->load_un : &o->load_adv) = optarg;
@@ -357,10 +369,11 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 			if (k == 3 && c == ':')
 				k = sscanf(optarg, "%u:%u:%u%c", &lo, &hi, &step, &c) == 3 ? 2 : 0;
 			if (k != 2 || lo < 1 || hi < lo || hi > SWEEP_MAX_TH || step < 1) {
-				fprintf(stderr,
-					"dfly repro %s: --th %s: expected LO:HI[:STEP] with 1 <= LO <= "
-					"HI <= %d\n",
-					exp, optarg, SWEEP_MAX_TH);
+				fprintf(
+				    stderr,
+				    "dfly repro %s: --th %s: expected LO:HI[:STEP] with 1 <= LO <= "
+				    "HI <= %d\n",
+				    exp, optarg, SWEEP_MAX_TH);
 				return 2;
 			}
 			o->th_lo = lo;
@@ -377,7 +390,8 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 			return 2;
 		}
 		if (v != NULL && (transient_parse_u64(optarg, v) != 0 || *v == 0 || *v > max)) {
-			fprintf(stderr, "dfly repro %s: --%s %s: expected a number in 1..%llu\n", exp,
+			fprintf(stderr, "dfly repro %s: --%s %s: expected a number in 1..%llu\n",
+				exp,
 				opt == 'k'   ? "seeds"
 				: opt == 'j' ? "jobs"
 				: opt == 'w' ? "warmup"
@@ -403,8 +417,8 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 	if (o->loads_un == NULL)
 		o->loads_un = o->quick ? "0.1:0.7:0.3" : "0.05:1:0.05";
 	if (o->loads_adv == NULL)
-		o->loads_adv = o->quick ? "0.1:0.4:0.3"
-					: "0.01,0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5";
+		o->loads_adv =
+		    o->quick ? "0.1:0.4:0.3" : "0.01,0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5";
 	if (!have_th) {
 		o->th_lo = 2;
 		o->th_hi = 14;
@@ -492,7 +506,7 @@ static int sweep_col(char *hdr, const char *name)
  */
 static int sweep_read(struct sweep_job *j)
 {
-	static const char *const names[] = {"offered", "accepted",	"lat_avg",   "lat_p50",
+	static const char *const names[] = {"offered", "accepted",      "lat_avg",   "lat_p50",
 					    "lat_p99", "misrouted_pct", "invariants"};
 	FILE *f = fopen(j->job.csv, "r");
 	char line[1024];
@@ -614,8 +628,8 @@ static int sweep_paths(const char *exp, const struct sweep_opts *o, const char *
  * figures, else the exit status; *failed gets the number of failed jobs.
  */
 static int sweep_run(const char *exp, const struct sweep_opts *o, struct repro_job *const *jobs,
-		     unsigned n, const char *self, const char *title, const char *const *const *plots,
-		     unsigned nplots, double wall0, int *failed)
+		     unsigned n, const char *self, const char *title,
+		     const char *const *const *plots, unsigned nplots, double wall0, int *failed)
 {
 	char path[512];
 	FILE *f;
@@ -624,8 +638,9 @@ static int sweep_run(const char *exp, const struct sweep_opts *o, struct repro_j
 	f = repro_commands_begin(path, title, jobs, n, self);
 	if (f == NULL)
 		return 2;
-	fprintf(f, "# the figures, from the CSVs averaged over the seeds that dfly repro %s\n"
-		   "# writes (--report-only writes them from the CSVs above)\n",
+	fprintf(f,
+		"# the figures, from the CSVs averaged over the seeds that dfly repro %s\n"
+		"# writes (--report-only writes them from the CSVs above)\n",
 		exp);
 	for (unsigned p = 0; p < nplots; p++)
 		repro_cmdline(f, plots[p][0], plots[p], 1, NULL);
@@ -636,8 +651,8 @@ static int sweep_run(const char *exp, const struct sweep_opts *o, struct repro_j
 		repro_cat(path);
 		return 0;
 	}
-	printf("# %s: %u runs, %llu job(s); output in %s\n", title, n,
-	       (unsigned long long)o->njobs, o->out);
+	printf("# %s: %u runs, %llu job(s); output in %s\n", title, n, (unsigned long long)o->njobs,
+	       o->out);
 	*failed = 0;
 	if (o->report) {
 		for (unsigned i = 0; i < n; i++) {
@@ -683,8 +698,8 @@ static int sweep_summary(const struct sweep_opts *o, const char *title,
 /* What the steady tables need besides the jobs. */
 struct steady_ctx {
 	const char *patterns[SWEEP_MAX_PAT]; /**< steady: un, adv+1, adv+h; lia: and advc */
-	bool sel[SWEEP_MAX_PAT];	     /**< the patterns run (--patterns) */
-	unsigned npat, nmech;		     /**< jobs sj[pattern * nmech + mechanism] */
+	bool sel[SWEEP_MAX_PAT];             /**< the patterns run (--patterns) */
+	unsigned npat, nmech;                /**< jobs sj[pattern * nmech + mechanism] */
 };
 
 /* One value of a table cell: the figure, then * past saturation or ! invariants failed. */
@@ -729,7 +744,8 @@ static void steady_report(FILE *f, const struct sweep_job *sj, unsigned n, const
 		for (unsigned k = 0; j0 != NULL && k < j0->n && ncol < SWEEP_LAT_COLS; k++) {
 			double x = j0->pt[k].offered;
 
-			if (j0->n <= 8 || fabs(x * 10 - round(x * 10)) < 1e-6 || fabs(x - 0.01) < 1e-9)
+			if (j0->n <= 8 || fabs(x * 10 - round(x * 10)) < 1e-6 ||
+			    fabs(x - 0.01) < 1e-9)
 				cols[ncol++] = x;
 		}
 		fprintf(f, "%s== %s: saturation throughput and latency (cycles) by offered load\n",
@@ -751,8 +767,8 @@ static void steady_report(FILE *f, const struct sweep_job *sj, unsigned n, const
 			for (unsigned k = 0; k < j->n; k++)
 				if (best == NULL || j->pt[k].accepted > best->accepted)
 					best = &j->pt[k];
-			fprintf(f, "%-9s %6.4f %5.2f %6.4f |", j->mech, best->accepted, best->offered,
-				j->pt[j->n - 1].accepted);
+			fprintf(f, "%-9s %6.4f %5.2f %6.4f |", j->mech, best->accepted,
+				best->offered, j->pt[j->n - 1].accepted);
 			for (unsigned k = 0; k < ncol; k++) {
 				const struct sweep_point *q = sweep_at(j, cols[k]);
 
@@ -778,12 +794,13 @@ static void steady_report(FILE *f, const struct sweep_job *sj, unsigned n, const
 			fputc('\n', f);
 		}
 	}
-	fprintf(f,
-		"\nsat: highest accepted load (phits/(node*cycle)) over the sweep, at offered load\n"
-		"'at'; last: accepted at the highest offered load; then average latency (cycles)\n"
-		"and %% of packets globally misrouted at each offered load; * past saturation\n"
-		"(accepted < %.2f x offered); ! a run's invariants failed; - not run.\n",
-		SWEEP_SAT);
+	fprintf(
+	    f,
+	    "\nsat: highest accepted load (phits/(node*cycle)) over the sweep, at offered load\n"
+	    "'at'; last: accepted at the highest offered load; then average latency (cycles)\n"
+	    "and %% of packets globally misrouted at each offered load; * past saturation\n"
+	    "(accepted < %.2f x offered); ! a run's invariants failed; - not run.\n",
+	    SWEEP_SAT);
 }
 
 /* Write DIR/steady-PATTERN.csv: the averaged points of the jobs of pattern @p p. */
@@ -846,8 +863,10 @@ int repro_steady(int argc, char **argv)
 
 			if (o.pat[p])
 				jobs[n++] = &j->job;
-			snprintf(name, sizeof(name), "%s-%s", ctx.patterns[p], dfly_mode_name(sweep_mechs[m].mode));
-			sweep_job_init(j, &o, ctx.patterns[p], dfly_mode_name(sweep_mechs[m].mode), 0, name, loads);
+			snprintf(name, sizeof(name), "%s-%s", ctx.patterns[p],
+				 dfly_mode_name(sweep_mechs[m].mode));
+			sweep_job_init(j, &o, ctx.patterns[p], dfly_mode_name(sweep_mechs[m].mode),
+				       0, name, loads);
 			sweep_sim_job(j, &o, cfg, &sweep_mechs[m], NULL, loads);
 		}
 		snprintf(csv[p], sizeof(csv[p]), "%s/steady-%s.csv", o.out, ctx.patterns[p]);
@@ -917,7 +936,7 @@ int repro_steady(int argc, char **argv)
 /* What the threshold tables need besides the jobs. */
 struct threshold_ctx {
 	const struct dfly_netcfg *nc; /**< the network, for the rule of spec §5.8 */
-	unsigned nth;		      /**< thresholds per pattern; jobs: UN ths, MIN, ADV ths, OLM */
+	unsigned nth; /**< thresholds per pattern; jobs: UN ths, MIN, ADV ths, OLM */
 };
 
 /* Print the thresholds of @p ok (indexed by th) as ranges: "2..5, 7", "none". */
@@ -956,8 +975,8 @@ static void threshold_report(FILE *f, const struct sweep_job *sj, unsigned n, co
 
 	(void)n;
 	fprintf(f, "%-6s | %-32s | %s\n", "", "UN", "ADV+1");
-	fprintf(f, "%-6s | %7s %7s %7s %8s | %7s %7s %7s %8s\n", "th", "acc", "lat", "p99",
-		"misr%", "acc", "lat", "p99", "misr%");
+	fprintf(f, "%-6s | %7s %7s %7s %8s | %7s %7s %7s %8s\n", "th", "acc", "lat", "p99", "misr%",
+		"acc", "lat", "p99", "misr%");
 	for (unsigned i = 0; i <= c->nth; i++) {
 		const struct sweep_job *js[2] = {i < c->nth ? &un[i] : un_ref,
 						 i < c->nth ? &adv[i] : adv_ref};
@@ -974,13 +993,14 @@ static void threshold_report(FILE *f, const struct sweep_job *sj, unsigned n, co
 			if (q == NULL)
 				fprintf(f, " %33s", "(no CSV)");
 			else
-				fprintf(f, " %7.4f %7.1f %7.1f %7.2f%c", q->accepted, q->lat, q->p99,
-					q->mis, !q->ok ? '!' : ' ');
+				fprintf(f, " %7.4f %7.1f %7.1f %7.2f%c", q->accepted, q->lat,
+					q->p99, q->mis, !q->ok ? '!' : ' ');
 			fprintf(f, "%s", p == 0 ? "|" : "\n");
 		}
 	}
-	fprintf(f, "load: UN %.2f, ADV+1 %.2f; ref: MIN under UN, OLM under ADV+1; ! a run's "
-		   "invariants failed\n",
+	fprintf(f,
+		"load: UN %.2f, ADV+1 %.2f; ref: MIN under UN, OLM under ADV+1; ! a run's "
+		"invariants failed\n",
 		un[0].n ? un[0].pt[0].offered : NAN, adv[0].n ? adv[0].pt[0].offered : NAN);
 
 	/* what the sweep shows */
@@ -1013,8 +1033,9 @@ static void threshold_report(FILE *f, const struct sweep_job *sj, unsigned n, co
 	fprintf(f, "  UN: latency within %.0f%% of MIN's and the load accepted: th ",
 		100 * SWEEP_TH_UN_TOL);
 	threshold_ranges(f, un_ok, lo, hi);
-	fprintf(f, "\n  ADV+1: latency within %.0f%% of the best (th %u, %.1f cycles), load "
-		   "accepted: th ",
+	fprintf(f,
+		"\n  ADV+1: latency within %.0f%% of the best (th %u, %.1f cycles), load "
+		"accepted: th ",
 		100 * SWEEP_TH_ADV_TOL, best_th, best);
 	threshold_ranges(f, adv_ok, lo, hi);
 	fprintf(f, "\n  both: th ");
@@ -1087,8 +1108,10 @@ int repro_threshold(int argc, char **argv)
 			if (th)
 				snprintf(name, sizeof(name), "%s-th%u", pat, th);
 			else
-				snprintf(name, sizeof(name), "%s-%s", pat, dfly_mode_name(ref->mode));
-			sweep_job_init(j, &o, pat, dfly_mode_name(th ? base.mode : ref->mode), th, name, load);
+				snprintf(name, sizeof(name), "%s-%s", pat,
+					 dfly_mode_name(ref->mode));
+			sweep_job_init(j, &o, pat, dfly_mode_name(th ? base.mode : ref->mode), th,
+				       name, load);
 			snprintf(set, sizeof(set), "routing.cc.threshold=%u", th);
 			sweep_sim_job(j, &o, cfg, th ? &base : ref, th ? set : NULL, load);
 		}
@@ -1164,118 +1187,118 @@ int repro_threshold(int argc, char **argv)
  * The router and PB's F and Z come from the configuration (configs/h4-l.cfg, cfg-l.cfg).
  */
 static const struct sweep_mech lia_mechs[] = {
-	{DFLY_MODE_MIN, NULL, NULL},
-	{DFLY_MODE_VAL, "routing.val.path_a=-g-", "vlb"}, /* VLB -G-: Valiant without local hops */
-	{DFLY_MODE_VAL, NULL, NULL},			  /* LGL */
-	{DFLY_MODE_UGAL_G, NULL, NULL},
-	{DFLY_MODE_PB, NULL, NULL},
-	{DFLY_MODE_PB_ACOR, NULL, NULL},
-	{DFLY_MODE_TPR, NULL, NULL},
-	{DFLY_MODE_LIA, NULL, NULL},
-	{DFLY_MODE_LIA, "routing.lia.w=0", "lia-w0"},
-	{DFLY_MODE_LIA, "routing.lia.w=1", "lia-w1"},
+    {DFLY_MODE_MIN, NULL, NULL},
+    {DFLY_MODE_VAL, "routing.val.path_a=-g-", "vlb"}, /* VLB -G-: Valiant without local hops */
+    {DFLY_MODE_VAL, NULL, NULL},                      /* LGL */
+    {DFLY_MODE_UGAL_G, NULL, NULL},
+    {DFLY_MODE_PB, NULL, NULL},
+    {DFLY_MODE_PB_ACOR, NULL, NULL},
+    {DFLY_MODE_TPR, NULL, NULL},
+    {DFLY_MODE_LIA, NULL, NULL},
+    {DFLY_MODE_LIA, "routing.lia.w=0", "lia-w0"},
+    {DFLY_MODE_LIA, "routing.lia.w=1", "lia-w1"},
 };
 
-#define LIA_NMECH  (sizeof(lia_mechs) / sizeof(lia_mechs[0]))
-#define LIA_NMAIN  8 /* lia_mechs[0..7]: the figures; then the H37 variants */
-#define LIA_NPAT   4 /* un, adv+1, adv+h, advc */
-#define LIA_ADVC   3 /* index of advc */
-#define LIA_MAX_A  64 /* routers per group read from the counters */
+#define LIA_NMECH (sizeof(lia_mechs) / sizeof(lia_mechs[0]))
+#define LIA_NMAIN 8  /* lia_mechs[0..7]: the figures; then the H37 variants */
+#define LIA_NPAT  4  /* un, adv+1, adv+h, advc */
+#define LIA_ADVC  3  /* index of advc */
+#define LIA_MAX_A 64 /* routers per group read from the counters */
 
 /* The options of dfly repro lia besides the sweep's. */
 struct lia_opts {
 	const char *loads[LIA_NPAT]; /**< --loads-un, --loads-adv1, --loads-advh, --loads-advc */
-	const char *cload;	     /**< --counters-load: the ADVc load of the per-switch table */
+	const char *cload;           /**< --counters-load: the ADVc load of the per-switch table */
 };
 
 static void usage_lia(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly repro lia [--scale h4-l|cfg-l|h2] [--seeds N] [--warmup C]\n"
-		"                      [--measure C] [--loads-un L] [--loads-adv1 L]\n"
-		"                      [--loads-advh L] [--loads-advc L] [--counters-load X]\n"
-		"                      [--patterns LIST] [--out DIR] [--quick] [--jobs J]\n"
-		"                      [--dry-run | --report-only]\n"
-		"\n"
-		"Reproduce the steady-state figures of the LIA paper (spec §6.9; H31-H37 of spec\n"
-		"§9): latency and accepted load against offered load under UN, ADV+1, ADV+h (h of\n"
-		"the network: adv+4 on h4-l) and ADVc for MIN, VLB (Valiant -G-: val with\n"
-		"routing.val.path_a=-g-), VAL (LGL), UGAL-G, PB, PB-ACOR, TPR and LIA; LIA with\n"
-		"routing.lia.w=0 and w=1 under UN and ADV+1 (H37, labelled lia-w0 and lia-w1);\n"
-		"and the per-switch injected load in group 0 under ADVc (H35), from `dfly sim\n"
-		"--counters`. One `dfly sim` per pattern and mechanism, over all the loads.\n"
-		"Written to DIR: PATTERN-LABEL.csv (one row per load and seed) and .txt, and\n"
-		"advc-LABEL.counters; lia-PATTERN.csv (averaged over the seeds, the columns of\n"
-		"dfly repro steady) and lia-PATTERN.png (scripts/plot-steady.sh); lia-w-un.csv,\n"
-		"lia-w-adv+1.csv and .png (LIA against its w variants); lia-advc-switch.csv\n"
-		"(mechanism,router,window_pkts,load,rel,run_pkts,l1_paths per router of group 0\n"
-		"at the ADVc load X: packets out of its injection buffers in the measurement\n"
-		"window, as phits/(node*cycle) and / the group's mean; over the whole run; and\n"
-		"the LG- and LGL paths it drew, the L1 paths) and lia-advc-switch.png\n"
-		"(scripts/plot-lia-switch.sh); commands.sh and summary.txt (the tables, also\n"
-		"printed on stdout).\n"
-		"\n"
-		"options:\n"
-		"  --scale S         network configs/S.cfg: h4-l (default; h=4, 264 routers,\n"
-		"                    1,056 nodes, the CFG-L router), cfg-l (h=6, 876 routers,\n"
-		"                    5,256 nodes, the paper's size: VERY slow, about 3.5x the\n"
-		"                    routers; see docs/lia.md for the measured speed) or h2\n"
-		"                    (36 routers: tests)\n"
-		"  --seeds N         seeds per point, 1..N (default 1)\n"
-		"  --warmup C        sim.warmup cycles (default 3000; 1000 with --quick)\n"
-		"  --measure C       sim.measure cycles (default 3000; 1000 with --quick)\n"
-		"  --loads-un L      UN loads, a `dfly sim --loads` value (default 0.3,0.9;\n"
-		"                    0.3,0.6 with --quick)\n"
-		"  --loads-adv1 L    ADV+1 loads (default 0.1,0.3,0.5,0.9: 10%% and 30%% for H32,\n"
-		"                    past saturation for H34; 0.1,0.4 with --quick)\n"
-		"  --loads-advh L    ADV+h loads (default 0.03,0.25,0.5: 1/(2h^2), 1/h and 0.5 of\n"
-		"                    H33 on h4-l; 0.1,0.4 with --quick)\n"
-		"  --loads-advc L    ADVc loads (default 0.5; 0.5 with --quick)\n"
-		"  --counters-load X the ADVc load of the per-switch table (default 0.5; one of\n"
-		"                    the ADVc loads)\n"
-		"  --patterns LIST   run only these of un, adv+1, adv+h, advc (comma-separated)\n"
-		"  --out DIR         output directory (default out/repro-lia; created)\n"
-		"  --quick           short windows and 1-2 loads per pattern: a smoke test\n"
-		"  --jobs J          runs in parallel (default 1)\n"
-		"  --dry-run         print the commands and write DIR/commands.sh, run nothing\n"
-		"  --report-only     run nothing: redo the CSVs, figures and tables from the\n"
-		"                    CSVs and counters already in DIR\n"
-		"  --help            this text\n"
-		"\n"
-		"Tables: as dfly repro steady (sat, last, latency and %% misrouted per load), then\n"
-		"the per-switch table of ADVc: the load injected per router of group 0 in the\n"
-		"window, max/min, and the L1 paths.\n"
-		"\n"
-		"On h4-l with the defaults, about 15 minutes on one core (the points past\n"
-		"saturation, MIN's above all, drain the 5,040-phit injection buffers, which costs\n"
-		"most of it); cfg-l is about 9 times slower per cycle (about 2 hours, estimated\n"
-		"in docs/lia.md); a few seconds on h2 with --quick.\n"
-		"\n"
-		"Exit status: 0 if every run and figure succeeded; 1 if a run failed (deadlock,\n"
-		"no drain, invariant) or a figure could not be drawn; 2 on a usage error.\n");
+	fprintf(
+	    f, "usage: dfly repro lia [--scale h4-l|cfg-l|h2] [--seeds N] [--warmup C]\n"
+	       "                      [--measure C] [--loads-un L] [--loads-adv1 L]\n"
+	       "                      [--loads-advh L] [--loads-advc L] [--counters-load X]\n"
+	       "                      [--patterns LIST] [--out DIR] [--quick] [--jobs J]\n"
+	       "                      [--dry-run | --report-only]\n"
+	       "\n"
+	       "Reproduce the steady-state figures of the LIA paper (spec §6.9; H31-H37 of spec\n"
+	       "§9): latency and accepted load against offered load under UN, ADV+1, ADV+h (h of\n"
+	       "the network: adv+4 on h4-l) and ADVc for MIN, VLB (Valiant -G-: val with\n"
+	       "routing.val.path_a=-g-), VAL (LGL), UGAL-G, PB, PB-ACOR, TPR and LIA; LIA with\n"
+	       "routing.lia.w=0 and w=1 under UN and ADV+1 (H37, labelled lia-w0 and lia-w1);\n"
+	       "and the per-switch injected load in group 0 under ADVc (H35), from `dfly sim\n"
+	       "--counters`. One `dfly sim` per pattern and mechanism, over all the loads.\n"
+	       "Written to DIR: PATTERN-LABEL.csv (one row per load and seed) and .txt, and\n"
+	       "advc-LABEL.counters; lia-PATTERN.csv (averaged over the seeds, the columns of\n"
+	       "dfly repro steady) and lia-PATTERN.png (scripts/plot-steady.sh); lia-w-un.csv,\n"
+	       "lia-w-adv+1.csv and .png (LIA against its w variants); lia-advc-switch.csv\n"
+	       "(mechanism,router,window_pkts,load,rel,run_pkts,l1_paths per router of group 0\n"
+	       "at the ADVc load X: packets out of its injection buffers in the measurement\n"
+	       "window, as phits/(node*cycle) and / the group's mean; over the whole run; and\n"
+	       "the LG- and LGL paths it drew, the L1 paths) and lia-advc-switch.png\n"
+	       "(scripts/plot-lia-switch.sh); commands.sh and summary.txt (the tables, also\n"
+	       "printed on stdout).\n"
+	       "\n"
+	       "options:\n"
+	       "  --scale S         network configs/S.cfg: h4-l (default; h=4, 264 routers,\n"
+	       "                    1,056 nodes, the CFG-L router), cfg-l (h=6, 876 routers,\n"
+	       "                    5,256 nodes, the paper's size: VERY slow, about 3.5x the\n"
+	       "                    routers; see docs/lia.md for the measured speed) or h2\n"
+	       "                    (36 routers: tests)\n"
+	       "  --seeds N         seeds per point, 1..N (default 1)\n"
+	       "  --warmup C        sim.warmup cycles (default 3000; 1000 with --quick)\n"
+	       "  --measure C       sim.measure cycles (default 3000; 1000 with --quick)\n"
+	       "  --loads-un L      UN loads, a `dfly sim --loads` value (default 0.3,0.9;\n"
+	       "                    0.3,0.6 with --quick)\n"
+	       "  --loads-adv1 L    ADV+1 loads (default 0.1,0.3,0.5,0.9: 10%% and 30%% for H32,\n"
+	       "                    past saturation for H34; 0.1,0.4 with --quick)\n"
+	       "  --loads-advh L    ADV+h loads (default 0.03,0.25,0.5: 1/(2h^2), 1/h and 0.5 of\n"
+	       "                    H33 on h4-l; 0.1,0.4 with --quick)\n"
+	       "  --loads-advc L    ADVc loads (default 0.5; 0.5 with --quick)\n"
+	       "  --counters-load X the ADVc load of the per-switch table (default 0.5; one of\n"
+	       "                    the ADVc loads)\n"
+	       "  --patterns LIST   run only these of un, adv+1, adv+h, advc (comma-separated)\n"
+	       "  --out DIR         output directory (default out/repro-lia; created)\n"
+	       "  --quick           short windows and 1-2 loads per pattern: a smoke test\n"
+	       "  --jobs J          runs in parallel (default 1)\n"
+	       "  --dry-run         print the commands and write DIR/commands.sh, run nothing\n"
+	       "  --report-only     run nothing: redo the CSVs, figures and tables from the\n"
+	       "                    CSVs and counters already in DIR\n"
+	       "  --help            this text\n"
+	       "\n"
+	       "Tables: as dfly repro steady (sat, last, latency and %% misrouted per load), then\n"
+	       "the per-switch table of ADVc: the load injected per router of group 0 in the\n"
+	       "window, max/min, and the L1 paths.\n"
+	       "\n"
+	       "On h4-l with the defaults, about 15 minutes on one core (the points past\n"
+	       "saturation, MIN's above all, drain the 5,040-phit injection buffers, which costs\n"
+	       "most of it); cfg-l is about 9 times slower per cycle (about 2 hours, estimated\n"
+	       "in docs/lia.md); a few seconds on h2 with --quick.\n"
+	       "\n"
+	       "Exit status: 0 if every run and figure succeeded; 1 if a run failed (deadlock,\n"
+	       "no drain, invariant) or a figure could not be drawn; 2 on a usage error.\n");
 }
 
 /* Parse the options of dfly repro lia. @return -1 to go on, else the exit status. */
 static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opts *l)
 {
 	static const struct option opts[] = {
-		{"scale", required_argument, NULL, 'a'},
-		{"seeds", required_argument, NULL, 'k'},
-		{"warmup", required_argument, NULL, 'w'},
-		{"measure", required_argument, NULL, 'm'},
-		{"out", required_argument, NULL, 'o'},
-		{"quick", no_argument, NULL, 'Q'},
-		{"jobs", required_argument, NULL, 'j'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"report-only", no_argument, NULL, 'r'},
-		{"help", no_argument, NULL, 'h'},
-		{"loads-un", required_argument, NULL, '0'},
-		{"loads-adv1", required_argument, NULL, '1'},
-		{"loads-advh", required_argument, NULL, '2'},
-		{"loads-advc", required_argument, NULL, '3'},
-		{"counters-load", required_argument, NULL, 'c'},
-		{"patterns", required_argument, NULL, 'P'},
-		{NULL, 0, NULL, 0},
+	    {"scale", required_argument, NULL, 'a'},
+	    {"seeds", required_argument, NULL, 'k'},
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"measure", required_argument, NULL, 'm'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"quick", no_argument, NULL, 'Q'},
+	    {"jobs", required_argument, NULL, 'j'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"report-only", no_argument, NULL, 'r'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"loads-un", required_argument, NULL, '0'},
+	    {"loads-adv1", required_argument, NULL, '1'},
+	    {"loads-advh", required_argument, NULL, '2'},
+	    {"loads-advc", required_argument, NULL, '3'},
+	    {"counters-load", required_argument, NULL, 'c'},
+	    {"patterns", required_argument, NULL, 'P'},
+	    {NULL, 0, NULL, 0},
 	};
 	static const char *const lnames[LIA_NPAT] = {"loads-un", "loads-adv1", "loads-advh",
 						     "loads-advc"};
@@ -1343,10 +1366,11 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 		case '2':
 		case '3':
 			if (strlen(optarg) >= 64 || !sweep_is_loads(optarg)) {
-				fprintf(stderr,
-					"dfly repro lia: --%s %s: expected LIST or A:B:STEP, loads in "
-					"(0, 1], at most %d\n",
-					lnames[opt - '0'], optarg, SWEEP_MAX_LOADS);
+				fprintf(
+				    stderr,
+				    "dfly repro lia: --%s %s: expected LIST or A:B:STEP, loads in "
+				    "(0, 1], at most %d\n",
+				    lnames[opt - '0'], optarg, SWEEP_MAX_LOADS);
 				return 2;
 			}
 			l->loads[opt - '0'] = optarg;
@@ -1354,7 +1378,8 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 		case 'c':
 			if (!sweep_is_load(optarg)) {
 				fprintf(stderr,
-					"dfly repro lia: --counters-load %s: expected a load in (0, 1]\n",
+					"dfly repro lia: --counters-load %s: expected a load in "
+					"(0, 1]\n",
 					optarg);
 				return 2;
 			}
@@ -1372,10 +1397,11 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 				for (k = 0; k < LIA_NPAT && strcmp(tok, pnames[k]) != 0; k++)
 					;
 				if (k == LIA_NPAT) {
-					fprintf(stderr,
-						"dfly repro lia: --patterns %s: expected a list of un, "
-						"adv+1, adv+h, advc\n",
-						optarg);
+					fprintf(
+					    stderr,
+					    "dfly repro lia: --patterns %s: expected a list of un, "
+					    "adv+1, adv+h, advc\n",
+					    optarg);
 					return 2;
 				}
 				o->pat[k] = true;
@@ -1432,8 +1458,8 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 struct lia_switch {
 	uint64_t win[LIA_MAX_A]; /**< sim.inj_window: packets injected in the measurement window */
 	uint64_t inj[LIA_MAX_A]; /**< route.inj_min + inj_val + inj_min_no_intermediate: run */
-	uint64_t l1[LIA_MAX_A];	 /**< route.path_lg + path_lgl: paths that keep the first L hop */
-	bool ok;		 /**< the block of the load was found */
+	uint64_t l1[LIA_MAX_A];  /**< route.path_lg + path_lgl: paths that keep the first L hop */
+	bool ok;                 /**< the block of the load was found */
 };
 
 /*
@@ -1482,11 +1508,11 @@ static int lia_read_counters(const char *path, const char *load, unsigned a, str
 
 /* What the lia tables need besides the jobs. */
 struct lia_ctx {
-	struct steady_ctx steady;	       /**< the load tables */
-	struct lia_switch sw[LIA_NMAIN];       /**< ADVc per-switch counters per mechanism */
-	unsigned a, p, phits;		       /**< routers per group, nodes per router, packet */
-	uint64_t measure;		       /**< sim.measure: the window of win */
-	const char *cload;		       /**< the ADVc load of sw */
+	struct steady_ctx steady;        /**< the load tables */
+	struct lia_switch sw[LIA_NMAIN]; /**< ADVc per-switch counters per mechanism */
+	unsigned a, p, phits;            /**< routers per group, nodes per router, packet */
+	uint64_t measure;                /**< sim.measure: the window of win */
+	const char *cload;               /**< the ADVc load of sw */
 };
 
 /* max/min of @p v over group 0's @p a routers, 0 if one is 0. */
@@ -1515,8 +1541,9 @@ static void lia_report(FILE *f, const struct sweep_job *sj, unsigned n, const vo
 	steady_report(f, sj, n, &c->steady);
 	if (!c->steady.sel[LIA_ADVC])
 		return;
-	fprintf(f, "\n== advc %s: load injected per router of group 0 in the window (H35), L1 "
-		   "paths\n",
+	fprintf(f,
+		"\n== advc %s: load injected per router of group 0 in the window (H35), L1 "
+		"paths\n",
 		c->cload);
 	fprintf(f, "%-9s", "mech");
 	for (unsigned r = 0; r < c->a && r < 16; r++)
@@ -1548,10 +1575,11 @@ static void lia_report(FILE *f, const struct sweep_job *sj, unsigned n, const vo
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "\nrN: packets out of router N's injection buffers in the measurement window, in\n"
-		   "phits/(node*cycle) (sim.inj_window); max/min of them; run: max/min of the\n"
-		   "packets injected over the whole run (route.inj_*: warm-up, window, drain); L1\n"
-		   "paths: LG- and LGL paths drawn over the run, and the routers that drew them.\n");
+	fprintf(f,
+		"\nrN: packets out of router N's injection buffers in the measurement window, in\n"
+		"phits/(node*cycle) (sim.inj_window); max/min of them; run: max/min of the\n"
+		"packets injected over the whole run (route.inj_*: warm-up, window, drain); L1\n"
+		"paths: LG- and LGL paths drawn over the run, and the routers that drew them.\n");
 }
 
 /* Write the averaged points of the jobs sj[first + m] with want[m] to @p path. */
@@ -1671,7 +1699,7 @@ int repro_lia(int argc, char **argv)
 		}
 	}
 	for (unsigned i = 0; i < 7; i++) {
-		const char *base = i < 4   ? ctx.steady.patterns[i]
+		const char *base = i < 4    ? ctx.steady.patterns[i]
 				   : i == 4 ? "w-un"
 				   : i == 5 ? "w-adv+1"
 					    : "advc-switch";
@@ -1681,10 +1709,10 @@ int repro_lia(int argc, char **argv)
 		snprintf(png[i], sizeof(png[i]), "%s/lia-%s.png", o.out, base);
 		if (i < 6)
 			snprintf(ptitle[i], sizeof(ptitle[i]),
-				 "%s: %s%s, warmup %llu + measure %llu cycles, %llu seed(s)", o.scale,
-				 i < 4 ? base : base + 2, i < 4 ? "" : " (LIA, routing.lia.w)",
-				 (unsigned long long)o.warmup, (unsigned long long)o.measure,
-				 (unsigned long long)o.seeds);
+				 "%s: %s%s, warmup %llu + measure %llu cycles, %llu seed(s)",
+				 o.scale, i < 4 ? base : base + 2,
+				 i < 4 ? "" : " (LIA, routing.lia.w)", (unsigned long long)o.warmup,
+				 (unsigned long long)o.measure, (unsigned long long)o.seeds);
 		else
 			snprintf(ptitle[i], sizeof(ptitle[i]),
 				 "%s: ADVc %s, packets injected per router of group 0 / mean",
@@ -1697,12 +1725,13 @@ int repro_lia(int argc, char **argv)
 		if (fig[i])
 			plots[np++] = plot_argv[i];
 	}
-	snprintf(title, sizeof(title),
-		 "dfly repro lia --scale %s --seeds %llu --warmup %llu --measure %llu --loads-un %s "
-		 "--loads-adv1 %s --loads-advh %s --loads-advc %s --counters-load %s%s%s",
-		 o.scale, (unsigned long long)o.seeds, (unsigned long long)o.warmup,
-		 (unsigned long long)o.measure, lo.loads[0], lo.loads[1], lo.loads[2], lo.loads[3],
-		 lo.cload, o.patterns ? " --patterns " : "", o.patterns ? o.patterns : "");
+	snprintf(
+	    title, sizeof(title),
+	    "dfly repro lia --scale %s --seeds %llu --warmup %llu --measure %llu --loads-un %s "
+	    "--loads-adv1 %s --loads-advh %s --loads-advc %s --counters-load %s%s%s",
+	    o.scale, (unsigned long long)o.seeds, (unsigned long long)o.warmup,
+	    (unsigned long long)o.measure, lo.loads[0], lo.loads[1], lo.loads[2], lo.loads[3],
+	    lo.cload, o.patterns ? " --patterns " : "", o.patterns ? o.patterns : "");
 	rc = sweep_run("lia", &o, jobs, n, self, title, plots, np, wall0, &failed);
 	if (rc >= 0)
 		return rc;

@@ -22,7 +22,6 @@
 #include "fabric.h"
 #include "netcfg.h"
 
-
 /* One line per mechanism of the registry (dfly/mode.h), its help folded to 80 columns. */
 static void usage_mechanisms(FILE *f)
 {
@@ -54,60 +53,62 @@ static void usage_sim(FILE *f)
 	char flexvc[64];
 
 	dfly_mode_list(DFLY_MODEF_FLEXVC, flexvc, sizeof(flexvc));
-	fprintf(f,
-		"usage: dfly sim CONFIG [options]\n"
-		"\n"
-		"Run the Dragonfly described by the libconfig file CONFIG in virtual time: warm-up,\n"
-		"measurement window, drain, invariant checks; one run per (mechanism, pattern, load,\n"
-		"seed). Prints a table (averaged over seeds) and optionally a CSV (one row per run).\n"
-		"\n"
-		"options:\n"
-		"  --set PATH=VALUE     override any setting, e.g. --set routing.mechanism=val\n"
-		"                       --set traffic.pattern=adv+1 (repeatable)\n"
-		"  --loads LIST|A:B:S   offered loads in phits/(node*cycle): 0.1,0.3 or 0.05:0.5:0.05\n"
-		"                       (default: traffic.load of the file)\n"
-		"  --mechanisms LIST    comma-separated routing.mechanism values (default: the file's)\n"
-		"  --patterns LIST      comma-separated traffic.pattern values (default: the file's)\n"
-		"  --seed N             first seed (default sim.seed)\n"
-		"  --seeds K            runs per point with seeds N..N+K-1 (default sim.seeds)\n"
-		"  --csv FILE           write one CSV row per run\n"
-		"  --counters FILE      write every router's counters after each run: ports, VCs,\n"
-		"                       drops by reason, routing decisions by reason, firmware\n"
-		"                       (fw.*), packets injected in the measurement window\n"
-		"                       (sim.inj_window), one \"name value\" line each\n"
-		"  --capture FILE       capture the run to a pcap file (nanosecond timestamps in\n"
-		"                       emulated time; format: include/dfly/trace.h), with the\n"
-		"                       capture.* settings: points (host_rx, host_tx, port_rx,\n"
-		"                       port_tx, vc_enq, drop; default all), routers, ports,\n"
-		"                       sample (1 in N packets), snaplen, rotate_kb, meta\n"
-		"                       (metadata records, default true); also capture.file.\n"
-		"                       Several runs write FILE-MECH-PATTERN-LOAD-sSEED.pcap.\n"
-		"                       Read it with dfly trace or Wireshark\n"
-		"                       (tools/wireshark/dfly.lua)\n"
-		"  --firmware-instance NAME\n"
-		"                       put the register files in POSIX shared memory\n"
-		"                       /dfly.NAME.r<router> and leave the firmware to\n"
-		"                       dfly-controld CONFIG --instance NAME (same --set options);\n"
-		"                       each cycle waits for it, so the run is the same as with\n"
-		"                       the firmware inside; one run only (one mechanism, pattern,\n"
-		"                       load and seed)\n"
-		"  --firmware-wait MS   how long a cycle waits for dfly-controld before the ASICs\n"
-		"                       go on without it on their last tables (default 5000)\n"
-		"  --ctrl-fault TYPES:LOSS_PPM[:DELAY]\n"
-		"                       fault: on every fabric link, the firmware's control frames\n"
-		"                       of TYPES (comma-separated: pb_state, ectn_partial,\n"
-		"                       link_state, or all) are lost with LOSS_PPM per million\n"
-		"                       (drop.ctrl_fault) and the others arrive DELAY cycles late\n"
-		"                       (port ctrl_delayed; the control line stays in order)\n"
-		"  --link-down R:P:FROM[:TO]\n"
-		"                       fault: the link of fabric port P of router R (both\n"
-		"                       directions) is down from cycle FROM until cycle TO (never\n"
-		"                       back without TO); cycles count from 0, warm-up included.\n"
-		"                       routing.failover routes around it (repeatable, up to 64)\n"
-		"  --quiet              no progress lines\n"
-		"  --help               this text\n"
-		"\n"
-		"Mechanisms (routing.mechanism):\n");
+	fprintf(
+	    f,
+	    "usage: dfly sim CONFIG [options]\n"
+	    "\n"
+	    "Run the Dragonfly described by the libconfig file CONFIG in virtual time: warm-up,\n"
+	    "measurement window, drain, invariant checks; one run per (mechanism, pattern, load,\n"
+	    "seed). Prints a table (averaged over seeds) and optionally a CSV (one row per run).\n"
+	    "\n"
+	    "options:\n"
+	    "  --set PATH=VALUE     override any setting, e.g. --set routing.mechanism=val\n"
+	    "                       --set traffic.pattern=adv+1 (repeatable)\n"
+	    "  --loads LIST|A:B:S   offered loads in phits/(node*cycle): 0.1,0.3 or 0.05:0.5:0.05\n"
+	    "                       (default: traffic.load of the file)\n"
+	    "  --mechanisms LIST    comma-separated routing.mechanism values (default: the "
+	    "file's)\n"
+	    "  --patterns LIST      comma-separated traffic.pattern values (default: the file's)\n"
+	    "  --seed N             first seed (default sim.seed)\n"
+	    "  --seeds K            runs per point with seeds N..N+K-1 (default sim.seeds)\n"
+	    "  --csv FILE           write one CSV row per run\n"
+	    "  --counters FILE      write every router's counters after each run: ports, VCs,\n"
+	    "                       drops by reason, routing decisions by reason, firmware\n"
+	    "                       (fw.*), packets injected in the measurement window\n"
+	    "                       (sim.inj_window), one \"name value\" line each\n"
+	    "  --capture FILE       capture the run to a pcap file (nanosecond timestamps in\n"
+	    "                       emulated time; format: include/dfly/trace.h), with the\n"
+	    "                       capture.* settings: points (host_rx, host_tx, port_rx,\n"
+	    "                       port_tx, vc_enq, drop; default all), routers, ports,\n"
+	    "                       sample (1 in N packets), snaplen, rotate_kb, meta\n"
+	    "                       (metadata records, default true); also capture.file.\n"
+	    "                       Several runs write FILE-MECH-PATTERN-LOAD-sSEED.pcap.\n"
+	    "                       Read it with dfly trace or Wireshark\n"
+	    "                       (tools/wireshark/dfly.lua)\n"
+	    "  --firmware-instance NAME\n"
+	    "                       put the register files in POSIX shared memory\n"
+	    "                       /dfly.NAME.r<router> and leave the firmware to\n"
+	    "                       dfly-controld CONFIG --instance NAME (same --set options);\n"
+	    "                       each cycle waits for it, so the run is the same as with\n"
+	    "                       the firmware inside; one run only (one mechanism, pattern,\n"
+	    "                       load and seed)\n"
+	    "  --firmware-wait MS   how long a cycle waits for dfly-controld before the ASICs\n"
+	    "                       go on without it on their last tables (default 5000)\n"
+	    "  --ctrl-fault TYPES:LOSS_PPM[:DELAY]\n"
+	    "                       fault: on every fabric link, the firmware's control frames\n"
+	    "                       of TYPES (comma-separated: pb_state, ectn_partial,\n"
+	    "                       link_state, or all) are lost with LOSS_PPM per million\n"
+	    "                       (drop.ctrl_fault) and the others arrive DELAY cycles late\n"
+	    "                       (port ctrl_delayed; the control line stays in order)\n"
+	    "  --link-down R:P:FROM[:TO]\n"
+	    "                       fault: the link of fabric port P of router R (both\n"
+	    "                       directions) is down from cycle FROM until cycle TO (never\n"
+	    "                       back without TO); cycles count from 0, warm-up included.\n"
+	    "                       routing.failover routes around it (repeatable, up to 64)\n"
+	    "  --quiet              no progress lines\n"
+	    "  --help               this text\n"
+	    "\n"
+	    "Mechanisms (routing.mechanism):\n");
 	usage_mechanisms(f);
 	fprintf(f,
 		"FlexVC for %s: vcs.flexvc. Patterns (traffic.pattern): un, adv+N, adv-N, advc,\n"
@@ -120,9 +121,9 @@ static void usage_sim(FILE *f)
 }
 
 static const char csv_header[] =
-	"mechanism,pattern,offered,accepted,lat_avg,lat_p50,lat_p99,misrouted_pct,hops_avg,"
-	"min_inj,max_min,cov,seed,generated,lat_max,net_lat_avg,lhops_avg,ghops_avg,jain,"
-	"pkts_delivered,drop_inj,cycles,invariants\n";
+    "mechanism,pattern,offered,accepted,lat_avg,lat_p50,lat_p99,misrouted_pct,hops_avg,"
+    "min_inj,max_min,cov,seed,generated,lat_max,net_lat_avg,lhops_avg,ghops_avg,jain,"
+    "pkts_delivered,drop_inj,cycles,invariants\n";
 
 static void csv_row(FILE *f, const char *mech, const char *pat, uint64_t seed,
 		    const struct dfly_sim_result *r)
@@ -200,11 +201,11 @@ static int parse_ctrl_fault(const char *arg, struct dfly_fabric_opts *o)
 
 /* What the command line asks for (sim_parse). */
 struct sim_args {
-	struct dfly_fabric_opts fopts;	    /* firmware instance, faults */
-	struct dfly_link_fault faults[64];  /* --link-down */
-	const char *cfg_path;		    /* the network file */
-	const char *csv_path, *ctr_path;    /* --csv, --counters, or NULL */
-	const char *cap_arg;		    /* --capture, or NULL */
+	struct dfly_fabric_opts fopts;       /* firmware instance, faults */
+	struct dfly_link_fault faults[64];   /* --link-down */
+	const char *cfg_path;                /* the network file */
+	const char *csv_path, *ctr_path;     /* --csv, --counters, or NULL */
+	const char *cap_arg;                 /* --capture, or NULL */
 	const char *sets[DFLY_MAX_SETS + 2]; /* --set, then --seed and --seeds as settings */
 	int nsets;
 	double loads[256]; /* --loads, nloads = 0: the file's */
@@ -218,10 +219,10 @@ struct sim_args {
 
 /* What the runs produce (sim_run, sim_report_*). */
 struct sim_out {
-	FILE *csv, *ctr;	/* open once the first network file loaded */
-	unsigned runs_started;	/* --firmware-instance allows one */
+	FILE *csv, *ctr;                      /* open once the first network file loaded */
+	unsigned runs_started;                /* --firmware-instance allows one */
 	uint64_t cycles, router_cycles, pkts; /* totals for the speed line */
-	int status;		/* exit status so far */
+	int status;                           /* exit status so far */
 };
 
 /*
@@ -231,17 +232,22 @@ struct sim_out {
 static int sim_parse(int argc, char **argv, struct sim_args *a)
 {
 	static const struct option opts[] = {
-		{"set", required_argument, NULL, 's'},	 {"loads", required_argument, NULL, 'l'},
-		{"seed", required_argument, NULL, 'S'},	 {"seeds", required_argument, NULL, 'k'},
-		{"csv", required_argument, NULL, 'c'},	 {"mechanisms", required_argument, NULL, 'm'},
-		{"patterns", required_argument, NULL, 'p'}, {"quiet", no_argument, NULL, 'q'},
-		{"counters", required_argument, NULL, 'C'}, {"help", no_argument, NULL, 'h'},
-		{"firmware-instance", required_argument, NULL, 'F'},
-		{"firmware-wait", required_argument, NULL, 'W'},
-		{"capture", required_argument, NULL, 'P'},
-		{"link-down", required_argument, NULL, 'D'},
-		{"ctrl-fault", required_argument, NULL, 'X'},
-		{NULL, 0, NULL, 0},
+	    {"set", required_argument, NULL, 's'},
+	    {"loads", required_argument, NULL, 'l'},
+	    {"seed", required_argument, NULL, 'S'},
+	    {"seeds", required_argument, NULL, 'k'},
+	    {"csv", required_argument, NULL, 'c'},
+	    {"mechanisms", required_argument, NULL, 'm'},
+	    {"patterns", required_argument, NULL, 'p'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"counters", required_argument, NULL, 'C'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"firmware-instance", required_argument, NULL, 'F'},
+	    {"firmware-wait", required_argument, NULL, 'W'},
+	    {"capture", required_argument, NULL, 'P'},
+	    {"link-down", required_argument, NULL, 'D'},
+	    {"ctrl-fault", required_argument, NULL, 'X'},
+	    {NULL, 0, NULL, 0},
 	};
 	int opt;
 
@@ -287,8 +293,9 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 
 			if (*optarg < '0' || *optarg > '9' || *end != '\0' || v == 0 ||
 			    v > 3600000) {
-				fprintf(stderr, "dfly sim: --firmware-wait %s: expected 1..3600000 "
-						"milliseconds\n",
+				fprintf(stderr,
+					"dfly sim: --firmware-wait %s: expected 1..3600000 "
+					"milliseconds\n",
 					optarg);
 				return 2;
 			}
@@ -301,13 +308,15 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 			unsigned r = 0, port = 0;
 			int used = 0, n;
 
-			n = sscanf(optarg, "%u:%u:%llu%n:%llu%n", &r, &port, &down, &used, &up, &used);
+			n = sscanf(optarg, "%u:%u:%llu%n:%llu%n", &r, &port, &down, &used, &up,
+				   &used);
 			if (a->fopts.nfaults >= 64 || n < 3 || optarg[used] != '\0' ||
 			    *optarg < '0' || *optarg > '9' || (n == 4 && up <= down)) {
-				fprintf(stderr,
-					"dfly sim: --link-down %s: expected ROUTER:PORT:FROM[:TO] with "
-					"TO > FROM (cycles), at most 64\n",
-					optarg);
+				fprintf(
+				    stderr,
+				    "dfly sim: --link-down %s: expected ROUTER:PORT:FROM[:TO] with "
+				    "TO > FROM (cycles), at most 64\n",
+				    optarg);
 				return 2;
 			}
 			f->router = r;
@@ -321,8 +330,10 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 		case 'X':
 			if (parse_ctrl_fault(optarg, &a->fopts) != 0) {
 				fprintf(stderr,
-					"dfly sim: --ctrl-fault %s: expected TYPES:LOSS_PPM[:DELAY], TYPES a "
-					"comma-separated list of pb_state, ectn_partial, link_state or all, "
+					"dfly sim: --ctrl-fault %s: expected "
+					"TYPES:LOSS_PPM[:DELAY], TYPES a "
+					"comma-separated list of pb_state, ectn_partial, "
+					"link_state or all, "
 					"LOSS_PPM 0..1000000, DELAY 0..1000000 cycles\n",
 					optarg);
 				return 2;
@@ -411,7 +422,8 @@ static int sim_plan(const struct sim_args *a, int mi, int pi, struct dfly_netcfg
 /* The table's heading, before the first point: the network and the protocol. */
 static void sim_report_head(const struct sim_args *a, const struct dfly_netcfg *cfg)
 {
-	struct dfly_topo *t = dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
+	struct dfly_topo *t =
+	    dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
 
 	printf("# dfly sim %s: ", a->cfg_path);
 	dfly_topo_dump(t, stdout);
@@ -474,8 +486,8 @@ static int sim_run(const struct sim_args *a, struct sim_out *o, const struct dfl
 			fprintf(stderr,
 				"capture: %llu records, %llu bytes in %u file(s) from %s; %llu cut "
 				"to the snap length, %llu left out by the sampling\n",
-				(unsigned long long)cs.records, (unsigned long long)cs.bytes, cs.files,
-				cap_path, (unsigned long long)cs.truncated,
+				(unsigned long long)cs.records, (unsigned long long)cs.bytes,
+				cs.files, cap_path, (unsigned long long)cs.truncated,
 				(unsigned long long)cs.sampled_out);
 	}
 	if (a->fopts.shm_instance && !a->quiet)

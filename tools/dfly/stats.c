@@ -69,7 +69,7 @@ static const struct {
 #define MECH__INFO(E, sc, n, fld, per, d)                                                          \
 	{sc, #n, offsetof(struct dfly_regs_mech_ctrs, fld),                                        \
 	 sizeof(((struct dfly_regs_mech_ctrs *)0)->fld[0]), MECH__PER_##per},
-#define MECH__PER_PORT	true
+#define MECH__PER_PORT  true
 #define MECH__PER_GROUP false
     DFLY_FOREACH_MECH_ARRAY(MECH__INFO)
 #undef MECH__INFO
@@ -161,8 +161,8 @@ static void col_name(const struct col *c, bool csv, char *buf, size_t len)
 		if (mech_arr[c->idx].per_port)
 			snprintf(buf, len, "%s%u.%s", pp, c->port, mech_arr[c->idx].name);
 		else
-			snprintf(buf, len, "%s.%s.g%u", mech_arr[c->idx].scope, mech_arr[c->idx].name,
-				 c->grp);
+			snprintf(buf, len, "%s.%s.g%u", mech_arr[c->idx].scope,
+				 mech_arr[c->idx].name, c->grp);
 		break;
 	}
 }

@@ -18,7 +18,7 @@
 #include "testbed.h"
 
 static int perr(char *err, size_t len, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int perr(char *err, size_t len, int rc, const char *fmt, ...)
 {
@@ -133,18 +133,23 @@ static int plan_links(struct tb_plan *p, struct devnum *dn, char *err, size_t er
 
 				x->proc[e] = pi;
 				if (p->o.link == TB_LINK_MEMIF) {
-					snprintf(x->dev[e], TB_DEV_MAX, "net_memif%u", dn[pi].memif++);
-					if (snprintf(x->args[e], TB_ARGS_MAX, "role=%s,socket=%s,socket-abstract=no,id=0",
+					snprintf(x->dev[e], TB_DEV_MAX, "net_memif%u",
+						 dn[pi].memif++);
+					if (snprintf(x->args[e], TB_ARGS_MAX,
+						     "role=%s,socket=%s,socket-abstract=no,id=0",
 						     e == 0 ? "server" : "client",
 						     x->sock) >= (int)TB_ARGS_MAX)
 						return perr(err, errlen, -ENAMETOOLONG,
 							    "%s: directory path too long", p->dir);
 				} else {
-					if (snprintf(x->veth[e], TB_IFNAME_MAX, "%sl%u%c", p->o.name,
-						     p->nxl, e == 0 ? 'a' : 'b') >= (int)TB_IFNAME_MAX)
+					if (snprintf(x->veth[e], TB_IFNAME_MAX, "%sl%u%c",
+						     p->o.name, p->nxl,
+						     e == 0 ? 'a' : 'b') >= (int)TB_IFNAME_MAX)
 						return perr(err, errlen, -ENAMETOOLONG,
-							    "link %u: interface name too long", p->nxl);
-					snprintf(x->dev[e], TB_DEV_MAX, "net_af_packet%u", dn[pi].afp++);
+							    "link %u: interface name too long",
+							    p->nxl);
+					snprintf(x->dev[e], TB_DEV_MAX, "net_af_packet%u",
+						 dn[pi].afp++);
 					snprintf(x->args[e], TB_ARGS_MAX, "iface=%s", x->veth[e]);
 				}
 			}
@@ -176,8 +181,8 @@ static int plan_hosts(struct tb_plan *p, struct devnum *dn, char *err, size_t er
 		k = dfly_stats_parse_routers(p->o.host_nodes, ids, DFLY_STATS_MAX_ROUTERS);
 		if (k < 0) {
 			free(ids);
-			return perr(err, errlen, -EINVAL, "--host-nodes %s: not a node LIST (0-5,8)",
-				    p->o.host_nodes);
+			return perr(err, errlen, -EINVAL,
+				    "--host-nodes %s: not a node LIST (0-5,8)", p->o.host_nodes);
 		}
 		for (int i = 0; i < k; i++) {
 			if (ids[i] >= t->nodes) {
@@ -185,7 +190,8 @@ static int plan_hosts(struct tb_plan *p, struct devnum *dn, char *err, size_t er
 
 				free(ids);
 				return perr(err, errlen, -EINVAL,
-					    "--host-nodes: node %u out of range [0, %u)", bad, t->nodes);
+					    "--host-nodes: node %u out of range [0, %u)", bad,
+					    t->nodes);
 			}
 			p->is_host[ids[i]] = true;
 		}
@@ -208,7 +214,8 @@ static int plan_hosts(struct tb_plan *p, struct devnum *dn, char *err, size_t er
 		/* name ≤ 6 characters and node < 4096: at most 11 characters */
 		if (snprintf(h->ifname, TB_IFNAME_MAX, "%s%c%u", p->o.name,
 			     p->o.hosts == TB_HOSTS_VETH ? 'h' : 't', n) >= (int)TB_IFNAME_MAX)
-			return perr(err, errlen, -ENAMETOOLONG, "node %u: interface name too long", n);
+			return perr(err, errlen, -ENAMETOOLONG, "node %u: interface name too long",
+				    n);
 		if (p->o.hosts == TB_HOSTS_VETH)
 			snprintf(h->dev, TB_DEV_MAX, "net_af_packet%u", dn[h->proc].afp++);
 		else
@@ -247,8 +254,8 @@ int tb_plan_build(struct tb_plan *p, const struct tb_opts *o, char *err, size_t 
 	rc = dfly_netcfg_load(&p->net, p->network, o->sets, o->nsets, err, errlen);
 	if (rc != 0)
 		return rc;
-	p->topo = dfly_topo_create(p->net.p, p->net.a, p->net.h, p->net.t, p->net.arr,
-				   p->net.sigma);
+	p->topo =
+	    dfly_topo_create(p->net.p, p->net.a, p->net.h, p->net.t, p->net.arr, p->net.sigma);
 	if (p->topo == NULL)
 		return perr(err, errlen, -errno, "%s: cannot build the topology: %s", p->network,
 			    strerror(errno));

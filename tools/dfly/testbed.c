@@ -33,8 +33,8 @@
 #include "regs_shm.h"
 #include "testbed.h"
 
-#define MAX_SETS 64
-#define MAX_ARGS 96
+#define MAX_SETS   64
+#define MAX_ARGS   96
 #define STATE_FILE "testbed.state"
 
 static volatile sig_atomic_t tb_stop;
@@ -267,8 +267,8 @@ static int setup_netns(struct tb *tb, const char *ns)
 	if (rc != 0)
 		return -1;
 	state(tb, "netns %s", ns);
-	sh(tb, true, "ip", "netns", "exec", ns, "sysctl", "-qw",
-	   "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1", NULL);
+	sh(tb, true, "ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+	   "net.ipv6.conf.default.disable_ipv6=1", NULL);
 	return sh(tb, false, "ip", "-n", ns, "link", "set", "lo", "up", NULL) != 0 ? -1 : 0;
 }
 
@@ -293,7 +293,8 @@ static int setup_links(struct tb *tb)
 		tb_plan_proc_ns(p, x->proc[0], ns0, sizeof(ns0));
 		tb_plan_proc_ns(p, x->proc[1], ns1, sizeof(ns1));
 		if (sh(tb, false, "ip", "-n", ns0, "link", "add", x->veth[0], "mtu", "9000", "type",
-		       "veth", "peer", "name", x->veth[1], "mtu", "9000", "netns", ns1, NULL) != 0 ||
+		       "veth", "peer", "name", x->veth[1], "mtu", "9000", "netns", ns1,
+		       NULL) != 0 ||
 		    sh(tb, false, "ip", "-n", ns0, "link", "set", x->veth[0], "up", NULL) != 0 ||
 		    sh(tb, false, "ip", "-n", ns1, "link", "set", x->veth[1], "up", NULL) != 0)
 			return -1;
@@ -353,7 +354,7 @@ static int setup_taps(struct tb *tb)
 
 		tb_plan_proc_ns(p, h->proc, sw, sizeof(sw));
 		if (sh(tb, false, "ip", "-n", sw, "link", "set", h->ifname, "netns", h->ns, NULL) !=
-			    0 ||
+			0 ||
 		    host_addr(tb, h, h->ifname) != 0)
 			return -1;
 	}
@@ -497,8 +498,10 @@ static int start_switches(struct tb *tb, uint64_t epoch_ns, double duration, dou
 			if (tb->script != NULL) {
 				fprintf(tb->script, "while ! awk -v p=");
 				dfly_sh_word(tb->script, x->sock);
-				fprintf(tb->script, " '$4 == \"00010000\" && $8 == p { f = 1 } END { exit !f }' "
-							"/proc/net/unix; do sleep 0.05; done\n");
+				fprintf(
+				    tb->script,
+				    " '$4 == \"00010000\" && $8 == p { f = 1 } END { exit !f }' "
+				    "/proc/net/unix; do sleep 0.05; done\n");
 				continue;
 			}
 			while (!sock_listening(x->sock)) {
@@ -507,7 +510,8 @@ static int start_switches(struct tb *tb, uint64_t epoch_ns, double duration, dou
 					fprintf(stderr,
 						"dfly testbed: process %u never listened on %s\n",
 						x->proc[0], x->sock);
-					snprintf(log, sizeof(log), "%s/p%u.log", p->dir, x->proc[0]);
+					snprintf(log, sizeof(log), "%s/p%u.log", p->dir,
+						 x->proc[0]);
 					log_tail(log);
 					return -1;
 				}
@@ -523,7 +527,8 @@ static int start_switches(struct tb *tb, uint64_t epoch_ns, double duration, dou
 			return -1;
 		}
 		if (tb->script == NULL)
-			state(tb, "pid %d %llu p%u", (int)tb->pid[i], proc_start(tb->pid[i], NULL), i);
+			state(tb, "pid %d %llu p%u", (int)tb->pid[i], proc_start(tb->pid[i], NULL),
+			      i);
 		state(tb, "prefix %sp%u", p->o.name, i);
 	}
 	return 0;
@@ -571,8 +576,7 @@ static int wait_ready(struct tb *tb, double timeout)
 		 * net_tap is still being set up (its queues opened by name in the switch's
 		 * namespace) and moving it away loses it */
 		for (uint32_t r = 0; r < p->routers; r++)
-			if (shm[r].regs != NULL ||
-			    dfly_regs_shm_open(&shm[r], p->o.name, r) == 0) {
+			if (shm[r].regs != NULL || dfly_regs_shm_open(&shm[r], p->o.name, r) == 0) {
 				files++;
 				stepping += atomic_load_explicit(&shm[r].regs->steps,
 								 memory_order_relaxed) > 0;
@@ -611,8 +615,9 @@ static int wait_ready(struct tb *tb, double timeout)
 				char log[TB_PATH_MAX + 16];
 
 				snprintf(log, sizeof(log), "%s/p%u.log", p->dir, i);
-				fprintf(stderr, "dfly testbed: process %u exited during start-up; %s:\n",
-					i, log);
+				fprintf(stderr,
+					"dfly testbed: process %u exited during start-up; %s:\n", i,
+					log);
 				log_tail(log);
 				goto out;
 			}
@@ -692,8 +697,8 @@ static void timing_print(const struct timing *t, const char *name, const char *w
 	printf("%s timing: %" PRIu64 " %s, %" PRIu64 " late and %" PRIu64
 	       " early by more than 2 cycles (%.2f cycles off a %s on average; worst %" PRIu64
 	       " late, %" PRIu64 " early)\n",
-	       name, t->timed, what, t->late, t->early, t->off / (double)t->timed, unit, t->late_max,
-	       t->early_max);
+	       name, t->timed, what, t->late, t->early, t->off / (double)t->timed, unit,
+	       t->late_max, t->early_max);
 }
 
 static void totals_read(const char *path, struct totals *t)
@@ -733,8 +738,8 @@ enum st_kind { ST_PID, ST_NETNS, ST_PREFIX };
 
 struct st_entry {
 	enum st_kind kind;
-	char a[48];		  /* namespace or file prefix; ST_PID: what ("p0", "controld") */
-	pid_t pid;		  /* ST_PID */
+	char a[48];               /* namespace or file prefix; ST_PID: what ("p0", "controld") */
+	pid_t pid;                /* ST_PID */
 	unsigned long long start; /* ST_PID: its start time, so a recycled pid is never touched */
 };
 
@@ -787,7 +792,8 @@ static int state_load(const char *dir, struct tb_state *st)
 			continue;
 		}
 		if (st->n == cap) {
-			struct st_entry *ne = realloc(st->e, (cap = cap ? 2 * cap : 16) * sizeof(*ne));
+			struct st_entry *ne =
+			    realloc(st->e, (cap = cap ? 2 * cap : 16) * sizeof(*ne));
 
 			if (ne == NULL) {
 				fclose(f);
@@ -843,7 +849,8 @@ static int teardown(const char *dir, bool quiet)
 		if (!any)
 			break;
 		if (pass == 0)
-			fprintf(stderr, "dfly testbed: a process ignored SIGTERM for 10 s: SIGKILL\n");
+			fprintf(stderr,
+				"dfly testbed: a process ignored SIGTERM for 10 s: SIGKILL\n");
 		else
 			rc = -1;
 	}
@@ -920,7 +927,8 @@ static int report(const char *dir, uint32_t nproc, bool check_conservation)
 	timing_print(&t.credit, "credit", "CREDIT frames timed", "frame");
 	if (check_conservation) {
 		if (t.files != nproc || t.gen != t.delivered + t.fabric_drops) {
-			printf("LOST: generated %" PRIu64 " delivered %" PRIu64 " discarded behind a "
+			printf("LOST: generated %" PRIu64 " delivered %" PRIu64
+			       " discarded behind a "
 			       "dead link %" PRIu64 " (%u of %u counter files)\n",
 			       t.gen, t.delivered, t.fabric_drops, t.files, nproc);
 			return 1;
@@ -941,58 +949,59 @@ static int report(const char *dir, uint32_t nproc, bool check_conservation)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly testbed gen    NETWORK.cfg --dir DIR [options]\n"
-		"       dfly testbed up     NETWORK.cfg --dir DIR [options]\n"
-		"       dfly testbed run    NETWORK.cfg --dir DIR --duration S [options]\n"
-		"       dfly testbed status --dir DIR\n"
-		"       dfly testbed down   --dir DIR\n"
-		"\n"
-		"A whole testbed on this machine from a network file: dfly-switch processes hosting\n"
-		"the routers, links between processes over memif or veth pairs, hosts in network\n"
-		"namespaces. `gen` writes the deployment files (DIR/p<i>.cfg, DIR/network.cfg) and\n"
-		"the commands (DIR/up.sh) without running anything; `up` also creates and starts\n"
-		"everything and returns once every cross-process link is up; `run` is up, S\n"
-		"seconds, down; `down` stops the processes (final counters in DIR/p<i>.counters)\n"
-		"and removes every namespace, veth, socket and register file it created.\n"
-		"\n"
-		"options:\n"
-		"  --name NAME        testbed name, [a-z0-9]{1,6} (default tb): register files\n"
-		"                     /dev/shm/dfly.NAME.r<R> (dfly stats --instance NAME),\n"
-		"                     namespaces NAME-sw and NAME-h<node>, interfaces NAME...\n"
-		"  --split one|group|router  routers per dfly-switch process (default one)\n"
-		"  --link memif|veth  devices of the links between processes (default memif);\n"
-		"                     veth: net_af_packet on veth pairs (MTU 9000)\n"
-		"  --hosts none|veth|tap  nodes as hosts in namespaces NAME-h<node>, reached over a\n"
-		"                     veth pair (af_packet) or a tap (default none); host node n has\n"
-		"                     10.77.0.0/16 + n + 1 and MAC 02:df:00:00:00:n\n"
-		"  --host-nodes LIST  only these nodes are hosts (\"0-5,8\"; default all)\n"
-		"  --generators on|off  the other nodes run dfly sim's generators (default: on\n"
-		"                     without hosts, off with hosts)\n"
-		"  --firmware thread|controld  a firmware thread per process (default) or one\n"
-		"                     dfly-controld for the testbed\n"
-		"  --set PATH=VALUE   override a setting of NETWORK.cfg (repeatable); the result is\n"
-		"                     DIR/network.cfg, which every process reads\n"
-		"  --loss-ppm N       every receiver of a cross-process link discards N per million\n"
-		"                     fabric frames (link.loss_ppm; for kernels without sch_netem),\n"
-		"                     which link-level retry must hide\n"
-		"  --dead-us US       link.dead_us of every process: a link silent this long is\n"
-		"                     declared down and routed around (default 200000; a slow\n"
-		"                     machine or a sanitizer build stalls longer at times)\n"
-		"  --cores N          spread the processes over lcores 0..N-1 (default: online CPUs)\n"
-		"  --eal 'ARGS'       more EAL arguments for every dfly-switch\n"
-		"  --duration S       run: the testbed is stopped S s after cycle 0 (the clock\n"
-		"                     starts 0.5 s + 0.2 s per process after `run` started)\n"
-		"  --gen-seconds S    the generators stop S s after cycle 0, so the network drains\n"
-		"                     and `run` checks generated = delivered (exit 1 otherwise)\n"
-		"  --timeout S        seconds `up` waits for the links (default 30)\n"
-		"  --switch PATH, --controld PATH  the executables (default: beside dfly)\n"
-		"  -h, --help         this text\n"
-		"\n"
-		"Hosts and veth links need root (ip netns). Real time: pick clock.cycle_ns so the\n"
-		"routers keep up (dfly-switch prints \"fell behind\" otherwise); hosts need buffers\n"
-		"that hold a 1514-byte frame, e.g. --set packet.phit_bytes=64 --set buffers.local=64\n"
-		"--set buffers.output=64.\n");
+	fprintf(
+	    f,
+	    "usage: dfly testbed gen    NETWORK.cfg --dir DIR [options]\n"
+	    "       dfly testbed up     NETWORK.cfg --dir DIR [options]\n"
+	    "       dfly testbed run    NETWORK.cfg --dir DIR --duration S [options]\n"
+	    "       dfly testbed status --dir DIR\n"
+	    "       dfly testbed down   --dir DIR\n"
+	    "\n"
+	    "A whole testbed on this machine from a network file: dfly-switch processes hosting\n"
+	    "the routers, links between processes over memif or veth pairs, hosts in network\n"
+	    "namespaces. `gen` writes the deployment files (DIR/p<i>.cfg, DIR/network.cfg) and\n"
+	    "the commands (DIR/up.sh) without running anything; `up` also creates and starts\n"
+	    "everything and returns once every cross-process link is up; `run` is up, S\n"
+	    "seconds, down; `down` stops the processes (final counters in DIR/p<i>.counters)\n"
+	    "and removes every namespace, veth, socket and register file it created.\n"
+	    "\n"
+	    "options:\n"
+	    "  --name NAME        testbed name, [a-z0-9]{1,6} (default tb): register files\n"
+	    "                     /dev/shm/dfly.NAME.r<R> (dfly stats --instance NAME),\n"
+	    "                     namespaces NAME-sw and NAME-h<node>, interfaces NAME...\n"
+	    "  --split one|group|router  routers per dfly-switch process (default one)\n"
+	    "  --link memif|veth  devices of the links between processes (default memif);\n"
+	    "                     veth: net_af_packet on veth pairs (MTU 9000)\n"
+	    "  --hosts none|veth|tap  nodes as hosts in namespaces NAME-h<node>, reached over a\n"
+	    "                     veth pair (af_packet) or a tap (default none); host node n has\n"
+	    "                     10.77.0.0/16 + n + 1 and MAC 02:df:00:00:00:n\n"
+	    "  --host-nodes LIST  only these nodes are hosts (\"0-5,8\"; default all)\n"
+	    "  --generators on|off  the other nodes run dfly sim's generators (default: on\n"
+	    "                     without hosts, off with hosts)\n"
+	    "  --firmware thread|controld  a firmware thread per process (default) or one\n"
+	    "                     dfly-controld for the testbed\n"
+	    "  --set PATH=VALUE   override a setting of NETWORK.cfg (repeatable); the result is\n"
+	    "                     DIR/network.cfg, which every process reads\n"
+	    "  --loss-ppm N       every receiver of a cross-process link discards N per million\n"
+	    "                     fabric frames (link.loss_ppm; for kernels without sch_netem),\n"
+	    "                     which link-level retry must hide\n"
+	    "  --dead-us US       link.dead_us of every process: a link silent this long is\n"
+	    "                     declared down and routed around (default 200000; a slow\n"
+	    "                     machine or a sanitizer build stalls longer at times)\n"
+	    "  --cores N          spread the processes over lcores 0..N-1 (default: online CPUs)\n"
+	    "  --eal 'ARGS'       more EAL arguments for every dfly-switch\n"
+	    "  --duration S       run: the testbed is stopped S s after cycle 0 (the clock\n"
+	    "                     starts 0.5 s + 0.2 s per process after `run` started)\n"
+	    "  --gen-seconds S    the generators stop S s after cycle 0, so the network drains\n"
+	    "                     and `run` checks generated = delivered (exit 1 otherwise)\n"
+	    "  --timeout S        seconds `up` waits for the links (default 30)\n"
+	    "  --switch PATH, --controld PATH  the executables (default: beside dfly)\n"
+	    "  -h, --help         this text\n"
+	    "\n"
+	    "Hosts and veth links need root (ip netns). Real time: pick clock.cycle_ns so the\n"
+	    "routers keep up (dfly-switch prints \"fell behind\" otherwise); hosts need buffers\n"
+	    "that hold a 1514-byte frame, e.g. --set packet.phit_bytes=64 --set buffers.local=64\n"
+	    "--set buffers.output=64.\n");
 }
 
 static int parse_enum(const char *opt, const char *v, const char *const *names, int *out)
@@ -1047,8 +1056,8 @@ static void print_plan(const struct tb_plan *p)
 	printf("testbed %s: %s, %u routers, %u nodes; %u dfly-switch process(es) (split %s), "
 	       "%u link(s) between processes over %s, %u host(s)%s%s\n",
 	       p->o.name, p->network, p->routers, p->nodes, p->nproc, tb_split_name(p->o.split),
-	       p->nxl, tb_link_name(p->o.link), p->nhost,
-	       p->nhost ? " over " : "", p->nhost ? tb_hosts_name(p->o.hosts) : "");
+	       p->nxl, tb_link_name(p->o.link), p->nhost, p->nhost ? " over " : "",
+	       p->nhost ? tb_hosts_name(p->o.hosts) : "");
 	for (uint32_t i = 0; i < p->nproc; i++) {
 		tb_plan_routers(p, i, buf, sizeof(buf));
 		printf("  process %u: routers %s, %s/p%u.cfg, log %s/p%u.log\n", i, buf, p->dir, i,
@@ -1066,7 +1075,8 @@ static void print_hosts(const struct tb_plan *p)
 		       p->host[k].node, p->host[k].ns, ip, p->host[k].router, p->host[k].proc);
 	}
 	if (p->nhost > 16)
-		printf("  ... and %u more hosts (namespaces %s-h<node>)\n", p->nhost - 16, p->o.name);
+		printf("  ... and %u more hosts (namespaces %s-h<node>)\n", p->nhost - 16,
+		       p->o.name);
 }
 
 /* Processes of the testbed in @p dir still running; -1: a state file but none running. */
@@ -1112,13 +1122,13 @@ static int status(const char *dir)
 
 /* What the command line asks for (tb_parse). */
 struct tb_args {
-	struct tb_opts o;		/* what the plan is built from */
-	const char *sets[MAX_SETS];	/* --set, pointed to by o.sets */
-	const char *verb;		/* gen, up, run, status or down */
-	const char *dir, *sw, *cd;	/* --dir, --switch, --controld */
-	const char *eal_extra;		/* --eal */
+	struct tb_opts o;           /* what the plan is built from */
+	const char *sets[MAX_SETS]; /* --set, pointed to by o.sets */
+	const char *verb;           /* gen, up, run, status or down */
+	const char *dir, *sw, *cd;  /* --dir, --switch, --controld */
+	const char *eal_extra;      /* --eal */
 	double duration, gen_seconds, timeout;
-	int gen;			/* --generators: -1 (default), 0 off, 1 on */
+	int gen; /* --generators: -1 (default), 0 off, 1 on */
 };
 
 /*
@@ -1132,20 +1142,26 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 	static const char *const hostm[] = {"none", "veth", "tap", NULL};
 	static const char *const onoff[] = {"off", "on", NULL};
 	static const char *const fws[] = {"thread", "controld", NULL};
-	static const struct option opts[] = {
-		{"name", required_argument, NULL, 'n'},	 {"split", required_argument, NULL, 'S'},
-		{"link", required_argument, NULL, 'L'},	 {"hosts", required_argument, NULL, 'H'},
-		{"host-nodes", required_argument, NULL, 'N'},
-		{"generators", required_argument, NULL, 'g'},
-		{"firmware", required_argument, NULL, 'f'},
-		{"set", required_argument, NULL, 's'},	 {"cores", required_argument, NULL, 'c'},
-		{"eal", required_argument, NULL, 'e'},	 {"duration", required_argument, NULL, 'd'},
-		{"gen-seconds", required_argument, NULL, 'G'},
-		{"timeout", required_argument, NULL, 't'},
-		{"switch", required_argument, NULL, 'w'}, {"controld", required_argument, NULL, 'C'},
-		{"dir", required_argument, NULL, 'D'},	 {"loss-ppm", required_argument, NULL, 'p'},
-		{"dead-us", required_argument, NULL, 'X'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"name", required_argument, NULL, 'n'},
+					     {"split", required_argument, NULL, 'S'},
+					     {"link", required_argument, NULL, 'L'},
+					     {"hosts", required_argument, NULL, 'H'},
+					     {"host-nodes", required_argument, NULL, 'N'},
+					     {"generators", required_argument, NULL, 'g'},
+					     {"firmware", required_argument, NULL, 'f'},
+					     {"set", required_argument, NULL, 's'},
+					     {"cores", required_argument, NULL, 'c'},
+					     {"eal", required_argument, NULL, 'e'},
+					     {"duration", required_argument, NULL, 'd'},
+					     {"gen-seconds", required_argument, NULL, 'G'},
+					     {"timeout", required_argument, NULL, 't'},
+					     {"switch", required_argument, NULL, 'w'},
+					     {"controld", required_argument, NULL, 'C'},
+					     {"dir", required_argument, NULL, 'D'},
+					     {"loss-ppm", required_argument, NULL, 'p'},
+					     {"dead-us", required_argument, NULL, 'X'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	struct tb_opts *o = &a->o;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int opt, v;
@@ -1168,7 +1184,8 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 		switch (opt) {
 		case 'n':
 			if (tb_name_check(optarg) != 0) {
-				fprintf(stderr, "dfly testbed: --name %s: 1 to 6 of [a-z0-9]\n", optarg);
+				fprintf(stderr, "dfly testbed: --name %s: 1 to 6 of [a-z0-9]\n",
+					optarg);
 				return 2;
 			}
 			snprintf(o->name, sizeof(o->name), "%s", optarg);
@@ -1342,7 +1359,8 @@ static int tb_plan(struct tb *tb, struct tb_args *a)
 	find_tool(a->cd, "dfly-controld", tb->controld_path, sizeof(tb->controld_path));
 	v = state_exists_live(tb->plan.dir);
 	if (v > 0) {
-		fprintf(stderr, "dfly testbed: %s holds a running testbed; dfly testbed down --dir %s\n",
+		fprintf(stderr,
+			"dfly testbed: %s holds a running testbed; dfly testbed down --dir %s\n",
 			tb->plan.dir, a->dir);
 		return 2;
 	}
@@ -1352,7 +1370,8 @@ static int tb_plan(struct tb *tb, struct tb_args *a)
 		teardown(tb->plan.dir, true);
 	}
 	if (tb->plan.proc_ns && geteuid() != 0 && strcmp(a->verb, "gen") != 0) {
-		fprintf(stderr, "dfly testbed: hosts and veth links need root (network namespaces)\n");
+		fprintf(stderr,
+			"dfly testbed: hosts and veth links need root (network namespaces)\n");
 		return 2;
 	}
 	if (tb_plan_write(&tb->plan, err, sizeof(err)) != 0) {
@@ -1436,8 +1455,8 @@ static int tb_start(struct tb *tb, const struct tb_args *a, bool dry, uint64_t e
 			unlink(tb->plan.xl[k].sock);
 	if (setup_links(tb) != 0 || setup_hosts(tb) != 0)
 		return -1;
-	if (start_switches(tb, epoch, strcmp(a->verb, "run") == 0 ? 0 : a->duration,
-			   a->gen_seconds, a->timeout) != 0 ||
+	if (start_switches(tb, epoch, strcmp(a->verb, "run") == 0 ? 0 : a->duration, a->gen_seconds,
+			   a->timeout) != 0 ||
 	    start_controld(tb) != 0)
 		return -1;
 	return 0;

@@ -20,23 +20,24 @@
 #include "dfly/wire.h"
 #include "netcfg.h"
 
-
 static void usage_topo(FILE *f)
 {
-	fprintf(f, "usage: dfly topo CONFIG [--set PATH=VALUE]... [--links]\n"
-		   "\n"
-		   "Print the topology of CONFIG: sizes, the global links of group 0 (or every group\n"
-		   "with --links), the minimal-path hop distribution over all router pairs, and the VCs\n"
-		   "each mechanism needs against what the file provides.\n");
+	fprintf(
+	    f,
+	    "usage: dfly topo CONFIG [--set PATH=VALUE]... [--links]\n"
+	    "\n"
+	    "Print the topology of CONFIG: sizes, the global links of group 0 (or every group\n"
+	    "with --links), the minimal-path hop distribution over all router pairs, and the VCs\n"
+	    "each mechanism needs against what the file provides.\n");
 }
 
 int cmd_topo(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"set", required_argument, NULL, 's'},
-		{"links", no_argument, NULL, 'L'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"set", required_argument, NULL, 's'},
+	    {"links", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *sets[DFLY_MAX_SETS];
 	int nsets = 0, opt;
@@ -106,8 +107,7 @@ int cmd_topo(int argc, char **argv)
 	printf("minimal paths over %llu router pairs: 1 hop %.2f%%, 2 hops %.2f%%, 3 hops %.2f%%, "
 	       "average %.3f hops\n",
 	       (unsigned long long)pairs, 100.0 * shape[1] / pairs, 100.0 * shape[2] / pairs,
-	       100.0 * shape[3] / pairs,
-	       (double)(shape[1] + 2 * shape[2] + 3 * shape[3]) / pairs);
+	       100.0 * shape[3] / pairs, (double)(shape[1] + 2 * shape[2] + 3 * shape[3]) / pairs);
 	{
 		uint32_t l, g;
 		uint8_t map[DFLY_ROLE_COUNT];

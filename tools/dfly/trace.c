@@ -27,7 +27,7 @@
 #include "netcfg.h"
 
 #define TRACE_MAX_FILES 256
-#define LAT_MAX		(1u << 20)
+#define LAT_MAX         (1u << 20)
 
 struct tsrc {
 	pcap_t *pc;
@@ -71,40 +71,41 @@ struct tstate {
 static const char *const kind_names[6] = {"min", "-G-", "-GL", "LG-", "LGL", "in-transit"};
 static const char *const point_names[DFLY_TRACE_POINT_COUNT] = {
 #define X(E, n, d) #n,
-	DFLY_FOREACH_TRACE_POINT(X)
+    DFLY_FOREACH_TRACE_POINT(X)
 #undef X
 };
 
 static void usage_trace(FILE *f)
 {
-	fprintf(f,
-		"usage: dfly trace FILE... [--config CFG [--set PATH=VALUE]...] [--window A:B]\n"
-		"                  [--bin N] [--csv PREFIX] [--cycle-ns X]\n"
-		"\n"
-		"Read pcap captures written by dfly sim --capture or dfly-switch (format:\n"
-		"include/dfly/trace.h), several files merged by time, and report what the routing\n"
-		"did: packets delivered, latency (avg, p50, p99, max; tail at the node minus\n"
-		"generation, cycles), local and global hops, path kinds (min, -G-, -GL, LG-, LGL,\n"
-		"in-transit misroutes), %% misrouted (nonminimal) and %% globally misrouted, %%\n"
-		"misrouted over time in bins of generation cycles, per-link load (PORT_TX records),\n"
-		"per-node injected (HOST_RX) and accepted (HOST_TX) load with the unfairness\n"
-		"metrics of spec 8.5 (min, max/min, CoV), drops by reason, decisions by reason.\n"
-		"Packet statistics need metadata records (capture.meta = true); a plain Ethernet\n"
-		"capture gives link loads and header fields only.\n"
-		"\n"
-		"options:\n"
-		"  --config CFG      the network file of the run: needed for path kinds, the\n"
-		"                    terminal latency of --window and the decoder's id limits\n"
-		"  --set PATH=VALUE  a setting of CFG, as given to dfly sim\n"
-		"  --window A:B      count the packets ejected in cycles [A, B): the set dfly sim\n"
-		"                    measures with sim.warmup = A and sim.measure = B - A\n"
-		"  --bin N           bin width of the misrouted-over-time series (default 100)\n"
-		"  --csv PREFIX      write PREFIX-summary.csv, -bins.csv, -links.csv, -nodes.csv\n"
-		"  --cycle-ns X      ns per cycle for Ethernet captures without metadata (default 1)\n"
-		"  --help            this text\n"
-		"\n"
-		"Exit status: 0, 1 if a file could not be read or held malformed records, 2 on a\n"
-		"usage error.\n");
+	fprintf(
+	    f,
+	    "usage: dfly trace FILE... [--config CFG [--set PATH=VALUE]...] [--window A:B]\n"
+	    "                  [--bin N] [--csv PREFIX] [--cycle-ns X]\n"
+	    "\n"
+	    "Read pcap captures written by dfly sim --capture or dfly-switch (format:\n"
+	    "include/dfly/trace.h), several files merged by time, and report what the routing\n"
+	    "did: packets delivered, latency (avg, p50, p99, max; tail at the node minus\n"
+	    "generation, cycles), local and global hops, path kinds (min, -G-, -GL, LG-, LGL,\n"
+	    "in-transit misroutes), %% misrouted (nonminimal) and %% globally misrouted, %%\n"
+	    "misrouted over time in bins of generation cycles, per-link load (PORT_TX records),\n"
+	    "per-node injected (HOST_RX) and accepted (HOST_TX) load with the unfairness\n"
+	    "metrics of spec 8.5 (min, max/min, CoV), drops by reason, decisions by reason.\n"
+	    "Packet statistics need metadata records (capture.meta = true); a plain Ethernet\n"
+	    "capture gives link loads and header fields only.\n"
+	    "\n"
+	    "options:\n"
+	    "  --config CFG      the network file of the run: needed for path kinds, the\n"
+	    "                    terminal latency of --window and the decoder's id limits\n"
+	    "  --set PATH=VALUE  a setting of CFG, as given to dfly sim\n"
+	    "  --window A:B      count the packets ejected in cycles [A, B): the set dfly sim\n"
+	    "                    measures with sim.warmup = A and sim.measure = B - A\n"
+	    "  --bin N           bin width of the misrouted-over-time series (default 100)\n"
+	    "  --csv PREFIX      write PREFIX-summary.csv, -bins.csv, -links.csv, -nodes.csv\n"
+	    "  --cycle-ns X      ns per cycle for Ethernet captures without metadata (default 1)\n"
+	    "  --help            this text\n"
+	    "\n"
+	    "Exit status: 0, 1 if a file could not be read or held malformed records, 2 on a\n"
+	    "usage error.\n");
 }
 
 /* Next record of @p s; false at the end. */
@@ -296,8 +297,8 @@ static void meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_
 			st->inj[d.src_node] += d.size_phits;
 	} else if (point == DFLY_TRACE_HOST_TX) {
 		uint64_t ej = cycle + 1 >= (uint64_t)st->lat_terminal + d.size_phits
-				      ? cycle + 1 - st->lat_terminal - d.size_phits
-				      : 0;
+				  ? cycle + 1 - st->lat_terminal - d.size_phits
+				  : 0;
 
 		if (in_window(st, ej))
 			count_packet(st, &d, cycle);
@@ -485,10 +486,10 @@ static void report(const struct tstate *st, double span)
 int cmd_trace(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
-		{"window", required_argument, NULL, 'w'}, {"bin", required_argument, NULL, 'b'},
-		{"csv", required_argument, NULL, 'o'},	  {"cycle-ns", required_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+	    {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
+	    {"window", required_argument, NULL, 'w'}, {"bin", required_argument, NULL, 'b'},
+	    {"csv", required_argument, NULL, 'o'},    {"cycle-ns", required_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 	};
 	static struct tsrc src[TRACE_MAX_FILES];
 	const char *cfg_path = NULL, *csv = NULL, *sets[64];
@@ -522,7 +523,8 @@ int cmd_trace(int argc, char **argv)
 			}
 			st.to = strtoull(end + 1, &end, 10);
 			if (*end != '\0' || st.to <= st.from) {
-				fprintf(stderr, "dfly trace: --window %s: expected A:B with A < B\n",
+				fprintf(stderr,
+					"dfly trace: --window %s: expected A:B with A < B\n",
 					optarg);
 				return 2;
 			}
@@ -534,7 +536,8 @@ int cmd_trace(int argc, char **argv)
 			unsigned long v = strtoul(optarg, &end, 10);
 
 			if (*end != '\0' || v == 0 || v > 100000000) {
-				fprintf(stderr, "dfly trace: --bin %s: expected 1..100000000\n", optarg);
+				fprintf(stderr, "dfly trace: --bin %s: expected 1..100000000\n",
+					optarg);
 				return 2;
 			}
 			st.bin = (uint32_t)v;
@@ -546,7 +549,8 @@ int cmd_trace(int argc, char **argv)
 		case 'n':
 			cycle_ns = strtod(optarg, NULL);
 			if (!(cycle_ns > 0)) {
-				fprintf(stderr, "dfly trace: --cycle-ns %s: expected > 0\n", optarg);
+				fprintf(stderr, "dfly trace: --cycle-ns %s: expected > 0\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -621,7 +625,8 @@ int cmd_trace(int argc, char **argv)
 		nsrc++;
 		s->dlt = pcap_datalink(s->pc);
 		if (s->dlt != DFLY_TRACE_DLT_META && s->dlt != DFLY_TRACE_DLT_ETH) {
-			fprintf(stderr, "dfly trace: %s: link type %d is not a dfly capture (147 or 1)\n",
+			fprintf(stderr,
+				"dfly trace: %s: link type %d is not a dfly capture (147 or 1)\n",
 				argv[i], s->dlt);
 			status = 1;
 			goto out;
@@ -657,9 +662,9 @@ int cmd_trace(int argc, char **argv)
 		}
 		tsrc_next(best);
 	}
-	span = st.windowed ? (double)(st.to - st.from)
-			   : st.records ? (double)(st.last_cycle - st.first_cycle + 1)
-					: 0;
+	span = st.windowed  ? (double)(st.to - st.from)
+	       : st.records ? (double)(st.last_cycle - st.first_cycle + 1)
+			    : 0;
 	report(&st, span);
 	if (csv != NULL && write_csvs(&st, csv, span) < 0)
 		status = 1;

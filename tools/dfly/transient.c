@@ -22,7 +22,6 @@
 #include "netcfg.h"
 #include "transient.h"
 
-
 static void usage_transient(FILE *f)
 {
 	fprintf(f,
@@ -33,7 +32,8 @@ static void usage_transient(FILE *f)
 		"t0 (the end of the warm-up) and record every delivered packet, cycle by cycle,\n"
 		"from t0 - PRE to t0 + POST; the sources keep generating 1000 cycles more (so the\n"
 		"last packets of the window cross a loaded network), then stop; the network\n"
-		"drains and the invariants are checked. One run per seed; the packets of all seeds are pooled per bin,\n"
+		"drains and the invariants are checked. One run per seed; the packets of all seeds "
+		"are pooled per bin,\n"
 		"so a bin reports the average over all the packets of all seeds that fall in it.\n"
 		"\n"
 		"options:\n"
@@ -80,10 +80,10 @@ static void usage_transient(FILE *f)
 
 /* Progress of a transient run, printed like the fabric's (after 3 s, every 2 s). */
 struct transient_progress {
-	bool on;	   /**< print at all (not --quiet) */
-	double start;	   /**< wall clock at the start of the run */
-	double last;	   /**< wall clock of the last line */
-	uint64_t total;	   /**< cycles of the run up to the end of the window */
+	bool on;           /**< print at all (not --quiet) */
+	double start;      /**< wall clock at the start of the run */
+	double last;       /**< wall clock of the last line */
+	uint64_t total;    /**< cycles of the run up to the end of the window */
 	uint64_t watchdog; /**< sim.watchdog, for the deadlock report */
 };
 
@@ -138,8 +138,8 @@ static int transient_run(const struct dfly_netcfg *from, const struct dfly_netcf
 	uint32_t lat = from->lat_global > from->lat_local ? from->lat_global : from->lat_local;
 	struct dfly_netcfg cfg = *from;
 	struct dfly_fabric *fab = dfly_sim_threads_env(&cfg, why, len) < 0
-					  ? NULL
-					  : dfly_fabric_create(&cfg, seed, why, len);
+				      ? NULL
+				      : dfly_fabric_create(&cfg, seed, why, len);
 	uint64_t limit, quiet_cycles = 0;
 	int rc = 1;
 
@@ -210,14 +210,21 @@ out:
 int cmd_transient(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"from", required_argument, NULL, 'f'},	 {"to", required_argument, NULL, 't'},
-		{"load", required_argument, NULL, 'l'},	 {"back-at", required_argument, NULL, 'b'},
-		{"pre", required_argument, NULL, 'P'},	 {"post", required_argument, NULL, 'Q'},
-		{"bin", required_argument, NULL, 'w'},	 {"by", required_argument, NULL, 'y'},
-		{"seed", required_argument, NULL, 'S'},	 {"seeds", required_argument, NULL, 'k'},
-		{"set", required_argument, NULL, 's'},	 {"csv", required_argument, NULL, 'c'},
-		{"quiet", no_argument, NULL, 'q'},	 {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"from", required_argument, NULL, 'f'},
+	    {"to", required_argument, NULL, 't'},
+	    {"load", required_argument, NULL, 'l'},
+	    {"back-at", required_argument, NULL, 'b'},
+	    {"pre", required_argument, NULL, 'P'},
+	    {"post", required_argument, NULL, 'Q'},
+	    {"bin", required_argument, NULL, 'w'},
+	    {"by", required_argument, NULL, 'y'},
+	    {"seed", required_argument, NULL, 'S'},
+	    {"seeds", required_argument, NULL, 'k'},
+	    {"set", required_argument, NULL, 's'},
+	    {"csv", required_argument, NULL, 'c'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *sets[DFLY_MAX_SETS + 3], *from_arg = NULL, *to_arg = NULL, *csv_path = NULL;
 	const char *load_arg = NULL, *cfg_path;
@@ -393,7 +400,7 @@ int cmd_transient(int argc, char **argv)
 
 	{
 		struct dfly_topo *t =
-			dfly_topo_create(from.p, from.a, from.h, from.t, from.arr, from.sigma);
+		    dfly_topo_create(from.p, from.a, from.h, from.t, from.arr, from.sigma);
 
 		printf("# dfly transient %s: ", cfg_path);
 		if (t) {
