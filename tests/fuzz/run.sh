@@ -27,7 +27,8 @@ srcs() {
     wire_ctrl) echo "asic-emu/wire.c asic-emu/topo.c" ;;
     host) echo "asic-emu/wire.c asic-emu/topo.c dataplane/host.c" ;;
     config) echo "config/netcfg.c dataplane/deploy.c dataplane/host.c asic-emu/topo.c
-        asic-emu/wire.c control/fw.c control/lia.c asic-emu/regs.c" ;;
+        asic-emu/wire.c asic-emu/regs.c asic-emu/log.c control/fw.c control/pb.c control/ectn.c
+        control/failover.c control/lia.c" ;;
     esac
 }
 libs() { [ "$1" = config ] && echo "-lconfig -lm" || echo ""; }
