@@ -106,9 +106,9 @@ int transient_parse_u64(const char *s, uint64_t *out)
 	return errno || *end != '\0' ? -EINVAL : 0;
 }
 
-/* The folders, relative to the dfly executable's, where the build tree puts the other binaries
- * (an install puts them all in one). */
-static const char *const tool_dirs[] = {".", "../dataplane", "../tools", NULL};
+/* The folders, relative to the dfly executable's, where the other binaries are: beside it (an
+ * install, and dfly-controld in the build tree) or in the build tree's dataplane/ (dfly-switch). */
+static const char *const tool_dirs[] = {".", "../dataplane", NULL};
 
 int dfly_find_tool(const char *name, char *out, size_t len)
 {
