@@ -4,10 +4,12 @@
  * run with routing.cc.check on (the event-driven counters equal the recompute form at every
  * cycle of every router, else the invariants fail) and the usual invariants after the drain
  * (conservation, credits, empty buffers, every counter and partial array back to 0):
- *  - H8, UN: Base, Filtered and ECtN misroute < 1% and their latency equals MIN's within 3%
- *    (h=2 at 0.2 and 0.4, h=4 at 0.3);
- *  - H10, ADV+1 0.4: Base, Hybrid and ECtN accept >= 0.9 x OLM's throughput; on h=2 ECtN has
- *    the lowest latency of the counter family, on h=4 (0.3 and 0.4) the lowest of all adaptive
+ * The properties follow the claims of spec §9.2 on h=2 and h=4; they are not the claims' verdicts,
+ * which `dfly repro claims` computes with the spec's tolerances (tests/sim/claims_quick.sh):
+ *  - UN (H8's setting): Base, Filtered and ECtN misroute < 1% and their latency equals MIN's within
+ * 3% (h=2 at 0.2 and 0.4, h=4 at 0.3);
+ *  - ADV+1 0.4 (H10's setting): Base, Hybrid and ECtN accept >= 0.9 x OLM's throughput; on h=2 ECtN
+ * has the lowest latency of the counter family, on h=4 (0.3 and 0.4) the lowest of all adaptive
  *    mechanisms, OLM and Hybrid included, and its injection-time misrouting happens;
  *  - H13, UN -> ADV+1 at 0.2 on h=4: Base reaches 80% of its misrouted share within 30 cycles;
  *    ECtN routes exactly like Base until the first partial-array broadcast after the change

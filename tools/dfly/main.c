@@ -17,7 +17,7 @@ static const struct dfly_cmd commands[] = {
     {"bench", NULL, cmd_bench, "measure emulation speed"},
     {"transient", NULL, cmd_transient,
      "switch patterns after the warm-up, record the response cycle by cycle"},
-    {"repro", "transient|steady|threshold|lia", cmd_repro,
+    {"repro", "claims|transient|steady|threshold|lia", cmd_repro,
      "rerun the papers' transient, steady-state, threshold and LIA experiments and draw "
      "their figures"},
     {"stats", NULL, cmd_stats, "read the routers' counters live from shared memory"},

@@ -935,6 +935,8 @@ static void usage_repro_all(FILE *f)
 		"  steady     latency and throughput against offered load under UN, ADV+1 and\n"
 		"             ADV+h (H8-H11)\n"
 		"  threshold  Base's contention threshold swept under UN and ADV+1 (H17)\n"
+		"  claims     every checkable claim of spec §9 (H1-H44): runs, verdicts against\n"
+		"             the spec's tolerances, claims.csv and a report\n"
 		"  lia        the LIA paper's load sweeps (UN, ADV+1, ADV+h, ADVc) for MIN, VLB,\n"
 		"             VAL, UGAL-G, PB, PB-ACOR, TPR and LIA, and ADVc per switch\n"
 		"             (H31-H37)\n"
@@ -956,8 +958,11 @@ int cmd_repro(int argc, char **argv)
 		return repro_threshold(argc - 1, argv + 1);
 	if (strcmp(argv[1], "lia") == 0)
 		return repro_lia(argc - 1, argv + 1);
+	if (strcmp(argv[1], "claims") == 0)
+		return repro_claims(argc - 1, argv + 1);
 	fprintf(stderr,
-		"dfly repro: unknown experiment '%s' (known: transient, steady, threshold, lia)\n",
+		"dfly repro: unknown experiment '%s' (known: transient, steady, threshold, lia, "
+		"claims)\n",
 		argv[1]);
 	return 2;
 }

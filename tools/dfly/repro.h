@@ -87,4 +87,7 @@ int repro_threshold(int argc, char **argv);
 /** dfly repro lia (repro_sweep.c): the LIA paper's load sweeps and ADVc per switch (H31-H37). */
 int repro_lia(int argc, char **argv);
 
+/** dfly repro claims (claims.c): the verdicts of spec §9's claims, computed (H1-H44). */
+int repro_claims(int argc, char **argv);
+
 #endif /* DFLY_REPRO_H */

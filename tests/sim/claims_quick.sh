@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# `dfly repro claims --scale quick` (issue 23): every claim of spec §9 meaningful at h = 3 is run
+# and judged against the spec's tolerances; the claims listed in claims-quick.holds must hold
+# (the list is what the quick scale measured when it was written: a claim that stops holding
+# is a change of the model's results, to explain or fix). Also checks the engine: claims.csv
+# has one row per claim with a valid verdict and the issue's columns, a second run on the same
+# folder is refused without --resume, with --resume it runs nothing, --report-only agrees.
+set -euo pipefail
+DFLY=${1:?usage: claims_quick.sh DFLY}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d /tmp/dfly-claims.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cd "$src"
+holds=$(grep -v '^#' "$here/claims-quick.holds" | tr -d ' \n')
+
+"$DFLY" repro claims --scale quick --jobs 2 --no-plots --out "$tmp/q" \
+    --expect-holds "$holds" > "$tmp/out.txt"
+tail -1 "$tmp/out.txt"
+
+python3 - "$tmp/q/claims.csv" "$holds" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+need = ["id", "config", "scale", "protocol", "measured", "expected", "tolerance", "verdict", "note"]
+assert list(rows[0].keys()) == need, rows[0].keys()
+ids = [r["id"] for r in rows]
+assert ids == ["H%d" % i for i in range(1, 45)], ids
+ok = {"holds", "partly", "fails", "not-run", "not-implemented"}
+for r in rows:
+    assert r["verdict"] in ok, r
+    assert r["scale"] == "quick", r
+    if r["verdict"] in ("holds", "partly", "fails"):
+        assert r["measured"] and r["expected"] and r["tolerance"], r
+for h in sys.argv[2].split(","):
+    assert next(r for r in rows if r["id"] == h)["verdict"] == "holds", h
+print("claims.csv: %d claims, %d hold" % (len(rows), sum(r["verdict"] == "holds" for r in rows)))
+PY
+
+# the same folder again: refused without --resume (the runs are kept), nothing to run with it
+if "$DFLY" repro claims --scale quick --only H1 --no-plots --out "$tmp/q" > /dev/null 2>&1; then
+    echo "FAIL: a second run on a folder with results was not refused"; exit 1
+fi
+"$DFLY" repro claims --scale quick --only H1,H2 --no-plots --out "$tmp/q" --resume \
+    > "$tmp/r.txt" 2> "$tmp/r.err"
+grep -q "0 to run" "$tmp/r.err" || { echo "FAIL: --resume ran points again"; cat "$tmp/r.err"; exit 1; }
+grep -q "^H1 *holds" "$tmp/r.txt" || { echo "FAIL: H1 after --resume"; exit 1; }
+"$DFLY" repro claims --scale quick --report-only --no-plots --out "$tmp/q" > "$tmp/ro.txt"
+diff <(grep '^H' "$tmp/out.txt") <(grep '^H' "$tmp/ro.txt") || { echo "FAIL: --report-only differs"; exit 1; }
+echo "claims quick: ok"
