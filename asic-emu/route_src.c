@@ -9,6 +9,38 @@
 #include "asic_priv.h"
 
 /*
+ * Q of output @p port as UGAL-L compares it (spec §4.5): q_occ() (capacity − credits, spec
+ * §3.3), or with knobs.ugal_remove_rtt the estimate of IAR's own simulator (BookSim,
+ * indirect_adaptive_routing and SRP_IAR branches, IQRouter::GetCredit with remove_credit_rtt,
+ * which their dragonfly configs set): the phits still committed in the output FIFO (granted,
+ * not yet on the link: IAR §6.2's "flits committed but not yet transmitted"), plus what has
+ * left for the link less the link's credit round trip at one phit per cycle, 2 × latency,
+ * clamped at 0. Without it, a global port under load always shows the ~2·100 cycles of phits
+ * and credits in flight on its link, a local port ~2·10: UGAL-L then reads a busy but
+ * unqueued global link as congested against any local one (PAR's second source-group router,
+ * a source router that owns the minimal global link).
+ */
+static inline int64_t ugal_q(const struct asic *as, uint32_t port, uint32_t vc)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	const struct asic_out *out = &as->out[port];
+	uint32_t q = q_occ(as, port, vc, k->ugal_per_port), fifo = 0, rtt;
+
+	if (!k->ugal_remove_rtt || out->kind == DFLY_PORT_TERMINAL || out->link == NULL)
+		return q;
+	for (uint32_t i = out->head; i != out->tail; i++) {
+		const struct asic_pkt *pk = out->fifo[i & out->mask];
+
+		if (k->ugal_per_port || pk->vc == vc)
+			fifo += pk->len;
+	}
+	rtt = 2 * out->link->latency;
+	if (q < fifo + rtt)
+		return fifo < q ? fifo : q;
+	return q - rtt;
+}
+
+/*
  * UGAL-G (spec §4.5): a non-physical oracle that sees the queues of other routers. Q of each
  * path is the occupancy of its global channel's VC at the router that owns it (the first
  * global hop), plus the local first hop's when that router is another one. Without a view of
@@ -33,7 +65,7 @@ static void ugal_g_occ(const struct asic *as, const struct asic_pkt *pk, uint32_
 			const struct asic *o = as->group_view[hops[1].router % t->a];
 
 			if (o != NULL)
-				*q[k] += q_occ(o, hops[1].port, vc, as->regs->knobs.ugal_per_port);
+				*q[k] += ugal_q(o, hops[1].port, vc);
 		}
 	}
 }
@@ -68,8 +100,8 @@ static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, 
 	val_port = dfly_topo_min_port(t, as->router, root, pk->dst_node);
 	min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
 	val_vc = hop_vc(as, pk, val_port, true, dst_group, false);
-	qmin = q_occ(as, min_port, min_vc, k->ugal_per_port);
-	qval = q_occ(as, val_port, val_vc, k->ugal_per_port);
+	qmin = ugal_q(as, min_port, min_vc);
+	qval = ugal_q(as, val_port, val_vc);
 	if (dfly_mode_is(M, DFLY_MODEF_ORACLE))
 		ugal_g_occ(as, pk, root, &qmin, &qval);
 	T = k->ugal_t;

@@ -188,6 +188,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_D("routing.ugal.f", ugal_f, 2.0, 0.0, 64.0, "F of Q_min <= F*Q_val + T"),
 	NC_D("routing.ugal.t", ugal_t, 3.0, -1000.0, 1000.0, "T in packets (x packet.phits)"),
 	NC_E("routing.ugal.occupancy", ugal_occ, nc_occ_names, "Q per hop VC | whole port"),
+	NC_B("routing.ugal.remove_rtt", ugal_remove_rtt, false,
+	     "Q without the link's credit round trip, 2*latency phits (IAR's BookSim)"),
 	NC_G("routing.pb"),
 	NC_D("routing.pb.f", pb_f, 2.0, 0.0, 64.0, "F of S = Q > F*Qavg + T"),
 	NC_D("routing.pb.t", pb_t, 3.0, -1000.0, 1000.0, "T in packets (x packet.phits)"),
@@ -1743,6 +1745,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);
 	k->ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);
 	k->ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
+	k->ugal_remove_rtt = cfg->ugal_remove_rtt;
 	k->nonmin_needs_credits = cfg->cand_credits;
 	k->reevaluate = cfg->reevaluate;
 	k->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;

@@ -124,6 +124,8 @@ struct dfly_netcfg {
 	double ugal_f;           /**< routing.ugal.f: F of UGAL-L, default 2 (IAR eq. 2) */
 	double ugal_t;           /**< routing.ugal.t: T in packets, default 3 */
 	enum dfly_occ ugal_occ;  /**< routing.ugal.occupancy: "vc" (default, A-4.4) | "port" */
+	bool ugal_remove_rtt;    /**< routing.ugal.remove_rtt: Q without the link's credit round
+				      trip (IAR's BookSim); default false (spec §3.3) */
 	double pb_f;             /**< routing.pb.f: F of the saturation bit, default 2 (A-4.3) */
 	double pb_t;             /**< routing.pb.t: T in packets, default 3 (CBAR Table I) */
 	enum dfly_pb_avg pb_avg; /**< routing.pb.average: "all" (default, A-4.1) | "other" */

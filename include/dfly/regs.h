@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v11: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v12: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 11u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 12u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -372,6 +372,11 @@ struct dfly_regs_knobs {
 	/** router.link_dead_cycles: a link down this long is dead: what can only leave through it
 	 *  is discarded (drop.link_dead) instead of waiting; 0 = wait for ever */
 	uint32_t link_dead;
+	/** routing.ugal.remove_rtt: Q_min and Q_val of UGAL-L (and of PB's, PAR's, UGAL-G's, LIA's
+	 *  UGAL comparison) leave out the link's credit round trip: the phits committed in the
+	 *  output FIFO, plus max(0, the rest − 2 × link latency) (IAR's BookSim: remove_credit_rtt,
+	 *  route_src.c ugal_q()); 0 (default, spec §3.3): capacity − credits */
+	uint32_t ugal_remove_rtt;
 };
 
 /**

@@ -4,9 +4,11 @@
  * firmware running beside every ASIC (spec §4.5–§4.7, §4.10, §8.6): UGAL-L and PB route UN
  * traffic minimally at low load; PB and OLM keep up with Valiant under ADV+1 and PB beats its
  * latency; after UN→ADV+1 the misrouted share rises from near 0 to ≥ 80% within a few hundred
- * cycles; the decision counters partition the injected packets; PB's out-of-band frames arrive
- * in exact numbers and the in-band mode works; no deadlock at full load; invariants after every
- * run; same seed, same result.
+ * cycles; with routing.ugal.remove_rtt (IAR's BookSim) PAR, UGAL and PB route UN at 0.3 like
+ * MIN and PB's nonminimal share after ADV+1→UN starts near 1/(ah+1) and falls to ≈ 0 (H7); the
+ * decision counters partition the injected packets; PB's out-of-band frames arrive in exact
+ * numbers and the in-band mode works; no deadlock at full load; invariants after every run; same
+ * seed, same result.
  */
 #include <string.h>
 
@@ -128,7 +130,9 @@ static void test_adv1_h4(void **state)
  * UN -> ADV+1 at 0.2 (spec §7.4, §8.6; H13): misrouted share from ~0 to >= 80%
  */
 
-static double window_pct(const struct dfly_transient *rec, int64_t from, int64_t to)
+/* % of the packets generated in [@p from, @p to) that were globally misrouted, or with
+ * @p nonmin that took a nonminimal decision. */
+static double window_pct(const struct dfly_transient *rec, int64_t from, int64_t to, bool nonmin)
 {
 	uint64_t n = 0, m = 0;
 
@@ -137,24 +141,26 @@ static double window_pct(const struct dfly_transient *rec, int64_t from, int64_t
 
 		if (bin->cycle >= from && bin->cycle < to) {
 			n += bin->packets;
-			m += bin->misrouted;
+			m += nonmin ? bin->nonmin : bin->misrouted;
 		}
 	}
 	return n ? 100.0 * (double)m / (double)n : 0.0;
 }
 
-static void transient(const char *mech, const char *const *extra, int nextra)
+/* On h4: warm up 3000 cycles under @p pat at @p load, switch to @p to (offset @p off) at t0,
+ * record [-200, +1000) by generation cycle, drain, check the invariants. */
+static struct dfly_transient *transient_run(const char *mech, const char *pat, const char *load,
+					    enum dfly_pattern to, int off, const char *const *extra,
+					    int nextra, struct dfly_transient_summary *sum)
 {
 	struct dfly_netcfg cfg;
 	struct dfly_transient_params tp = {.pre = 200, .post = 1000, .bin = 1};
-	struct dfly_transient_summary sum;
 	struct dfly_transient *rec;
 	struct dfly_fabric *fab;
 	char err[DFLY_NETCFG_ERRLEN];
 	const uint64_t warm = 3000;
-	double before, early, after;
 
-	setup(&cfg, "h4", mech, "un", "0.2", extra, nextra);
+	setup(&cfg, "h4", mech, pat, load, extra, nextra);
 	fab = dfly_fabric_create(&cfg, 1, err, sizeof(err));
 	assert_non_null(fab);
 	tp.t0 = warm;
@@ -162,7 +168,7 @@ static void transient(const char *mech, const char *const *extra, int nextra)
 	assert_non_null(rec);
 	dfly_fabric_set_tap_concurrent(fab, dfly_transient_tap, rec);
 	assert_int_equal(dfly_fabric_step(fab, warm), 0);
-	assert_int_equal(dfly_fabric_set_pattern(fab, DFLY_PAT_ADV, 1), 0);
+	assert_int_equal(dfly_fabric_set_pattern(fab, to, off), 0);
 	/* the sources run past the window so its last packets see a loaded network */
 	assert_int_equal(dfly_fabric_step(fab, tp.post + 500), 0);
 	dfly_fabric_set_load(fab, 0);
@@ -172,10 +178,21 @@ static void transient(const char *mech, const char *const *extra, int nextra)
 	assert_int_equal(dfly_fabric_step(fab, 400), 0); /* credits home */
 	assert_int_equal(dfly_fabric_check_invariants(fab, true, err, sizeof(err)), 0);
 	dfly_transient_end_run(rec);
-	assert_int_equal(dfly_transient_summarize(rec, &sum), 0);
-	before = window_pct(rec, -200, 0);
-	early = window_pct(rec, 200, 300);
-	after = window_pct(rec, 200, 1000);
+	assert_int_equal(dfly_transient_summarize(rec, sum), 0);
+	dfly_fabric_destroy(fab);
+	return rec;
+}
+
+static void transient(const char *mech, const char *const *extra, int nextra)
+{
+	struct dfly_transient_summary sum;
+	struct dfly_transient *rec;
+	double before, early, after;
+
+	rec = transient_run(mech, "un", "0.2", DFLY_PAT_ADV, 1, extra, nextra, &sum);
+	before = window_pct(rec, -200, 0, false);
+	early = window_pct(rec, 200, 300, false);
+	after = window_pct(rec, 200, 1000, false);
 	printf(
 	    "# h4 %s UN->ADV+1 at 0.2: misrouted %.1f%% before, %.1f%% in [+200,+300), %.1f%% "
 	    "in [+200,+1000); reaction time %lld cycles; latency %.1f before, peak %.1f at +%lld, "
@@ -186,7 +203,6 @@ static void transient(const char *mech, const char *const *extra, int nextra)
 	assert_true(early >= 80.0);
 	assert_true(after >= 80.0);
 	dfly_transient_destroy(rec);
-	dfly_fabric_destroy(fab);
 }
 
 static void test_transient_pb(void **state)
@@ -201,6 +217,77 @@ static void test_transient_olm(void **state)
 {
 	(void)state;
 	transient("olm", NULL, 0);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * UGAL-L and the credit round trip (routing.ugal.remove_rtt; IAR's BookSim remove_credit_rtt)
+ */
+
+/*
+ * UN at 0.3 on h4 (global links of 100 cycles, local 10, T = 3 packets = 24 phits). Q =
+ * capacity − credits counts the round trip in flight: ≈ 0.3 × 2·100 = 60 phits on a busy global
+ * link against 0.3 × 2·10 = 6 on a local one, so Q_min > 2·Q_val + T (60 > 36) at PAR's second
+ * router, where the minimal hop is always global and the Valiant one nearly always local: most
+ * of PAR's traffic is reversed (≥ 50%). With the round trip removed, a misroute needs more than
+ * 3 packets queued beyond it on a link at 30% utilisation (M/M/1: P(N ≥ 4) = 0.3^4 < 1%), so
+ * PAR, UGAL and PB misroute ≤ 1% and their latency is MIN's within that 1% (a Valiant path is at
+ * most twice as long) plus 1%.
+ */
+static void test_remove_rtt_un(void **state)
+{
+	const char *base[] = {"sim.warmup=2000", "sim.measure=3000", "vcs.local=5"};
+	const char *with[] = {"sim.warmup=2000", "sim.measure=3000", "vcs.local=5",
+			      "routing.ugal.remove_rtt=true"};
+	const char *mechs[] = {"par", "ugal", "pb"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result rmin, r;
+
+	(void)state;
+	setup(&cfg, "h4", "min", "un", "0.3", base, 3);
+	run(&cfg, 1, &rmin);
+	setup(&cfg, "h4", "par", "un", "0.3", base, 3);
+	run(&cfg, 1, &r);
+	printf(
+	    "# h4 par UN 0.3, Q with the round trip: misrouted %.2f%%, latency %.1f (MIN %.1f)\n",
+	    r.misrouted_pct, r.lat_avg, rmin.lat_avg);
+	assert_true(r.misrouted_pct >= 50.0);
+	for (unsigned i = 0; i < 3; i++) {
+		setup(&cfg, "h4", mechs[i], "un", "0.3", with, 4);
+		run(&cfg, 1, &r);
+		printf("# h4 %s UN 0.3, remove_rtt: misrouted %.2f%%, latency %.1f (MIN %.1f)\n",
+		       mechs[i], r.misrouted_pct, r.lat_avg, rmin.lat_avg);
+		assert_true(r.misrouted_pct <= 1.0);
+		assert_true(r.lat_avg <= 1.02 * rmin.lat_avg);
+		assert_true(r.accepted >= 0.99 * rmin.accepted);
+	}
+}
+
+/*
+ * H7 (IAR §5.2.2): after ADV+1 (WC1) → UN at 0.35, the packets whose minimal global channel
+ * was congested under WC1, 1/(ah+1) = 1/33 of them, still go nonminimally at first; as those
+ * queues drain nearly all go minimally. PB with the round trip removed: in [0, +50) between half
+ * and twice 1/33 (the spec's factor-of-2 band for a fraction read off a figure), in [+800,
+ * +1000) ≤ 0.5%. (With the round trip counted, the 1 in a sources that own a minimal global
+ * link keep misrouting ≈ 10% of UN traffic for good.)
+ */
+static void test_h7_wc1_to_un_pb(void **state)
+{
+	const char *x[] = {"routing.val.recompute=true", "routing.ugal.remove_rtt=true"};
+	const double f = 1.0 / 33.0 * 100.0;
+	struct dfly_transient_summary sum;
+	struct dfly_transient *rec;
+	double early, late;
+
+	(void)state;
+	rec = transient_run("pb", "adv+1", "0.35", DFLY_PAT_UN, 0, x, 2, &sum);
+	early = window_pct(rec, 0, 50, true);
+	late = window_pct(rec, 800, 1000, true);
+	printf("# h4 pb ADV+1->UN at 0.35, remove_rtt: nonminimal %.2f%% in [0,+50), %.2f%% in "
+	       "[+800,+1000); 1/(ah+1) = %.2f%%\n",
+	       early, late, f);
+	assert_true(early >= 0.5 * f && early <= 2.0 * f);
+	assert_true(late <= 0.5);
+	dfly_transient_destroy(rec);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -422,6 +509,7 @@ int main(void)
 	    cmocka_unit_test(test_transient_pb),      cmocka_unit_test(test_transient_olm),
 	    cmocka_unit_test(test_decision_counters), cmocka_unit_test(test_pb_frames_exact),
 	    cmocka_unit_test(test_pb_inband),         cmocka_unit_test(test_full_load_no_deadlock),
+	    cmocka_unit_test(test_remove_rtt_un),     cmocka_unit_test(test_h7_wc1_to_un_pb),
 	    cmocka_unit_test(test_deterministic),
 	};
 

@@ -999,6 +999,54 @@ static void test_ugal_per_vc_boundary(void **state)
 	net_free(&d.n);
 }
 
+/*
+ * routing.ugal.remove_rtt (IAR's BookSim, remove_credit_rtt): Q less the link's credit round
+ * trip, 2 × latency phits (local 10 → 20, global 100 → 200), clamped at 0. Nothing is in the
+ * output FIFOs here, so Q' = max(0, Q − 2·latency).
+ */
+static void test_ugal_remove_rtt(void **state)
+{
+	struct dec_net d;
+	struct asic_pkt pk;
+
+	(void)state;
+	dec_build(&d, DFLY_MODE_UGAL, map_val);
+	/* Q_val = 4 on L0, Q_min = 208 on G0: 208 > 2*4 + 8 without, 8 <= 2*0 + 8 with */
+	asic_debug_set_credits(d.n.as[0], d.lport, 0, 32 - 4);
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - 208);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_NONMIN_UGAL);
+	assert_int_equal(pk.dec.q_min, 208);
+	assert_int_equal(pk.dec.q_val, 4);
+	d.n.regs[0].knobs.ugal_remove_rtt = 1;
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	assert_int_equal(pk.dec.q_min, 8);
+	assert_int_equal(pk.dec.q_val, 0);
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - 209); /* 9 > 8 */
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_NONMIN_UGAL);
+	assert_int_equal(pk.dec.q_min, 9);
+	/* the local hop's 20: Q_val = 24 → 4, so Q_min up to 216 (16 <= 2*4 + 8) stays minimal */
+	asic_debug_set_credits(d.n.as[0], d.lport, 0, 32 - 24);
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - 216);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	assert_int_equal(pk.dec.q_val, 4);
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - 217);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_NONMIN_UGAL);
+	/* per port: the round trip comes off the sum of the VCs once, 24 + 10 − 20 = 14 */
+	d.n.regs[0].knobs.ugal_per_port = 1;
+	asic_debug_set_credits(d.n.as[0], d.lport, 1, 32 - 10);
+	asic_debug_set_credits(d.n.as[0], d.gport, 1, 256 - 19); /* 217 + 19 − 200 = 36 */
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.dec.q_val, 14);
+	assert_int_equal(pk.dec.q_min, 36);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL); /* 36 <= 2*14 + 8 */
+	net_free(&d.n);
+}
+
 /* PB: the minimal global channel's bit (on the VC minimal packets use) forces nonminimal. */
 static void test_pb_saturation_bit(void **state)
 {
@@ -1819,6 +1867,7 @@ int main(void)
 	    cmocka_unit_test(test_flexvc_allowed),
 	    cmocka_unit_test(test_table_double_buffer),
 	    cmocka_unit_test(test_ugal_per_vc_boundary),
+	    cmocka_unit_test(test_ugal_remove_rtt),
 	    cmocka_unit_test(test_pb_saturation_bit),
 	    cmocka_unit_test(test_olm_trigger),
 	    cmocka_unit_test(test_mode_switch),
