@@ -107,6 +107,34 @@ const struct cl_net *cl_net(struct cl_ctx *x, char letter)
 	abort(); /* a claim names a network that does not exist: a bug of claims_def.c */
 }
 
+/* FNV-1a of the network file of @p letter (as found from here): a changed file makes the points
+ * run with the old one stale (pt_load()). 0 if unreadable. */
+static const struct cl_net *cl_net_of(char letter);
+
+static uint32_t cfg_hash(char letter)
+{
+	static uint32_t cache[3];
+	static bool done[3];
+	const char *letters = "TLI";
+	unsigned k = (unsigned)(strchr(letters, letter) - letters);
+	char path[512];
+	uint32_t h = 2166136261u;
+	FILE *f;
+	int c;
+
+	if (done[k])
+		return cache[k];
+	repro_src_path(cl_net_of(letter)->file, path, sizeof(path));
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	while ((c = fgetc(f)) != EOF)
+		h = (h ^ (uint8_t)c) * 16777619u;
+	fclose(f);
+	done[k] = true;
+	return cache[k] = h;
+}
+
 static const struct cl_net *cl_net_of(char letter)
 {
 	struct cl_ctx x = {.scale = cur_scale};
@@ -589,6 +617,21 @@ static void pt_load(struct cl_point *p)
 	pt_path(p, "ok", ok, sizeof(ok));
 	pt_path(p, "csv", csv, sizeof(csv));
 	pt_path(p, "txt", txt, sizeof(txt));
+	{
+		/* a point run with another version of its network file is stale: run it again */
+		FILE *f = fopen(ok, "r");
+		char line[256], *c;
+
+		if (f != NULL) {
+			if (fgets(line, sizeof(line), f) != NULL && (c = strstr(line, ", cfg ")) &&
+			    strtoul(c + 6, NULL, 16) != cfg_hash(p->letter)) {
+				fprintf(stderr, "claims: %s: its network file changed, run again\n",
+					p->name);
+				unlink(ok);
+			}
+			fclose(f);
+		}
+	}
 	if (access(ok, R_OK) != 0) {
 		char failed[512];
 
@@ -870,6 +913,8 @@ static void point_revs(char *buf, size_t len)
 			snprintf(rev, sizeof(rev), "%s", s + 7);
 		fclose(f);
 		rev[strcspn(rev, "\n")] = '\0';
+		if ((s = strstr(rev, ", cfg ")) != NULL)
+			*s = '\0';
 		if (rev[0] == '\0')
 			snprintf(rev, sizeof(rev), "unrecorded");
 		if (strstr(buf, rev) == NULL && n + strlen(rev) + 3 < len)
