@@ -68,10 +68,13 @@ static void h1(struct cl_ctx *x)
 {
 	for (const char *l = "TL"; *l; l++) {
 		const struct cl_net *n = cl_net(x, *l);
-		const struct cl_sim *s = S(x, *l, "min", "adv+1", 0.3, NULL);
+		/* 0.05 is past the bound on every network (6x at h = 8) and leaves a backlog the
+		 * drain can clear: at 0.3 CFG-L's 5,040-phit injection buffers did not drain in
+		 * 200,000 cycles */
+		const struct cl_sim *s = S(x, *l, "min", "adv+1", 0.05, NULL);
 		char what[64];
 
-		snprintf(what, sizeof(what), "%s MIN ADV+1 accepted at 0.3 offered", n->name);
+		snprintf(what, sizeof(what), "%s MIN ADV+1 accepted at 0.05 offered", n->name);
 		if (s)
 			cl_le(x, what, s->accepted, 1.0 / (2.0 * n->h * n->h));
 	}
