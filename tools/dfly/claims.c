@@ -798,8 +798,8 @@ static int run_points(enum cl_scale scale, struct cl_ctx *x, unsigned *order, un
 			pt_path(p, rc == 0 ? "ok" : "failed", path, sizeof(path));
 			f = fopen(path, "w");
 			if (f) {
-				fprintf(f, "exit %d after %.1f s, dfly %s\n", rc, p->wall,
-					DFLY_REV);
+				fprintf(f, "exit %d after %.1f s, dfly %s, cfg %08x\n", rc, p->wall,
+					DFLY_REV, cfg_hash(p->letter));
 				pt_cmdline(f, p, scale, x, "dfly");
 				fclose(f);
 			}
