@@ -1077,6 +1077,36 @@ struct cl_report {
 
 static const char *verdicts[5] = {"holds", "partly", "fails", "not-run", "not-implemented"};
 
+/*
+ * The section "## ID" of docs/claims-notes.md, if any: the disagreements traced to their cause
+ * (hand-written explanations with their evidence; never a verdict, which only the checks give).
+ */
+static void report_notes(FILE *md, const char *id)
+{
+	char path[512], line[1024], head[32];
+	bool in = false, any = false;
+	FILE *f;
+
+	repro_src_path("docs/claims-notes.md", path, sizeof(path));
+	f = fopen(path, "r");
+	if (f == NULL)
+		return;
+	snprintf(head, sizeof(head), "## %s\n", id);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "## ", 3) == 0) {
+			in = strcmp(line, head) == 0;
+			if (in && !any) {
+				fprintf(md, "\n**Traced** (docs/claims-notes.md):\n");
+				any = true;
+			}
+			continue;
+		}
+		if (in)
+			fputs(line, md);
+	}
+	fclose(f);
+}
+
 static void report_claim(struct cl_report *rp, struct cl_ctx *x, const struct claim *c,
 			 const struct cl_result *r, bool fig)
 {
@@ -1134,6 +1164,7 @@ static void report_claim(struct cl_report *rp, struct cl_ctx *x, const struct cl
 	}
 	if (fig)
 		fprintf(rp->md, "\n![%s](%s/%s.png)\n", c->id, rp->figrel, c->id);
+	report_notes(rp->md, c->id);
 	fputc('\n', rp->md);
 }
 
