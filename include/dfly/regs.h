@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 11u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 12u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -372,6 +372,12 @@ struct dfly_regs_knobs {
 	/** router.link_dead_cycles: a link down this long is dead: what can only leave through it
 	 *  is discarded (drop.link_dead) instead of waiting; 0 = wait for ever */
 	uint32_t link_dead;
+	/** OLM and Hybrid's credit trigger, FOGSim's CGA restriction: misrouting off a minimal
+	 *  global hop needs that link saturated among this router's global links, 100·h·Q >
+	 *  olm_sat_f_pct·ΣQ + 100·h·olm_sat_t (Q of the hop's VC); 0 = no restriction */
+	uint32_t olm_sat;
+	uint32_t olm_sat_f_pct; /**< F in percent (FOGSim: 150) */
+	int32_t olm_sat_t;      /**< T in phits (the config's packets × packet length) */
 };
 
 /**
