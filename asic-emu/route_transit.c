@@ -58,7 +58,8 @@ static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_p
 
 /*
  * OLM (spec §4.10, MM+L, 3/2 VCs), with FOGSim's congestion-aware trigger [xcheck]: misrouting
- * is considered only while the minimal hop cannot take the packet and occ%(min) ≥ olm_min_pct.
+ * is considered only while the minimal hop cannot take the packet, occ%(min) ≥ olm_min_pct and,
+ * on a minimal global hop, its link is saturated (olm_global_saturated, routing.olm.saturation).
  * "Cannot take" is: its downstream VC lacks credits for the whole packet, or its output FIFO
  * lacks room. FOGSim also counts an output that is busy in this very cycle; in this model that
  * is a one-tick allocator conflict, and counting it misroutes 17% of UN traffic at 0.2 load on
@@ -88,7 +89,30 @@ static uint32_t olm_pick(struct asic *as, const struct asic_pkt *pk, uint64_t ca
 	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
 }
 
-/* OLM's misrouting condition on the minimal hop (see olm_pick). */
+/*
+ * FOGSim's CGA restriction [xcheck]: is the minimal global hop's link saturated among this
+ * router's global links, Q > F·Qavg + T, Q the occupancy of the hop's VC and Qavg its mean over
+ * the h global ports (FOGSim updateCongestionStatusGlobalLinks(), per VC; misrouteCondition()
+ * ANDs it into the CGA trigger, which always switches it on). Under ADVc the h global links of
+ * the bottleneck router carry the same load, so none is saturated: neither its injection nor
+ * the transit that reaches it is misrouted, the transit waits for those links (thesis §3.1.3:
+ * the routing "requires a certain level of congestion in Rout"), and with in-transit priority
+ * it starves the router's injection (thesis Table 3.1, spec H20).
+ */
+static bool olm_global_saturated(const struct asic *as, uint32_t min_port, uint32_t min_vc)
+{
+	const struct dfly_topo *t = as->topo;
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	int64_t sum = 0, h = t->h;
+
+	for (uint32_t q = 0; q < t->h; q++)
+		sum += q_occ(as, t->first_global + q, min_vc, false);
+	return 100 * h * (int64_t)q_occ(as, min_port, min_vc, false) >
+	       (int64_t)k->olm_sat_f_pct * sum + 100 * h * k->olm_sat_t;
+}
+
+/* OLM's misrouting condition on the minimal hop (see olm_pick), with the CGA restriction on a
+ * minimal global hop when knobs.olm_sat is on. */
 static bool olm_min_congested(const struct asic *as, const struct asic_pkt *pk, uint32_t min_port,
 			      uint32_t min_vc)
 {
@@ -97,8 +121,11 @@ static bool olm_min_congested(const struct asic *as, const struct asic_pkt *pk, 
 	if (mo->kind == DFLY_PORT_TERMINAL ||
 	    (has_credits(as, min_port, min_vc, pk->len) && mo->occ + pk->len <= mo->cap))
 		return false;
-	return (uint64_t)q_occ(as, min_port, min_vc, false) * 100 >=
-	       (uint64_t)as->regs->knobs.olm_min_pct * mo->credit_cap[min_vc];
+	if ((uint64_t)q_occ(as, min_port, min_vc, false) * 100 <
+	    (uint64_t)as->regs->knobs.olm_min_pct * mo->credit_cap[min_vc])
+		return false;
+	return mo->kind != DFLY_PORT_GLOBAL || !as->regs->knobs.olm_sat ||
+	       olm_global_saturated(as, min_port, min_vc);
 }
 
 /* ---- contention counters (spec §5.3-§5.7) ---- */

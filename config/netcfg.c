@@ -207,6 +207,12 @@ static const struct nc_setting nc_settings[] = {
 	     "candidate valid iff occ%(c) <= X% * occ%(min)"),
 	NC_I("routing.olm.min_occupancy_pct", NC_U32, olm_min_pct, 0, 0, 100,
 	     "consider misrouting only if occ%(min) >= this"),
+	NC_B("routing.olm.saturation", olm_sat, true,
+	     "misroute off a minimal global hop only if its link is saturated, Q > F*Qavg + T over "
+	     "the router's global links (FOGSim's CGA; false: whenever the hop is blocked)"),
+	NC_D("routing.olm.saturation_f", olm_sat_f, 1.5, 0.0, 64.0, "F of Q > F*Qavg + T"),
+	NC_D("routing.olm.saturation_t", olm_sat_t, 5.0, -1000.0, 1000.0,
+	     "T in packets (x packet.phits)"),
 	NC_G("routing.cc"),
 	NC_I("routing.cc.threshold", NC_U32, cc_th, 6, 1, 4096,
 	     "th: misroute iff cc[min] >= th (Base, Filtered, ECtN hops)"),
@@ -1753,6 +1759,9 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->pb_piggy_every = cfg->pb_piggy_every;
 	k->olm_x_pct = cfg->olm_x_pct;
 	k->olm_min_pct = cfg->olm_min_pct;
+	k->olm_sat = cfg->olm_sat;
+	k->olm_sat_f_pct = (uint32_t)lround(cfg->olm_sat_f * 100.0);
+	k->olm_sat_t = (int32_t)lround(cfg->olm_sat_t * cfg->pkt_phits);
 	k->cc_th = cfg->cc_th;
 	k->cc_strict = cfg->cc_compare == 1;
 	k->cc_alpha_q8 = (uint32_t)lround(cfg->cc_alpha * 256.0);

@@ -136,6 +136,9 @@ struct dfly_netcfg {
 	bool pb_send_unchanged;  /**< routing.pb.send_unchanged: default true (A-4.2) */
 	uint32_t olm_x_pct;      /**< routing.olm.threshold_pct: X, default 50 (CBAR Table I) */
 	uint32_t olm_min_pct;    /**< routing.olm.min_occupancy_pct: default 0 (FOGSim th_min) */
+	bool olm_sat;            /**< routing.olm.saturation: default true (FOGSim's CGA) */
+	double olm_sat_f;        /**< routing.olm.saturation_f: F, default 1.5 (FOGSim) */
+	double olm_sat_t;        /**< routing.olm.saturation_t: T in packets, default 5 (FOGSim) */
 	/* contention counters (spec §5) */
 	uint32_t cc_th;       /**< routing.cc.threshold: th, default 6 (CBAR Table I) */
 	int cc_compare;       /**< routing.cc.compare: 0 ">=" (default, A-5.1) | 1 ">" */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v12: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v13: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 12u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 13u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -377,6 +377,12 @@ struct dfly_regs_knobs {
 	 *  output FIFO, plus max(0, the rest − 2 × link latency) (IAR's BookSim: remove_credit_rtt,
 	 *  route_src.c ugal_q()); 0 (default, spec §3.3): capacity − credits */
 	uint32_t ugal_remove_rtt;
+	/** OLM and Hybrid's credit trigger, FOGSim's CGA restriction: misrouting off a minimal
+	 *  global hop needs that link saturated among this router's global links, 100·h·Q >
+	 *  olm_sat_f_pct·ΣQ + 100·h·olm_sat_t (Q of the hop's VC); 0 = no restriction */
+	uint32_t olm_sat;
+	uint32_t olm_sat_f_pct; /**< F in percent (FOGSim: 150) */
+	int32_t olm_sat_t;      /**< T in phits (the config's packets × packet length) */
 };
 
 /**

@@ -7,8 +7,9 @@
  * cycles; with routing.ugal.remove_rtt (IAR's BookSim) PAR, UGAL and PB route UN at 0.3 like
  * MIN and PB's nonminimal share after ADV+1→UN starts near 1/(ah+1) and falls to ≈ 0 (H7); the
  * decision counters partition the injected packets; PB's out-of-band frames arrive in exact
- * numbers and the in-band mode works; no deadlock at full load; invariants after every run; same
- * seed, same result.
+ * numbers and the in-band mode works; no deadlock at full load; OLM's unfairness under ADVc with
+ * in-transit priority, round robin and age arbitration (thesis Tables 3.1-3.3); invariants after
+ * every run; same seed, same result.
  */
 #include <string.h>
 
@@ -452,6 +453,115 @@ static void test_pb_inband(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * OLM under ADVc at 0.4 (thesis §3.3, Tables 3.1-3.3, spec H20-H22): with in-transit priority
+ * the bottleneck router R_out (whose h global links lead to the h destination groups) starves;
+ * without priority it injects less than the rest; with age arbitration it does not. The
+ * starvation needs FOGSim's CGA restriction (routing.olm.saturation): R_out's global links are
+ * equally loaded, none is saturated among them, so the transit that reaches R_out is not
+ * misrouted, waits for them and, with priority, always beats R_out's injection.
+ */
+
+struct advc_fair {
+	struct dfly_sim_result r;
+	double out_avg;   /* R_out's injection, averaged over the groups, over the offered */
+	double rest_avg;  /* the other routers' injection over the offered */
+	uint64_t out_nrg; /* NRG local misroutes (olm_local_src) at the R_out routers */
+};
+
+static void advc_fair_run(const char *what, const char *const *extra, int nextra,
+			  struct advc_fair *f)
+{
+	const char *sets[MAXSETS] = {"sim.warmup=5000", "sim.measure=5000"};
+	struct dfly_netcfg cfg;
+	struct dfly_fabric *fab;
+	const struct dfly_topo *t;
+	uint32_t out = UINT32_MAX;
+	double sum_out = 0, sum_rest = 0, per;
+	int n = 2;
+
+	for (int i = 0; i < nextra && n < MAXSETS; i++)
+		sets[n++] = extra[i];
+	setup(&cfg, "h4", "olm", "advc", "0.4", sets, n);
+	fab = run_keep(&cfg, 1, &f->r);
+	t = dfly_fabric_topo(fab);
+	/* R_out: the router of group 0 whose global links all lead to groups 1..h (ADVc's) */
+	for (uint32_t rho = 0; rho < t->a && out == UINT32_MAX; rho++) {
+		uint32_t q = 0;
+
+		while (q < t->h) {
+			uint32_t G = dfly_topo_global_peer(t, rho, q).router / t->a;
+
+			if (G < 1 || G > t->h)
+				break;
+			q++;
+		}
+		if (q == t->h)
+			out = rho;
+	}
+	assert_true(out != UINT32_MAX);
+	f->out_nrg = 0;
+	for (uint32_t r = 0; r < t->routers; r++) {
+		double x = (double)dfly_fabric_inj_window(fab, r);
+
+		if (r % t->a == out) {
+			sum_out += x;
+			f->out_nrg += dfly_fabric_regs(fab, r)->route[DFLY_ROUTE_OLM_LOCAL_SRC];
+		} else {
+			sum_rest += x;
+		}
+	}
+	/* packets a router's nodes are offered in the window */
+	per = cfg.load * t->p * (double)cfg.measure / cfg.pkt_phits;
+	f->out_avg = sum_out / t->g / per;
+	f->rest_avg = sum_rest / (t->routers - t->g) / per;
+	printf(
+	    "# h=4 olm ADVc 0.4, %s: min_inj %.4f (%.1f%%) max/min %.3f cov %.4f; R_out (rho %u) "
+	    "injects %.1f%% of offered, the rest %.1f%%; R_out NRG misroutes %llu\n",
+	    what, f->r.min_inj, 100.0 * f->r.min_inj / cfg.load, f->r.max_min, f->r.cov, out,
+	    100.0 * f->out_avg, 100.0 * f->rest_avg, (unsigned long long)f->out_nrg);
+	dfly_fabric_destroy(fab);
+}
+
+static void test_olm_advc_fairness(void **state)
+{
+	const char *prio[] = {"router.in_transit_priority=true"};
+	const char *prio_nosat[] = {"router.in_transit_priority=true",
+				    "routing.olm.saturation=false"};
+	const char *age[] = {"router.input_arbiter=age", "router.output_arbiter=age"};
+	struct advc_fair p, ps, rr, ag;
+
+	(void)state;
+	/* RR with in-transit priority (H20: In-Trns-MM 0.0053, 1.32% of offered, Max/Min 79.7):
+	 * R_out starves, the rest inject what they are offered */
+	advc_fair_run("RR + in-transit priority", prio, 1, &p);
+	assert_true(p.r.min_inj <= 0.02 * 0.4);
+	assert_true(p.r.max_min >= 20.0);
+	assert_true(p.r.cov >= 0.2);
+	assert_true(p.out_avg <= 0.2);
+	assert_true(p.rest_avg >= 0.97);
+	/* the other reading (no CGA restriction): R_out's transit is misrouted locally whenever
+	 * its global hop is blocked (NRG; over 100 times what the restriction lets through), and
+	 * R_out injects nearly all it is offered */
+	advc_fair_run("RR + priority, no CGA restriction", prio_nosat, 2, &ps);
+	assert_true(ps.r.min_inj >= 0.7 * 0.4);
+	assert_true(ps.out_avg >= 0.9);
+	assert_true(ps.out_nrg > 1000 && p.out_nrg * 100 < ps.out_nrg);
+	/* RR without priority (H21: 0.2634, 65.8%, Max/Min 1.551; R_out ~30% less): no
+	 * starvation, but R_out injects less than the rest */
+	advc_fair_run("RR", NULL, 0, &rr);
+	assert_true(rr.r.min_inj >= 0.6 * 0.4 && rr.r.min_inj <= 0.85 * 0.4);
+	assert_true(rr.r.max_min >= 1.3 && rr.r.max_min <= 2.0);
+	assert_true(rr.out_avg <= 0.92 * rr.rest_avg && rr.out_avg >= 0.6 * rr.rest_avg);
+	/* age arbitration (H22: 0.3896, 97.4%, Max/Min 1.05): R_out like the rest; what is left
+	 * is the spread of the sources themselves (CoV ~ 1/sqrt(1000 packets) on 5000 cycles) */
+	advc_fair_run("age", age, 2, &ag);
+	assert_true(ag.out_avg >= 0.97 * ag.rest_avg);
+	assert_true(ag.r.min_inj >= 0.85 * 0.4);
+	assert_true(ag.r.max_min <= 1.3);
+	assert_true(ag.r.cov <= 0.04);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * Full load, determinism
  */
 
@@ -510,7 +620,7 @@ int main(void)
 	    cmocka_unit_test(test_decision_counters), cmocka_unit_test(test_pb_frames_exact),
 	    cmocka_unit_test(test_pb_inband),         cmocka_unit_test(test_full_load_no_deadlock),
 	    cmocka_unit_test(test_remove_rtt_un),     cmocka_unit_test(test_h7_wc1_to_un_pb),
-	    cmocka_unit_test(test_deterministic),
+	    cmocka_unit_test(test_deterministic),     cmocka_unit_test(test_olm_advc_fairness),
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
