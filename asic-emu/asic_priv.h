@@ -52,6 +52,8 @@ struct asic_in {
 	uint64_t cc_tick;        /* contention counters: tick the crossing packet's tail leaves */
 	uint8_t cc_port;         /* ... its minimal output (spec §5.2), counted until cc_tick */
 	uint16_t cc_grp;         /* ... its ECtN partial group, or CC_NO_GROUP */
+	uint8_t cc_vc;           /* ... the input VC it leaves */
+	uint8_t cc_pend;         /* routing.cc.head = tail: that VC's head waits for the tail */
 	uint64_t node_link_free; /* terminal ports: cycle the node's link is free */
 	uint64_t last_served;    /* LRS at the output stage */
 	struct asic_link *link;  /* incoming link, NULL for terminal ports */
@@ -364,7 +366,9 @@ static inline void ectn_combined_update(struct asic *as, uint32_t D)
 	m->ectn_combined[D] = (uint16_t)(v > UINT16_MAX ? UINT16_MAX : v);
 }
 
-/* Granted: @p pk keeps its counts until its tail leaves the input buffer at @p end. */
+/* Granted: @p pk keeps its counts until its tail leaves the input buffer at @p end. Call it
+ * before counting the packet behind it (asic_cc_head), which routing.cc.head = tail defers
+ * until then. */
 static inline void cc_crossing(struct asic *as, uint32_t in_port, const struct asic_pkt *pk,
 			       uint64_t end)
 {
@@ -373,6 +377,8 @@ static inline void cc_crossing(struct asic *as, uint32_t in_port, const struct a
 	in->cc_port = pk->min_port;
 	in->cc_grp = (uint16_t)cc_group(as, in_port, pk);
 	in->cc_tick = end;
+	in->cc_vc = pk->vc;
+	in->cc_pend = 0;
 	as->cc_rel_mask |= 1ull << in_port;
 }
 

@@ -4,8 +4,11 @@
  * minimal output towards the final destination] from the moment its header is at the head of an
  * input VC until its tail has left that input buffer; a packet that entered the group (injection
  * or global input) with a remote destination group D counts on the ECtN partial[D] over the
- * same interval. Also their from-scratch check and the Filtered estimate. The triggers that read
- * them are in route_transit.c.
+ * same interval. The packet behind one that is crossing the crossbar from the same VC is not at
+ * the head until that one's tail has left (routing.cc.head = tail, CBAR §III-B, FOGSim's
+ * caHandler::update, which counts only VCs that are not sending); with routing.cc.head = grant
+ * it counts from the grant of the one ahead. Also their from-scratch check and the Filtered
+ * estimate. The triggers that read them are in route_transit.c.
  */
 #include <string.h>
 
@@ -16,11 +19,20 @@ static inline uint32_t cc_min_port(const struct asic *as, const struct asic_pkt 
 	return dfly_topo_min_port(as->topo, as->router, pk->dst_node / as->topo->p, pk->dst_node);
 }
 
-/* The header of @p pk is now at the head of an input VC of @p in_port. */
+/* @p pk is now first in its input VC (pk->vc) of @p in_port: its header is at the head, unless
+ * the packet ahead of it is still crossing from that VC (then, with routing.cc.head = tail, it
+ * is counted when that one's tail leaves, asic_cc_release). */
 void asic_cc_head(struct asic *as, uint32_t in_port, const struct asic_pkt *pk)
 {
-	uint32_t D = cc_group(as, in_port, pk);
+	struct asic_in *in = &as->in[in_port];
+	uint32_t D;
 
+	if (((as->cc_rel_mask >> in_port) & 1u) && in->cc_vc == pk->vc &&
+	    as->regs->knobs.cc_head_at_tail) {
+		in->cc_pend = 1;
+		return;
+	}
+	D = cc_group(as, in_port, pk);
 	as->regs->mech.cc[pk->min_port]++;
 	if (D != CC_NO_GROUP) {
 		as->regs->mech.ectn_partial[D]++;
@@ -28,7 +40,8 @@ void asic_cc_head(struct asic *as, uint32_t in_port, const struct asic_pkt *pk)
 	}
 }
 
-/* Tails that have left their input buffer by @p tick release their counts. */
+/* Tails that have left their input buffer by @p tick release their counts; the packet each one
+ * held back (routing.cc.head = tail) is at the head now. */
 void asic_cc_release(struct asic *as, uint64_t tick)
 {
 	uint64_t m = as->cc_rel_mask;
@@ -51,13 +64,18 @@ void asic_cc_release(struct asic *as, uint64_t tick)
 			}
 		}
 		as->cc_rel_mask &= ~(1ull << i);
+		if (in->cc_pend) {
+			in->cc_pend = 0;
+			asic_cc_head(as, i, ivc_head(&in->vc[in->cc_vc]));
+		}
 	}
 }
 
 /*
- * The equivalent form of spec §5.2, recomputed from scratch: head packets not yet granted plus
- * packets whose tail has not left the input, by minimal output (and ECtN group). @return 0 if
- * it equals the event-driven counters, else -1.
+ * The equivalent form of spec §5.2, recomputed from scratch: head packets not yet granted (but
+ * not one held back behind a crossing tail, routing.cc.head = tail) plus packets whose tail has
+ * not left the input, by minimal output (and ECtN group). @return 0 if it equals the
+ * event-driven counters, else -1.
  */
 int asic_cc_recompute_check(const struct asic *as)
 {
@@ -72,7 +90,8 @@ int asic_cc_recompute_check(const struct asic *as)
 			const struct asic_pkt *pk;
 			uint32_t D;
 
-			if (ivc_count(q) == 0)
+			if (ivc_count(q) == 0 ||
+			    (((as->cc_rel_mask >> i) & 1u) && in->cc_pend && in->cc_vc == v))
 				continue;
 			pk = ivc_head(q);
 			cc[cc_min_port(as, pk)]++;

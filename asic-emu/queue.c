@@ -79,7 +79,10 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 		break;
 	}
 	case DFLY_INJ_DEST:
-		v = pkt->dst_node % in->nvc;
+	case DFLY_INJ_DEST_BLOCK:
+		v = as->par.inj_select == DFLY_INJ_DEST
+			? pkt->dst_node % in->nvc
+			: (uint32_t)((uint64_t)pkt->dst_node * in->nvc / as->topo->nodes);
 		if (in->vc[v].cap - in->vc[v].occ < len)
 			v = UINT32_MAX;
 		break;

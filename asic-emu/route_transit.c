@@ -162,8 +162,20 @@ static ASIC_ALWAYS_INLINE bool cc_trigger(struct asic *as, uint32_t m, uint32_t 
 	return true;
 }
 
-/* Uniform among @p cand that have credits for the packet on @p vc and (unless @p any) whose
- * counter is below @p th. @return the port or UINT32_MAX. */
+/* Can contention candidate @p c take the packet on @p vc? routing.cc.candidate = now: in this
+ * allocation round (crossbar output free, output FIFO room, downstream credits), the test of
+ * olm_pick and of FOGSim's validMisroutePort, whose IOQ credits are min(downstream credits,
+ * output-buffer room) and which also drops an output in use [xcheck]; = credits: downstream
+ * credits only (spec §4.1). */
+static ASIC_ALWAYS_INLINE bool cc_cand_ok(const struct asic *as, uint32_t c, uint32_t vc,
+					  uint32_t len)
+{
+	return as->regs->knobs.cc_cand_now ? port_feasible(as, c, vc, len, as->tick)
+					   : has_credits(as, c, vc, len);
+}
+
+/* Uniform among @p cand that can take the packet on @p vc (cc_cand_ok) and (unless @p any)
+ * whose counter is below @p th. @return the port or UINT32_MAX. */
 static ASIC_ALWAYS_INLINE uint32_t cc_pick(struct asic *as, const struct asic_pkt *pk,
 					   uint64_t cand, uint32_t vc, uint32_t th, bool any,
 					   const uint32_t M)
@@ -174,10 +186,26 @@ static ASIC_ALWAYS_INLINE uint32_t cc_pick(struct asic *as, const struct asic_pk
 		uint32_t c = ctz64(cand);
 
 		cand &= cand - 1;
-		if (has_credits(as, c, vc, pk->len) && (any || !cc_over(as, c, th, M)))
+		if (cc_cand_ok(as, c, vc, pk->len) && (any || !cc_over(as, c, th, M)))
 			ok[n++] = c;
 	}
 	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
+}
+
+/* routing.candidate_draw = one (FOGSim's olm::nominateCandidates [xcheck]): one port of the
+ * decision point's misrouting @p range (all the global, or all the local ports of the router,
+ * the minimal one included) is drawn uniformly; only it may be a candidate. @return @p cand
+ * restricted to it, or @p cand unchanged with the default (all). */
+static inline uint64_t draw_one(struct asic *as, uint64_t cand, uint64_t range)
+{
+	uint32_t r;
+
+	if (!as->regs->knobs.cand_draw_one || range == 0)
+		return cand;
+	r = dfly_rng_below(&as->rng, (uint32_t)__builtin_popcountll(range));
+	while (r--)
+		range &= range - 1;
+	return cand & (1ull << ctz64(range));
 }
 
 /* ECtN combined value of group @p D against thc (same comparison as th). */
@@ -191,11 +219,12 @@ static bool ectn_over(const struct asic *as, uint32_t D)
 
 /*
  * ECtN at the source router (spec §5.6): a packet at the head of an injection VC whose remote
- * destination group D has combined[D] ≥ thc goes to a global port of this router that does not
- * lead to D and whose group is below thc, uniformly. @return the port or UINT32_MAX (then the
- * Base rule applies, A-5.7).
+ * destination group D has combined[D] ≥ thc goes to a global port of this router (among
+ * @p allow) that does not lead to D, whose group is below thc and that can take the packet
+ * (cc_cand_ok), uniformly. @return the port or UINT32_MAX (then the Base rule applies, A-5.7).
  */
-static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t dst_group)
+static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t dst_group,
+			  uint64_t allow)
 {
 	const struct dfly_topo *t = as->topo;
 	uint32_t ok[DFLY_MAX_H], n = 0, vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
@@ -205,10 +234,10 @@ static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t d
 	for (uint32_t q = 0; q < t->h; q++) {
 		uint32_t G = dfly_topo_global_peer(t, as->router, q).router / t->a;
 
-		if (G != dst_group && !ectn_over(as, G) &&
-		    !((as->down_mask >> (t->first_global + q)) & 1u) &&
+		if (((allow >> (t->first_global + q)) & 1u) && G != dst_group &&
+		    !ectn_over(as, G) && !((as->down_mask >> (t->first_global + q)) & 1u) &&
 		    (!as->fail_any || inter_ok(as, G, dst_group)) &&
-		    has_credits(as, t->first_global + q, vc, pk->len))
+		    cc_cand_ok(as, t->first_global + q, vc, pk->len))
 			ok[n++] = t->first_global + q;
 	}
 	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
@@ -273,6 +302,7 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 	uint32_t min_port = pk->min_port;
 	uint32_t min_kind = dfly_topo_port_kind(t, min_port);
 	uint64_t locals = ((1ull << (t->a - 1)) - 1) << t->first_local;
+	uint64_t globals = ((1ull << t->h) - 1) << t->first_global;
 	uint64_t cand = 0;
 	uint32_t c, vc = 0, min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
 	uint16_t pend = 0;
@@ -325,13 +355,13 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 				if (gp.router / t->a != dst_group)
 					cand |= 1ull << (t->first_global + q);
 			}
-			cand &= ~(1ull << min_port);
+			cand = draw_one(as, cand & ~(1ull << min_port), globals);
 			vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
 			pend = ASIC_PKT_NONMIN;
 			why = ASIC_REASON_NONE; /* counted by the grant as INJ_GLOBAL_MISROUTE */
 			if (M == DFLY_MODE_ECTN) {
 				pk->dec.combined = as->regs->mech.ectn_combined[dst_group];
-				c = ectn_pick(as, pk, dst_group);
+				c = ectn_pick(as, pk, dst_group, cand);
 				if (c != UINT32_MAX) {
 					pk->out_port = (uint8_t)c;
 					pk->out_vc = (uint8_t)vc;
@@ -344,7 +374,7 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 			   min_kind == DFLY_PORT_GLOBAL) {
 			/* in transit in the source group: NRG, a local hop to another router whose
 			 * global link is then mandatory */
-			cand = locals & ~(1ull << in_port);
+			cand = draw_one(as, locals & ~(1ull << in_port), locals);
 			vc = as->regs->knobs.vc_map[DFLY_ROLE_S2];
 			pend = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL;
 			why = DFLY_ROUTE_OLM_LOCAL_SRC;
@@ -353,7 +383,7 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 			/* +L: one local misroute in the intermediate or destination group */
 			bool dstg = as->group == dst_group;
 
-			cand = locals & ~(1ull << min_port);
+			cand = draw_one(as, locals & ~(1ull << min_port), locals);
 			vc = hop_vc(as, pk, min_port, false, dst_group, true);
 			pend = ASIC_PKT_NONMIN | ASIC_PKT_LMIS_DONE;
 			why = dstg ? DFLY_ROUTE_OLM_LOCAL_DST : DFLY_ROUTE_OLM_LOCAL_INTER;

@@ -69,7 +69,7 @@ struct nc_setting {
 
 static const char *const nc_arr_names[] = {"palmtree", "consecutive", NULL};
 static const char *const nc_arb_names[] = {"rr", "lrs", "age", NULL};
-static const char *const nc_inj_names[] = {"jsq", "random", "dest", NULL};
+static const char *const nc_inj_names[] = {"jsq", "random", "dest", "dest-block", NULL};
 static const char *const nc_src_names[] = {"skip", "unbounded", NULL};
 static const char *const nc_excl_names[] = {"src+dst", "src", NULL};
 static const char *const nc_crel_names[] = {"grant", "tail", NULL};
@@ -79,6 +79,9 @@ static const char *const nc_orel_names[] = {"start", "tail", NULL};
 static const char *const nc_mech_later[] = {"crt", "res", NULL};
 /* Implemented mechanisms: the registry, dfly/mode.h. */
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
+static const char *const nc_cccand_names[] = {"now", "credits", NULL};
+static const char *const nc_cchead_names[] = {"tail", "grant", NULL};
+static const char *const nc_draw_names[] = {"all", "one", NULL};
 static const char *const nc_own_names[] = {"live", "broadcast", NULL};
 static const char *const nc_fail_names[] = {"auto", "on", "off", NULL};
 /* in enum dfly_flexvc_sel order */
@@ -184,6 +187,8 @@ static const struct nc_setting nc_settings[] = {
 	     "nonminimal candidate needs credits for the packet (spec 4.1)"),
 	NC_B("routing.reevaluate", reevaluate, true,
 	     "re-decide a waiting head every allocation round (A-3.4)"),
+	NC_E("routing.candidate_draw", cand_draw, nc_draw_names,
+	     "in-transit modes: all valid candidates | one port of the range drawn (FOGSim)"),
 	NC_G("routing.ugal"),
 	NC_D("routing.ugal.f", ugal_f, 2.0, 0.0, 64.0, "F of Q_min <= F*Q_val + T"),
 	NC_D("routing.ugal.t", ugal_t, 3.0, -1000.0, 1000.0, "T in packets (x packet.phits)"),
@@ -222,6 +227,10 @@ static const struct nc_setting nc_settings[] = {
 	     "fire with probability (cc-th+1)/(th+1) above th"),
 	NC_B("routing.cc.check", cc_check, false,
 	     "recompute the counters every cycle and compare (debug)"),
+	NC_E("routing.cc.candidate", cc_candidate, nc_cccand_names,
+	     "a candidate takes the packet this round | has downstream credits"),
+	NC_E("routing.cc.head", cc_head, nc_cchead_names,
+	     "the packet behind a crossing one counts once its tail left | at the grant"),
 	NC_G("routing.hybrid"),
 	NC_I("routing.hybrid.threshold", NC_U32, hyb_th, 7, 1, 4096,
 	     "th_h of the contention trigger (CBAR 7, thesis 8)"),
@@ -289,7 +298,7 @@ static const struct nc_setting nc_settings[] = {
 	NC_G("traffic"),
 	NC_S("traffic.pattern", false, "un", pattern, "un | adv+N | adv-N | advc | perm"),
 	NC_D("traffic.load", load, 0.1, 0.0, 1.0, "phits/(node*cycle)"),
-	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest"),
+	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest | dest-block"),
 	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
 
 	NC_G("capture"),
@@ -1767,6 +1776,9 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->cc_alpha_q8 = (uint32_t)lround(cfg->cc_alpha * 256.0);
 	k->cc_weighted = cfg->cc_weighted;
 	k->cc_check = cfg->cc_check;
+	k->cc_cand_now = cfg->cc_candidate == 0;
+	k->cc_head_at_tail = cfg->cc_head == 0;
+	k->cand_draw_one = cfg->cand_draw == 1;
 	k->hyb_th = cfg->hyb_th;
 	k->hyb_y_pct = cfg->hyb_y_pct;
 	k->hyb_any = cfg->hyb_any;

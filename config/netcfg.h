@@ -145,6 +145,9 @@ struct dfly_netcfg {
 	double cc_alpha;      /**< routing.cc.alpha: Filtered α, default 0.5 (A-5.4) */
 	bool cc_weighted;     /**< routing.cc.weighted: probabilistic trigger, default false */
 	bool cc_check;        /**< routing.cc.check: recompute and compare every cycle (debug) */
+	int cc_candidate;     /**< routing.cc.candidate: 0 "now" (default) | 1 "credits" */
+	int cc_head;          /**< routing.cc.head: 0 "tail" (default) | 1 "grant" */
+	int cand_draw;        /**< routing.candidate_draw: 0 "all" (default) | 1 "one" (FOGSim) */
 	uint32_t hyb_th;      /**< routing.hybrid.threshold: th_h, default 7 (CBAR; thesis 8) */
 	uint32_t hyb_y_pct;   /**< routing.hybrid.credit_pct: Y, default 35 (CBAR Table I) */
 	bool hyb_any;         /**< routing.hybrid.any_candidate: FOGSim flag, default false */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v13: the only state the switch ASIC model (asic-emu) and its
+ * The ASIC register file, layout v14: the only state the switch ASIC model (asic-emu) and its
  * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
  * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
  * dfly-controld.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 13u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 14u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -292,9 +292,11 @@ enum dfly_role {
 
 /** Injection VC selection at the node (spec §3.8). */
 enum dfly_inj_select {
-	DFLY_INJ_JSQ = 0, /**< the VC with the most free space (default) */
-	DFLY_INJ_RANDOM,  /**< uniform among VCs with room */
-	DFLY_INJ_DEST,    /**< destination node mod VC count */
+	DFLY_INJ_JSQ = 0,    /**< the VC with the most free space (default) */
+	DFLY_INJ_RANDOM,     /**< uniform among VCs with room */
+	DFLY_INJ_DEST,       /**< destination node mod VC count */
+	DFLY_INJ_DEST_BLOCK, /**< destination node · VC count / nodes: contiguous blocks of
+				  destinations per VC (FOGSim's DEST [xcheck]) */
 };
 
 /** Arbiter policy (spec §3.6). */
@@ -383,6 +385,23 @@ struct dfly_regs_knobs {
 	uint32_t olm_sat;
 	uint32_t olm_sat_f_pct; /**< F in percent (FOGSim: 150) */
 	int32_t olm_sat_t;      /**< T in phits (the config's packets × packet length) */
+	/** routing.cc.candidate (Base, Filtered, Hybrid's contention trigger, ECtN's pick at the
+	 *  source router): 1 "now" (default), a candidate must take the packet in this allocation
+	 *  round: crossbar output free, room in its output FIFO, downstream credits (port_feasible,
+	 *  the test OLM uses; FOGSim's validMisroutePort [xcheck]); 0 "credits": downstream credits
+	 *  only, a chosen candidate may then hold the head until it frees */
+	uint32_t cc_cand_now;
+	/** routing.cc.head: 1 "tail" (default), a packet behind the one crossing from the same
+	 *  input VC counts on cc and the ECtN partial array once that one's tail has left the
+	 *  buffer: its header is at the buffer head only then (CBAR §III-B; FOGSim counts a VC that
+	 *  is not sending); 0 "grant": as soon as the one ahead is granted */
+	uint32_t cc_head_at_tail;
+	/** routing.candidate_draw (OLM and the contention modes): 1 "one", one port of the decision
+	 *  point's misrouting range (all its global, or all its local ports, the minimal one
+	 *  included) is drawn uniformly and only it may be taken (FOGSim's
+	 *  olm::nominateCandidates [xcheck]); 0 "all" (default), uniform among the valid
+	 *  candidates (CBAR §IV-A; spec §4.10, §5.3) */
+	uint32_t cand_draw_one;
 };
 
 /**

@@ -18,7 +18,12 @@
  *  - H15: after convergence ECtN's latency is flat where PB's oscillates;
  *  - ECtN's lighter alternatives (spec §5.6) at ADV+1 0.4 on h=2: sparse and incremental (no
  *    loss) runs are identical to the full array's; async and charged control frames (A-5.6)
- *    keep the invariants and >= 0.9 x its throughput, and a charged frame holds its link 2 phits.
+ *    keep the invariants and >= 0.9 x its throughput, and a charged frame holds its link 2 phits;
+ *  - H10 with and without in-transit priority, p=3 a=6 h=3 with the CFG-T router, ADV+1 0.5:
+ *    Base, Hybrid and ECtN hold the load (>= 0.49), misroute 85-93% (FOGSim dcdd75f: 90%),
+ *    stay within 1.25 x OLM's latency, ECtN lowest; also with FOGSim's single-candidate draw.
+ *    The candidates that cannot take the packet now (routing.cc.candidate = credits, the
+ *    behaviour before) lose the load under priority (< 0.46, > 97% misrouted).
  * h=2 (p = 2) is below the threshold rule's range (th <= p, §5.8): OLM and Hybrid are faster
  * than the counter mechanisms there; README "Contention counters" gives the figures.
  */
@@ -267,6 +272,68 @@ static void test_h4_adv1(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * ADV+1 0.5 on p=3 a=6 h=3 (CFG-T router), with and without in-transit priority (H10)
+ */
+
+/* @p mech at ADV+1 0.5 on the shrunk CFG-T network, transit priority @p prio, @p extra
+ * settings (up to 4), 3,000 + 3,000 cycles, seed 1. */
+static void sim_h3(const char *mech, bool prio, const char *const *extra, int nextra,
+		   struct dfly_sim_result *res)
+{
+	const char *sets[MAXSETS] = {
+	    "topology.p=3",
+	    "topology.a=6",
+	    "topology.h=3",
+	    "sim.warmup=3000",
+	    "sim.measure=3000",
+	    prio ? "router.in_transit_priority=true" : "router.in_transit_priority=false"};
+	struct dfly_netcfg cfg;
+	int n = 6;
+
+	for (int i = 0; i < nextra && n < MAXSETS; i++)
+		sets[n++] = extra[i];
+	setup(&cfg, "cfg-t", mech, "adv+1", "0.5", sets, n);
+	run(&cfg, 1, res);
+}
+
+static void test_h3_adv1_priority(void **state)
+{
+	static const char *const mechs[] = {"base", "hybrid", "ectn"};
+	static const char *const fogsim[] = {"routing.candidate_draw=one",
+					     "traffic.injection_vc=random"};
+	static const char *const old[] = {"routing.cc.candidate=credits"};
+	struct dfly_sim_result olm, r[3];
+
+	(void)state;
+	sim_h3("olm", false, NULL, 0, &olm);
+	for (int p = 0; p < 2; p++) {
+		for (int k = 0; k < 3; k++) {
+			sim_h3(mechs[k], p == 1, NULL, 0, &r[k]);
+			printf("# h3 ADV+1 0.5 %s %s: accepted %.4f latency %.1f misrouted %.1f%% "
+			       "(OLM %.4f %.1f %.1f%%)\n",
+			       p ? "priority" : "RR", mechs[k], r[k].accepted, r[k].lat_avg,
+			       r[k].misrouted_pct, olm.accepted, olm.lat_avg, olm.misrouted_pct);
+			if (r[k].accepted < 0.49 || r[k].misrouted_pct < 85.0 ||
+			    r[k].misrouted_pct > 93.0 || r[k].lat_avg > 1.25 * olm.lat_avg)
+				fail_msg("h3 ADV+1 0.5 %s %s: accepted %.4f, misrouted %.1f%%, "
+					 "latency %.1f (OLM %.1f)",
+					 p ? "priority" : "RR", mechs[k], r[k].accepted,
+					 r[k].misrouted_pct, r[k].lat_avg, olm.lat_avg);
+		}
+		if (!(r[2].lat_avg < r[0].lat_avg && r[2].lat_avg < r[1].lat_avg &&
+		      r[2].lat_avg < olm.lat_avg))
+			fail_msg("h3 ADV+1 0.5: ECtN latency %.1f not the lowest", r[2].lat_avg);
+		/* FOGSim's reading: one port of the range drawn, random injection VCs */
+		sim_h3("base", p == 1, fogsim, 2, &r[0]);
+		assert_true(r[0].accepted >= 0.48);
+		assert_true(r[0].misrouted_pct > 85.0 && r[0].misrouted_pct < 93.0);
+	}
+	/* the candidate test of before: heads wait on global ports whose FIFO is full */
+	sim_h3("base", true, old, 1, &r[0]);
+	assert_true(r[0].accepted < 0.46 && r[0].misrouted_pct > 97.0);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * UN -> ADV+1 at 0.2 on h=4 (H13, H15)
  */
 
@@ -409,9 +476,10 @@ static void test_h4_transient(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_un_equals_min), cmocka_unit_test(test_adv1),
-	    cmocka_unit_test(test_ectn_variants), cmocka_unit_test(test_h4_un),
-	    cmocka_unit_test(test_h4_adv1),       cmocka_unit_test(test_h4_transient),
+	    cmocka_unit_test(test_un_equals_min),    cmocka_unit_test(test_adv1),
+	    cmocka_unit_test(test_ectn_variants),    cmocka_unit_test(test_h4_un),
+	    cmocka_unit_test(test_h4_adv1),          cmocka_unit_test(test_h4_transient),
+	    cmocka_unit_test(test_h3_adv1_priority),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1273,11 +1273,13 @@ static void test_cc_two_inj_vcs(void **state)
 
 /*
  * Two packets on ONE injection VC (DFLY_INJ_DEST: same destination, same VC): only the head
- * counts, so cc[m] == 1 until the first is granted (tick 6, cycle 3). The second then becomes
- * the head and counts too while the first's tail is still in the input (until tick 18): 2 for
- * cycles 3..8, then 1 until the second's tail leaves (tick 34), then 0.
+ * counts, so cc[m] == 1 until the first is granted (tick 6, cycle 3). With routing.cc.head =
+ * grant (@p at_tail false) the second then counts too while the first's tail is still in the
+ * input (until tick 18): 2 for cycles 3..8, then 1 until the second's tail leaves (tick 34),
+ * then 0. With routing.cc.head = tail its header reaches the buffer head only when the first's
+ * tail has left (tick 18): cc[m] stays 1 from the first's arrival to the second's departure.
  */
-static void test_cc_behind_head(void **state)
+static void cc_behind_head(bool at_tail)
 {
 	struct asic_params par = default_params(32);
 	struct net n;
@@ -1285,11 +1287,12 @@ static void test_cc_behind_head(void **state)
 	struct asic_ejection ej[4];
 	uint32_t m, delivered = 0;
 
-	(void)state;
 	par.inj_select = DFLY_INJ_DEST;
 	net_build(&n, 2, 4, 2, &par, DFLY_MODE_MIN, map_min);
-	for (uint32_t r = 0; r < n.topo->routers; r++)
+	for (uint32_t r = 0; r < n.topo->routers; r++) {
 		n.regs[r].knobs.cc_check = 1;
+		n.regs[r].knobs.cc_head_at_tail = at_tail;
+	}
 	m = dfly_topo_min_port(n.topo, 0, 8 / 2, 8);
 	for (int i = 0; i < 2; i++) {
 		pkt_init(&pk[i], 0, 8, 0);
@@ -1301,7 +1304,11 @@ static void test_cc_behind_head(void **state)
 	assert_int_equal(n.regs[0].mech.ectn_partial[1], 1);
 	assert_int_equal(asic_cc_recompute_check(n.as[0]), 0);
 	for (uint64_t c = 0; c < 400; c++) {
-		uint32_t want = c < 3 ? 1 : c <= 8 ? 2 : c <= 16 ? 1 : 0;
+		uint32_t want = at_tail   ? (c <= 16 ? 1 : 0)
+				: c < 3   ? 1
+				: c <= 8  ? 2
+				: c <= 16 ? 1
+					  : 0;
 
 		delivered += net_cycle(&n, c, ej, 4);
 		assert_int_equal(n.regs[0].port_ctr[0][DFLY_XBAR_IN_GRANTS], c < 3    ? 0
@@ -1316,6 +1323,13 @@ static void test_cc_behind_head(void **state)
 	assert_cc_zero(&n);
 	assert_drained(&n);
 	net_free(&n);
+}
+
+static void test_cc_behind_head(void **state)
+{
+	(void)state;
+	cc_behind_head(false);
+	cc_behind_head(true);
 }
 
 /*

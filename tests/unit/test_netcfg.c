@@ -567,6 +567,9 @@ static void test_defaults(void **state)
 	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "un");
 	assert_true(cfg.load == 0.1);
 	assert_int_equal(cfg.inj_select, DFLY_INJ_JSQ);
+	assert_int_equal(cfg.cc_candidate, 0); /* routing.cc.candidate = "now" */
+	assert_int_equal(cfg.cc_head, 0);      /* routing.cc.head = "tail" */
+	assert_int_equal(cfg.cand_draw, 0);    /* routing.candidate_draw = "all" */
 	assert_int_equal(cfg.source, DFLY_SRC_SKIP);
 	assert_int_equal(cfg.warmup, 60000);
 	assert_int_equal(cfg.measure, 60000);
@@ -596,6 +599,31 @@ static void round_trip(const struct dfly_netcfg *in)
 	memset(a.path, 0, sizeof(a.path));
 	memset(b.path, 0, sizeof(b.path));
 	assert_memory_equal(&a, &b, sizeof(a));
+}
+
+/* routing.cc.candidate, routing.cc.head, routing.candidate_draw and dest-block injection VCs:
+ * their knobs by default and with FOGSim's other readings. */
+static void test_cc_readings(void **state)
+{
+	static const char *const sets[] = {"routing.cc.candidate=credits", "routing.cc.head=grant",
+					   "routing.candidate_draw=one",
+					   "traffic.injection_vc=dest-block"};
+	struct dfly_netcfg cfg;
+	struct dfly_regs_knobs k;
+
+	(void)state;
+	load_ok(&cfg, BASE, NULL, 0);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.cc_cand_now, 1);
+	assert_int_equal(k.cc_head_at_tail, 1);
+	assert_int_equal(k.cand_draw_one, 0);
+	load_ok(&cfg, BASE, sets, 4);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.cc_cand_now, 0);
+	assert_int_equal(k.cc_head_at_tail, 0);
+	assert_int_equal(k.cand_draw_one, 1);
+	assert_int_equal(cfg.inj_select, DFLY_INJ_DEST_BLOCK);
+	round_trip(&cfg);
 }
 
 static void test_dump_round_trip(void **state)
@@ -820,6 +848,7 @@ int main(void)
 	    T(test_set_creates),
 	    T(test_set_mechanism_pattern),
 	    T(test_defaults),
+	    T(test_cc_readings),
 	    T(test_dump_round_trip),
 	    T(test_vc_needs),
 	    T(test_configs_dir),
