@@ -13,7 +13,7 @@ src=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d /tmp/dfly-claims.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src"
-holds=$(grep -v '^#' "$here/claims-quick.holds" | tr -d ' \n')
+holds=$(grep -v '^#' "$here/claims-quick.holds" | tr -s ' \n,' ',' | sed 's/^,//; s/,$//')
 
 "$DFLY" repro claims --scale quick --jobs 2 --no-plots --out "$tmp/q" \
     --expect-holds "$holds" > "$tmp/out.txt"
