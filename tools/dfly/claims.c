@@ -1523,9 +1523,15 @@ int repro_claims(int argc, char **argv)
 				evaluate(&x, &cl_claims[i], &res[i]);
 				for (unsigned k = 0; k < x.nchecks; k++)
 					ok += x.checks[k].ok;
-				fprintf(md, "| [%s](#h%s) | %s | %s | %u/%u | ", cl_claims[i].id,
-					cl_claims[i].id + 1, cl_claims[i].nets, res[i].verdict, ok,
-					x.nchecks);
+				if (strncmp(res[i].verdict, "not-", 4) ==
+				    0) /* no verdict from checks */
+					fprintf(md, "| [%s](#h%s) | %s | %s | – | ",
+						cl_claims[i].id, cl_claims[i].id + 1,
+						cl_claims[i].nets, res[i].verdict);
+				else
+					fprintf(md, "| [%s](#h%s) | %s | %s | %u/%u | ",
+						cl_claims[i].id, cl_claims[i].id + 1,
+						cl_claims[i].nets, res[i].verdict, ok, x.nchecks);
 				md_escape(md, res[i].note);
 				fputs(" |\n", md);
 			}
