@@ -11,12 +11,16 @@ out=${1:-out/claims-paper}
 dst=docs/claims-paper
 [ -d "$out/points" ] || { echo "claims-publish: $out/points: no runs" >&2; exit 2; }
 mkdir -p "$dst/points"
-for f in "$out"/points/*; do
-    case "$f" in
-    *.counters | *.err) ;; # dumps are megabytes; .ctrl keeps the figure a claim reads
-    *) cp -p "$f" "$dst/points/" ;;
-    esac
-done
+if [ "$(realpath "$out")" != "$(realpath "$dst")" ]; then
+    for f in "$out"/points/*; do
+        case "$f" in
+        *.counters | *.err) ;; # dumps are megabytes; .ctrl keeps the figure a claim reads
+        *) cp -p "$f" "$dst/points/" ;;
+        esac
+    done
+fi
+# what a run in place leaves beside the results: not published
+printf '*.counters\n*.err\ncommands.sh\n' > "$dst/.gitignore"
 ./build/tools/dfly repro claims --scale paper --report-only --out "$dst" --docs docs/claims.md
 python3 scripts/claims-readme.py "$dst/claims.csv" > "$dst/readme-table.md"
 python3 - "$dst/readme-table.md" <<'PY'
