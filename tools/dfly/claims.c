@@ -1123,19 +1123,21 @@ static void report_claim(struct cl_report *rp, struct cl_ctx *x, const struct cl
 	join_checks(x, meas, sizeof(meas), 0);
 	join_checks(x, exp, sizeof(exp), 1);
 	join_checks(x, tol, sizeof(tol), 2);
-	fprintf(rp->csv, "%s,", c->id);
-	csv_field(rp->csv, nets);
-	fprintf(rp->csv, ",%s,", rp->scale_name);
-	csv_field(rp->csv, c->missing ? "" : proto);
-	fputc(',', rp->csv);
-	csv_field(rp->csv, meas);
-	fputc(',', rp->csv);
-	csv_field(rp->csv, exp);
-	fputc(',', rp->csv);
-	csv_field(rp->csv, tol);
-	fprintf(rp->csv, ",%s,", r->verdict);
-	csv_field(rp->csv, r->note);
-	fputc('\n', rp->csv);
+	if (rp->csv != NULL) { /* once per claim: the second report (--docs) has none */
+		fprintf(rp->csv, "%s,", c->id);
+		csv_field(rp->csv, nets);
+		fprintf(rp->csv, ",%s,", rp->scale_name);
+		csv_field(rp->csv, c->missing ? "" : proto);
+		fputc(',', rp->csv);
+		csv_field(rp->csv, meas);
+		fputc(',', rp->csv);
+		csv_field(rp->csv, exp);
+		fputc(',', rp->csv);
+		csv_field(rp->csv, tol);
+		fprintf(rp->csv, ",%s,", r->verdict);
+		csv_field(rp->csv, r->note);
+		fputc('\n', rp->csv);
+	}
 
 	fprintf(rp->md, "<a id=\"h%s\"></a>\n\n### %s — %s\n\n", c->id + 1, c->id, r->verdict);
 	fprintf(rp->md, "> ");
@@ -1551,11 +1553,15 @@ int repro_claims(int argc, char **argv)
 			if (mds[1]) {
 				unsigned c5[5];
 
+				FILE *csv = rp.csv;
+
 				memcpy(c5, rp.counts, sizeof(c5));
 				rp.md = mds[1];
+				rp.csv = NULL;
 				rp.figrel = docs_figrel(docs, outdir);
 				report_claim(&rp, &x, &cl_claims[i], &res[i], fig);
 				memcpy(rp.counts, c5, sizeof(c5));
+				rp.csv = csv;
 			}
 			printf("%-4s %-15s %s%s%s\n", cl_claims[i].id, res[i].verdict,
 			       res[i].note[0] ? "(" : "", res[i].note, res[i].note[0] ? ")" : "");
