@@ -20,7 +20,7 @@ if [ "$(realpath "$out")" != "$(realpath "$dst")" ]; then
     done
 fi
 # what a run in place leaves beside the results: not published
-printf '*.counters\n*.err\ncommands.sh\n' > "$dst/.gitignore"
+printf '*.counters\n*.err\ncommands.sh\n!*.csv\n' > "$dst/.gitignore"
 ./build/tools/dfly repro claims --scale paper --report-only --out "$dst" --docs docs/claims.md
 python3 scripts/claims-readme.py "$dst/claims.csv" > "$dst/readme-table.md"
 python3 - "$dst/readme-table.md" <<'PY'
