@@ -492,9 +492,11 @@ static void h21(struct cl_ctx *x)
 
 static void h22(struct cl_ctx *x)
 {
-	const struct cl_sim *s = S(x, 'T', "olm", "advc", 0.4,
-				   "router.in_transit_priority=true;router.output_arbiter=age;"
-				   "router.input_arbiter=age");
+	/* age arbitration in place of RR, without in-transit priority: thesis §3.3.4, "age-based
+	 * arbitration with the priority of transit traffic over injection present similar
+	 * pathologies [to RR with priority], and are omitted" */
+	const struct cl_sim *s =
+	    S(x, 'T', "olm", "advc", 0.4, "router.output_arbiter=age;router.input_arbiter=age");
 
 	cl_part_missing(x, "Src-CRG at 0.55");
 	if (!s)
