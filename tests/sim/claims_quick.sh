@@ -7,7 +7,7 @@
 # has one row per claim with a valid verdict and the issue's columns, a second run on the same
 # folder is refused without --resume, with --resume it runs nothing, --report-only agrees.
 set -euo pipefail
-DFLY=${1:?usage: claims_quick.sh DFLY}
+DFLY=$(realpath "${1:?usage: claims_quick.sh DFLY}") # meson passes it relative to the build dir
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d /tmp/dfly-claims.XXXXXX)
