@@ -301,10 +301,10 @@ static const char *fmt_num(char *buf, size_t len, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "n/a");
-	else if (fabs(v) >= 100)
-		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) >= 100) /* a tenth of a cycle: orderings of near-equal latencies show */
+		snprintf(buf, len, "%.1f", v);
 	else if (fabs(v) >= 1)
-		snprintf(buf, len, "%.3g", v);
+		snprintf(buf, len, "%.2f", v);
 	else
 		snprintf(buf, len, "%.4f", v);
 	return buf;
