@@ -389,6 +389,20 @@ static void av_add(struct cl_argv *a, const char *fmt, ...)
 	a->used += (size_t)n + 1;
 }
 
+/* "--set" and a formatted PATH=VALUE. */
+static void av_set(struct cl_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void av_set(struct cl_argv *a, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	av_add(a, "--set");
+	av_add(a, "%s", buf);
+}
+
 static void pt_path(const struct cl_point *p, const char *ext, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/points/%s.%s", outdir, p->name, ext);
@@ -406,15 +420,11 @@ static void pt_argv(const struct cl_point *p, const struct cl_net *n, enum cl_sc
 	av_add(a, "%s", p->transient ? "transient" : "sim");
 	av_add(a, "%s", file);
 	if (scale == CL_QUICK) {
-		av_add(a, "--set");
-		av_add(a, "topology.p=%u", n->p);
-		av_add(a, "--set");
-		av_add(a, "topology.a=%u", n->a);
-		av_add(a, "--set");
-		av_add(a, "topology.h=%u", n->h);
+		av_set(a, "topology.p=%u", n->p);
+		av_set(a, "topology.a=%u", n->a);
+		av_set(a, "topology.h=%u", n->h);
 	}
-	av_add(a, "--set");
-	av_add(a, "routing.mechanism=%s", p->mech);
+	av_set(a, "routing.mechanism=%s", p->mech);
 	if (p->transient) {
 		av_add(a, "--from");
 		av_add(a, "%s", p->from);
@@ -424,24 +434,19 @@ static void pt_argv(const struct cl_point *p, const struct cl_net *n, enum cl_sc
 		av_add(a, "%g", p->load);
 		av_add(a, "--post");
 		av_add(a, "%u", p->post);
-		av_add(a, "--set");
-		av_add(a, "sim.warmup=%llu", (unsigned long long)n->t_warmup);
+		av_set(a, "sim.warmup=%llu", (unsigned long long)n->t_warmup);
 		av_add(a, "--seeds");
 		av_add(a, "%u", opt_seeds ? opt_seeds : n->t_seeds);
 	} else {
-		av_add(a, "--set");
-		av_add(a, "traffic.pattern=%s", p->pattern);
+		av_set(a, "traffic.pattern=%s", p->pattern);
 		av_add(a, "--loads");
 		av_add(a, "%g", p->load);
-		av_add(a, "--set");
-		av_add(a, "sim.warmup=%llu", (unsigned long long)n->warmup);
-		av_add(a, "--set");
-		av_add(a, "sim.measure=%llu", (unsigned long long)n->measure);
+		av_set(a, "sim.warmup=%llu", (unsigned long long)n->warmup);
+		av_set(a, "sim.measure=%llu", (unsigned long long)n->measure);
 		av_add(a, "--seeds");
 		av_add(a, "%u", opt_seeds ? opt_seeds : n->seeds);
 	}
-	av_add(a, "--set");
-	av_add(a, "sim.threads=%u", opt_threads);
+	av_set(a, "sim.threads=%u", opt_threads);
 	snprintf(sets, sizeof(sets), "%s", p->sets);
 	for (char *s = strtok_r(sets, ";", &save); s; s = strtok_r(NULL, ";", &save)) {
 		if (strcmp(s, "#counters") == 0) {
@@ -452,8 +457,7 @@ static void pt_argv(const struct cl_point *p, const struct cl_net *n, enum cl_sc
 			av_add(a, "%s", ctr);
 			continue;
 		}
-		av_add(a, "--set");
-		av_add(a, "%s", s);
+		av_set(a, "%s", s);
 	}
 	av_add(a, "--csv");
 	av_add(a, "%s", csv);

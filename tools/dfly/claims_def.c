@@ -21,15 +21,21 @@
  */
 #define PB_FAST "routing.pb.send_unchanged=false"
 
+/* @p st with PB_FAST in front for PB and PB-ACOR (into @p buf), else @p st itself. */
+static const char *pb_sets(const char *m, const char *st, char *buf, size_t len)
+{
+	if (strcmp(m, "pb") != 0 && strcmp(m, "pb-acor") != 0)
+		return st;
+	snprintf(buf, len, "%s%s%s", PB_FAST, st ? ";" : "", st ? st : "");
+	return buf;
+}
+
 static const struct cl_sim *S(struct cl_ctx *x, char l, const char *m, const char *p, double ld,
 			      const char *st)
 {
 	char sets[256];
 
-	if (strcmp(m, "pb") != 0 && strcmp(m, "pb-acor") != 0)
-		return cl_sim(x, l, m, p, ld, st);
-	snprintf(sets, sizeof(sets), "%s%s%s", PB_FAST, st ? ";" : "", st ? st : "");
-	return cl_sim(x, l, m, p, ld, sets);
+	return cl_sim(x, l, m, p, ld, pb_sets(m, st, sets, sizeof(sets)));
 }
 
 static const struct cl_tr *TR(struct cl_ctx *x, char l, const char *m, const char *from,
@@ -37,10 +43,7 @@ static const struct cl_tr *TR(struct cl_ctx *x, char l, const char *m, const cha
 {
 	char sets[256];
 
-	if (strcmp(m, "pb") != 0)
-		return cl_tr(x, l, m, from, to, ld, post, st);
-	snprintf(sets, sizeof(sets), "%s%s%s", PB_FAST, st ? ";" : "", st ? st : "");
-	return cl_tr(x, l, m, from, to, ld, post, sets);
+	return cl_tr(x, l, m, from, to, ld, post, pb_sets(m, st, sets, sizeof(sets)));
 }
 
 /* The adversarial pattern ADV+h of network @p n. */
