@@ -6,6 +6,9 @@
 #     awk from the CSV; --metric picks the latency column; several patterns give a row each;
 #  2. transient: two dfly transient CSVs, one line each; --labels and --ma;
 #  3. routers and bins: dfly sim --capture, dfly trace --csv; the per-router sums of the nodes;
+#     bins: the title (bin width, gap rule), the legend's series names (not the file's), and
+#     gaps: a bin of fewer than --min-packets (default 10) and a bin the CSV leaves out are NaN
+#     in the data block (a break in gnuplot's line; a "missing" value would be joined over);
 #  4. errors: a missing file and a missing column exit 1 naming them, no gnuplot exits 1, bad
 #     usage exits 2; --help for the command and every kind.
 # Skipped (77) without gnuplot. Every file it creates is removed, also on failure.
@@ -137,6 +140,39 @@ block "$tmp/r.gp" routers >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || { diff "$tmp/want" "$tmp/got"; fail "per-router sums"; }
 "$dfly" plot bins "$tmp/t-bins.csv" --out "$tmp/b.png" >/dev/null || fail "plot bins"
 png "$tmp/b.png" 1000 500
+"$dfly" plot bins "$tmp/t-bins.csv" --out "$tmp/b.png" --script "$tmp/b.gp" >/dev/null ||
+    fail "bins --script"
+title="set title '% of packets misrouted (nonminimal) per bin of 100 generation cycles'"
+title="$title . \"\\n\" . 'gaps: bins of fewer than 10 packets' noenhanced"
+grep -qxF "$title" "$tmp/b.gp" || { grep '^set title' "$tmp/b.gp"; fail "bins: title"; }
+grep -q "using 1:2 with linespoints .* title '% misrouted (nonminimal)'" "$tmp/b.gp" ||
+    fail "bins: legend of the % misrouted line"
+grep -q "using 1:3 axes x1y2 with steps .* title 'packets per bin (right axis)'" "$tmp/b.gp" ||
+    fail "bins: legend of the packets per bin"
+grep -q "title 't-bins'" "$tmp/b.gp" && fail "bins: the legend names the file"
+# gaps, in a CSV written here: bin 100 has 3 packets, bin 300 is left out (no packet); the
+# last row ends the last bin (where the steps of packets end)
+printf 'gen_cycle,packets,misrouted_pct\n0,50,20.000\n100,3,0.000\n200,40,50.000\n400,30,10.000\n' \
+    >"$tmp/g-bins.csv"
+"$dfly" plot bins "$tmp/g-bins.csv" --out "$tmp/g.png" --script "$tmp/g.gp" >/dev/null ||
+    fail "bins of g-bins.csv"
+printf '0 20.000 50\n100 NaN 3\n200 50.000 40\n300 NaN 0\n400 10.000 30\n500 NaN 30\n' >"$tmp/want"
+block "$tmp/g.gp" bins_0 >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" || { diff "$tmp/want" "$tmp/got"; fail "bins: the gaps"; }
+grep -q 'datafile missing' "$tmp/g.gp" && fail "bins: NaN declared missing (gnuplot joins over it)"
+gnuplot "$tmp/g.gp" 2>"$tmp/err" || { cat "$tmp/err"; fail "gnuplot of the bins with gaps"; }
+png "$tmp/g.png" 1000 500
+"$dfly" plot bins "$tmp/g-bins.csv" --out "$tmp/g.png" --min-packets 3 --script - |
+    block /dev/stdin bins_0 | sed -n 2p >"$tmp/got"
+[ "$(cat "$tmp/got")" = "100 0.000 3" ] || fail "bins --min-packets 3: bin 100 is $(cat "$tmp/got")"
+# two files: each series named by its run (PREFIX of PREFIX-bins.csv), or by --labels
+"$dfly" plot bins "$tmp/g-bins.csv" "$tmp/t-bins.csv" --out "$tmp/g.png" --script - \
+    >"$tmp/g2.gp" || fail "bins of two files"
+for l in g t; do
+    grep -q "title '$l' . ': % misrouted'" "$tmp/g2.gp" || fail "bins: legend of run $l"
+done
+"$dfly" plot bins "$tmp/g-bins.csv" --labels UGAL --out "$tmp/g.png" --script - |
+    grep -q "title 'UGAL' . ': packets'" || fail "bins: legend with --labels"
 echo "ok: routers and bins"
 
 # 4. errors
@@ -165,7 +201,9 @@ grep -q "$tmp/no/dir/x.png" "$tmp/e" || { cat "$tmp/e"; fail "the unwritable ima
 for bad in "load $tmp/sim.csv" "load --out $tmp/x.png" "nosuch $tmp/sim.csv --out $tmp/x.png" \
     "routers $tmp/t-nodes.csv --out $tmp/x.png --ma" "load $tmp/sim.csv --out $tmp/x.png --size 9" \
     "transient $tmp/tr-min.csv --out $tmp/x.png --labels a,b" \
-    "load $tmp/sim.csv --out $tmp/x.png --ymax -1" "load $tmp/sim.csv --out $tmp/x.png --bogus"; do
+    "load $tmp/sim.csv --out $tmp/x.png --ymax -1" "load $tmp/sim.csv --out $tmp/x.png --bogus" \
+    "bins $tmp/t-bins.csv --out $tmp/x.png --min-packets -1" \
+    "load $tmp/sim.csv --out $tmp/x.png --min-packets 5"; do
     # shellcheck disable=SC2086
     "$dfly" plot $bad >/dev/null 2>&1
     [ $? -eq 2 ] || fail "dfly plot $bad must exit 2"

@@ -6,7 +6,11 @@
 #  2. several runs (two loads) write one file each, named after the run;
 #  3. a plain Ethernet capture (capture.meta = false) is read as frames (no packet statistics);
 #     two files are merged by time;
-#  4. errors: bad capture settings name the setting, a missing file exits 1, bad options 2.
+#  4. errors: bad capture settings name the setting, a missing file exits 1, bad options 2;
+#  5. files that are not whole dfly captures exit 1 with a message naming the file: one cut in
+#     the middle of a record (the byte offset of that record, and the records before it still
+#     reported), a pcap header followed by garbage, a text file, and a readable pcap of plain
+#     IPv4 frames (how many frames, their EtherType); a pcap header alone is a warning, exit 0.
 # Every file it creates is removed, also on failure.
 set -u
 dfly="${1:?usage: trace.sh DFLY SOURCE_DIR}"
@@ -99,4 +103,54 @@ grep -q "/nonexistent/dir/x.pcap" "$tmp/e3" || { cat "$tmp/e3"; fail "message"; 
 [ $? -eq 2 ] || fail "a bad window must exit 2"
 "$dfly" trace --help | grep -q '^usage: dfly trace' || fail "--help"
 echo "ok: errors name the setting or the file"
+
+# 5. truncated, corrupt and foreign files
+# caplen FILE OFF: the captured length of the record at byte OFF of FILE (bytes 8..11 of its
+# 16-byte header, in host order: dfly sim wrote the file on this machine)
+caplen() { od -An -tu4 -j $(($2 + 8)) -N4 "$1" | tr -d ' '; }
+# 5a. the first three records whole, the fourth cut 20 bytes into its data
+off=24
+for _ in 1 2 3; do off=$((off + 16 + $(caplen "$tmp/c.pcap" $off))); done
+[ "$(caplen "$tmp/c.pcap" $off)" -gt 20 ] || fail "the fourth record of c.pcap is too short to cut"
+head -c $((off + 16 + 20)) "$tmp/c.pcap" >"$tmp/cut.pcap"
+"$dfly" trace "$tmp/cut.pcap" >"$tmp/cut.out" 2>"$tmp/cut.err"
+[ $? -eq 1 ] || { cat "$tmp/cut.err"; fail "a truncated file must exit 1"; }
+grep -q "^dfly trace: $tmp/cut.pcap: reading record 4 at byte $off failed: .*truncated" \
+    "$tmp/cut.err" || { cat "$tmp/cut.err"; fail "truncated: message without file and offset"; }
+grep -q '^records: 3 ' "$tmp/cut.out" || { cat "$tmp/cut.out"; fail "the 3 whole records"; }
+# 5b. a pcap file header followed by 64 bytes of garbage
+{ head -c 24 "$tmp/c.pcap"; printf '\377\376\375\374%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; } \
+    >"$tmp/garbage.pcap"
+"$dfly" trace "$tmp/garbage.pcap" >/dev/null 2>"$tmp/garbage.err"
+[ $? -eq 1 ] || { cat "$tmp/garbage.err"; fail "header + garbage must exit 1"; }
+grep -q "^dfly trace: $tmp/garbage.pcap: reading record 1 at byte 24 failed: " \
+    "$tmp/garbage.err" || { cat "$tmp/garbage.err"; fail "garbage: message"; }
+# 5c. not a capture at all (libpcap's "unknown file format" does not name the file)
+printf 'not a capture\n' >"$tmp/text.pcap"
+"$dfly" trace "$tmp/text.pcap" >/dev/null 2>"$tmp/text.err"
+[ $? -eq 1 ] || { cat "$tmp/text.err"; fail "a text file must exit 1"; }
+grep -q "^dfly trace: $tmp/text.pcap: " "$tmp/text.err" || { cat "$tmp/text.err"; fail "text: file"; }
+# 5d. a file header and no record: a warning, exit 0 (a capture whose points saw nothing)
+head -c 24 "$tmp/c.pcap" >"$tmp/empty.pcap"
+"$dfly" trace "$tmp/empty.pcap" >/dev/null 2>"$tmp/empty.err" ||
+    { cat "$tmp/empty.err"; fail "a capture without records must exit 0"; }
+grep -q "^dfly trace: warning: $tmp/empty.pcap: no records" "$tmp/empty.err" ||
+    { cat "$tmp/empty.err"; fail "no warning for a capture without records"; }
+# 5e. a readable pcap (little-endian, microseconds, link type 1) of three Ethernet frames of
+# EtherType 0x0800, each a 20-byte IPv4 header
+{
+    printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000'
+    printf '\377\377\000\000\001\000\000\000'
+    for _ in 1 2 3; do # ts 1 s, caplen = len = 34; dst, src, 0x0800; IPv4 header
+        printf '\001\000\000\000\000\000\000\000\042\000\000\000\042\000\000\000'
+        printf '\002\000\000\000\000\002\002\000\000\000\000\001\010\000'
+        printf '\105\000\000\024\000\000\000\000\100\021\000\000\012\000\000\001\012\000\000\002'
+    done
+} >"$tmp/ipv4.pcap"
+[ "$(wc -c <"$tmp/ipv4.pcap")" -eq $((24 + 3 * (16 + 34))) ] || fail "ipv4.pcap: size"
+"$dfly" trace "$tmp/ipv4.pcap" >/dev/null 2>"$tmp/ipv4.err"
+[ $? -eq 1 ] || { cat "$tmp/ipv4.err"; fail "a file without dfly frames must exit 1"; }
+grep -q "^dfly trace: $tmp/ipv4.pcap: 3 frames, none of them dfly frames .*ethertype 0x0800 x3" \
+    "$tmp/ipv4.err" || { cat "$tmp/ipv4.err"; fail "no-dfly-frames message"; }
+echo "ok: truncated, corrupt and foreign files exit 1 naming the file"
 exit 0

@@ -8,6 +8,11 @@
 #     the differing fields are named);
 #  2. the value names of the tree (tshark -V): capture points, decisions and triggers (route
 #     counters), drop reasons, port kinds, LIA levels, message types, ECtN formats;
+#     and the same names in field output: `-T fields -e dfly.meta.decision` prints the number
+#     (tshark prints the raw value of every field, as -e ip.proto prints 6), a custom column
+#     (%Cus:dfly.meta.decision) prints the name, every number with the name of the tree; and a
+#     filter by name (dfly.meta.decision == "src_nonmin_ugal") selects the records of that
+#     number;
 #  3. malformed.pcap and malformed-meta.pcap: every frame carries an expert info of group
 #     Malformed whose first dfly message names the error the wire decoder returns;
 #  4. every file cut to several snap lengths and with random byte errors (editcap, fixed seeds);
@@ -83,6 +88,55 @@ if ! cmp -s "$tmp/names.want" "$tmp/names.got"; then
     fail "names: the tree's value names differ from the headers' (- want, + got)"
 fi
 echo "ok names: $(wc -l <"$tmp/names.want") value names"
+
+# 2b. value names in field output, the recipe of dfly.lua's head: per enum field, the tree's
+# label (as in names.check), the field and a custom column of it; each (number, name) tshark
+# prints in fields must be one the tree printed, and every pair of the tree must be printed
+enums="Capture point=dfly.meta.point|Port kind=dfly.meta.port_kind|Decision=dfly.meta.decision"
+enums="$enums|Trigger=dfly.meta.trigger|Drop reason=dfly.meta.drop_reason"
+enums="$enums|LIA level=dfly.meta.level|Packet type=dfly.type|Control type=dfly.ctrl.type"
+enums="$enums|ECtN format=dfly.ctrl.ectn.format|Arrangement=dfly.ctrl.hello.arr"
+cols=""
+set --
+i=0
+IFS='|'
+for e in $enums; do
+    f=${e#*=}
+    cols="$cols${cols:+,}\"c$i\",\"%Cus:$f\""
+    set -- "$@" -e "$f" -e "_ws.col.c$i"
+    i=$((i + 1))
+done
+unset IFS
+ts "$pcap" -Y "$filter" -o "gui.column.format:$cols" -T fields "$@" >"$tmp/enums.tsv"
+echo "$enums" | tr '|' '\n' | awk -F'\t' '
+    NR == FNR { split($0, kv, "="); label[FNR - 1] = kv[1]; n = FNR; next }
+    { for (i = 0; i < n; i++) {
+          num = $(2 * i + 1); name = $(2 * i + 2)
+          if (num == "") continue
+          if (name == "" || name == num) {
+              printf "bare number %s for %s\n", num, label[i]; bad = 1
+          }
+          print label[i] ": " name " (" num ")" > "/dev/stderr"
+      } }
+    END { exit bad }' - "$tmp/enums.tsv" 2>"$tmp/enums.got" >"$tmp/enums.bad" ||
+    { head -5 "$tmp/enums.bad"; fail "field output: a number without its name"; }
+sort -u "$tmp/enums.got" >"$tmp/enums.got.u"
+sort -u "$tmp/names.want" >"$tmp/enums.want.u"
+if ! cmp -s "$tmp/enums.want.u" "$tmp/enums.got.u"; then
+    diff -u "$tmp/enums.want.u" "$tmp/enums.got.u" | head -20
+    fail "field output: the names of custom columns differ from the tree's (- tree, + fields)"
+fi
+# the example of issue 24: decision 6 prints 6 as a field, src_nonmin_ugal as a column; the
+# filter by name selects the same records as the filter by number
+ts "$pcap" -Y 'dfly.meta.decision == 6' -o 'gui.column.format:"d","%Cus:dfly.meta.decision"' \
+    -T fields -e dfly.meta.decision -e _ws.col.d >"$tmp/dec6"
+[ -s "$tmp/dec6" ] || fail "no record of decision 6 in $pcap"
+[ "$(sort -u "$tmp/dec6")" = "$(printf '6\tsrc_nonmin_ugal')" ] ||
+    { sort -u "$tmp/dec6"; fail "decision 6: want 6 and src_nonmin_ugal"; }
+ts "$pcap" -Y 'dfly.meta.decision == "src_nonmin_ugal"' -T fields -e frame.number >"$tmp/byname"
+ts "$pcap" -Y 'dfly.meta.decision == 6' -T fields -e frame.number >"$tmp/bynum"
+cmp -s "$tmp/byname" "$tmp/bynum" || fail "filter by name and by number select different records"
+echo "ok names in fields: $(wc -l <"$tmp/enums.want.u") (number, name) pairs by custom column"
 
 # 3. malformed frames: group Malformed (PI_MALFORMED = 0x07000000) on every frame, the first
 # "name: ..." message of each frame the expected error

@@ -5,7 +5,8 @@
  * averaged), transient (dfly transient --csv, and so dfly repro transient: latency and %
  * misrouted against the cycle relative to the pattern switch), routers and bins (dfly trace
  * --csv PREFIX: PREFIX-nodes.csv as injected and accepted load per router, PREFIX-bins.csv as %
- * misrouted over time).
+ * misrouted over time, with the packets per bin; a bin of fewer than --min-packets packets is a
+ * gap, not a point).
  *
  * The CSVs are read here, by their header names (no quoting: none of those files needs it), and
  * the points go into the gnuplot script as inline data blocks ($name << EOD), so the script is
@@ -34,6 +35,10 @@
 #define PLOT_MAX_SERIES  16         /* mechanisms or patterns of a load plot */
 #define PLOT_MAX_ROUTERS (1u << 20) /* highest router id + 1 of a nodes CSV */
 #define PLOT_MAX_DIM     10000      /* --size, pixels */
+/* bins: the fewest packets a bin needs for its % misrouted to be drawn (--min-packets). Below
+ * 10, one packet moves a bin by more than 10 points: a bin of 1 packet reads 0 % or 100 %. */
+#define PLOT_BINS_MIN_PACKETS 10
+_Static_assert(PLOT_BINS_MIN_PACKETS == 10, "dfly plot bins --help says 10");
 
 /* ---------------------------------------------------------------------------------------------
  * CSV files
@@ -55,7 +60,9 @@ struct plot_opts {
 	const char *title;  /**< --title, or NULL */
 	const char *metric; /**< --metric: the latency column, or NULL for lat_avg */
 	char **labels;      /**< [nfiles]: --labels or the files' stems */
+	bool labels_given;  /**< labels are --labels, not the stems */
 	bool ma;            /**< --ma: the moving average of % misrouted */
+	unsigned min_pkts;  /**< --min-packets: bins with fewer are gaps */
 	double ymax;        /**< --ymax: top of the latency axis; NAN: automatic */
 	unsigned w, h;      /**< --size; 0: the kind's default */
 };
@@ -532,29 +539,149 @@ static int plot_transient(FILE *g, const struct plot_csv *csv, unsigned ncsv,
 	return 0;
 }
 
+/* The bin width of a bins CSV: the smallest step between consecutive gen_cycle values (dfly
+ * trace writes the bins in order and leaves out the empty ones), 0 with fewer than two bins. */
+static double bins_width(const struct plot_csv *t, unsigned cg)
+{
+	double w = 0, prev = 0, x;
+
+	for (unsigned r = 0; r < t->nrow; r++) {
+		plot_csv_num(t, r, cg, &x);
+		if (r > 0 && x > prev && (w == 0 || x - prev < w))
+			w = x - prev;
+		prev = x;
+	}
+	return w;
+}
+
+/* Data block $bins_I of file @p t of bin width @p w: gen_cycle misrouted_pct packets, with
+ * misrouted_pct NaN for a bin of fewer than @p min packets and for a bin the file leaves out
+ * (no packet), and a last row at the end of the last bin, where the steps of packets end.
+ * gnuplot breaks a line at NaN, invalid data; it would join the points on either side of a
+ * missing value ("?" with set datafile missing: gnuplot 5 help on that command).
+ * @return the bins drawn. */
+static unsigned gp_bins_block(FILE *g, unsigned i, const struct plot_csv *t, const int *cols,
+			      double w, unsigned min)
+{
+	double prev = 0, x, n;
+	unsigned drawn = 0;
+
+	fprintf(g,
+		"$bins_%u << EOD\n# %s: gen_cycle misrouted_pct packets; misrouted_pct NaN (a gap) "
+		"where a bin has fewer than %u packets or none; the last row ends the last bin\n",
+		i, t->path, min);
+	for (unsigned r = 0; r < t->nrow; r++) {
+		plot_csv_num(t, r, (unsigned)cols[0], &x);
+		plot_csv_num(t, r, (unsigned)cols[1], &n);
+		if (r > 0 && w > 0 && x > prev + w)
+			fprintf(g, "%.17g NaN 0\n", prev + w);
+		if (n >= min) {
+			fprintf(g, "%s %s %s\n", plot_csv_get(t, r, (unsigned)cols[0]),
+				plot_csv_get(t, r, (unsigned)cols[2]),
+				plot_csv_get(t, r, (unsigned)cols[1]));
+			drawn++;
+		} else {
+			fprintf(g, "%s NaN %s\n", plot_csv_get(t, r, (unsigned)cols[0]),
+				plot_csv_get(t, r, (unsigned)cols[1]));
+		}
+		prev = x;
+	}
+	/* the end of the last bin, where its step of packets ends */
+	if (w > 0)
+		fprintf(g, "%.17g NaN %s\n", prev + w,
+			plot_csv_get(t, t->nrow - 1, (unsigned)cols[1]));
+	fputs("EOD\n", g);
+	return drawn;
+}
+
+/* The label of file @p f: --labels, or the file's stem without -bins, the PREFIX of dfly trace
+ * --csv PREFIX that names the run. */
+static void gp_bins_label(FILE *g, const struct plot_opts *o, unsigned f)
+{
+	const char *l = o->labels[f];
+	size_t n = strlen(l);
+	char *s;
+
+	if (o->labels_given || n <= 5 || strcmp(l + n - 5, "-bins") != 0) {
+		gp_str(g, l);
+		return;
+	}
+	s = strndup(l, n - 5);
+	gp_str(g, s != NULL ? s : l);
+	free(s);
+}
+
 static int plot_bins(FILE *g, const struct plot_csv *csv, unsigned ncsv, const struct plot_opts *o)
 {
-	for (unsigned f = 0; f < ncsv; f++) {
-		int cols[2] = {plot_csv_col(&csv[f], "gen_cycle", false),
-			       plot_csv_col(&csv[f], "misrouted_pct", false)};
+	/* one file without --labels: the series are named by what they show; else by label */
+	bool named = ncsv > 1 || o->labels_given;
+	double w0 = -1;
 
-		if (cols[0] < 0 || cols[1] < 0 || plot_csv_check_nums(&csv[f], cols, 2) != 0)
+	for (unsigned f = 0; f < ncsv; f++) {
+		int cols[3] = {plot_csv_col(&csv[f], "gen_cycle", false),
+			       plot_csv_col(&csv[f], "packets", false),
+			       plot_csv_col(&csv[f], "misrouted_pct", false)};
+		double w;
+
+		if (cols[0] < 0 || cols[1] < 0 || cols[2] < 0 ||
+		    plot_csv_check_nums(&csv[f], cols, 3) != 0)
 			return -EINVAL;
+		if (csv[f].nrow == 0) {
+			fprintf(stderr, "dfly plot: %s: no bins\n", csv[f].path);
+			return -EINVAL;
+		}
 		if (f == 0)
 			gp_head(g, "bins", o, 1000, 500);
-		gp_block(g, "bins", f, &csv[f], cols, 2);
+		w = bins_width(&csv[f], (unsigned)cols[0]);
+		w0 = f == 0 || w == w0 ? w : 0;
+		if (gp_bins_block(g, f, &csv[f], cols, w, o->min_pkts) == 0)
+			fprintf(stderr,
+				"dfly plot: warning: %s: no bin has %u packets or more "
+				"(--min-packets): its %% misrouted is not drawn\n",
+				csv[f].path, o->min_pkts);
 	}
-	fputs("set key noenhanced top right\n"
+	fputs("set key noenhanced outside top center horizontal\n"
 	      "set grid\n"
 	      "set autoscale xfix\n"
 	      "set xlabel 'generation cycle (start of the bin)'\n"
 	      "set ylabel '% misrouted (nonminimal)'\n"
 	      "set yrange [-2:102]\n"
+	      "set ytics nomirror\n"
+	      "set y2label 'packets per bin'\n"
+	      "set y2range [0:*]\n"
+	      "set y2tics\n"
 	      "set title ",
 	      g);
-	gp_str(g, o->title != NULL ? o->title : "");
-	fputs(" noenhanced\n", g);
-	gp_lines(g, "bins", "1:2", ncsv, o);
+	if (o->title != NULL)
+		gp_str(g, o->title);
+	else if (w0 > 0)
+		fprintf(g,
+			"'%% of packets misrouted (nonminimal) per bin of %.17g generation cycles'",
+			w0);
+	else
+		fputs("'% of packets misrouted (nonminimal) per bin of generation cycles'", g);
+	fprintf(g, " . \"\\n\" . 'gaps: bins of fewer than %u packets' noenhanced\n", o->min_pkts);
+	fputs("plot ", g);
+	for (unsigned f = 0; f < ncsv; f++) {
+		fprintf(g, "%s$bins_%u using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lt %u title ",
+			f ? ", \\\n\t" : "", f, f + 1);
+		if (named) {
+			gp_bins_label(g, o, f);
+			fputs(" . ': % misrouted'", g);
+		} else {
+			fputs("'% misrouted (nonminimal)'", g);
+		}
+		fprintf(g,
+			", \\\n\t$bins_%u using 1:3 axes x1y2 with steps dashtype 3 lt %u title ",
+			f, f + 1);
+		if (named) {
+			gp_bins_label(g, o, f);
+			fputs(" . ': packets'", g);
+		} else {
+			fputs("'packets per bin (right axis)'", g);
+		}
+	}
+	fputs("\n", g);
 	return 0;
 }
 
@@ -648,10 +775,11 @@ out:
  */
 
 enum {
-	PLOT_O_METRIC = 1 << 0, /**< --metric */
-	PLOT_O_YMAX = 1 << 1,   /**< --ymax */
-	PLOT_O_LABELS = 1 << 2, /**< --labels */
-	PLOT_O_MA = 1 << 3,     /**< --ma */
+	PLOT_O_METRIC = 1 << 0,      /**< --metric */
+	PLOT_O_YMAX = 1 << 1,        /**< --ymax */
+	PLOT_O_LABELS = 1 << 2,      /**< --labels */
+	PLOT_O_MA = 1 << 3,          /**< --ma */
+	PLOT_O_MIN_PACKETS = 1 << 4, /**< --min-packets */
 };
 
 /** A kind of plot: what it reads and how it draws it. */
@@ -700,13 +828,23 @@ static const struct plot_kind plot_kinds[] = {
      "router and draw two bars per router, injected and accepted load, with the mean\n"
      "injected load as a dashed line: the unfairness of spec 8.5 at a glance.\n",
      plot_routers, 1, 0},
-    {"bins", "bins PREFIX-bins.csv... --out FILE.png [--labels L,...]",
+    {"bins",
+     "bins PREFIX-bins.csv... --out FILE.png [--labels L,...]\n"
+     "                 [--min-packets N]",
      "Read the % misrouted over time of dfly trace --csv PREFIX (PREFIX-bins.csv:\n"
      "gen_cycle, packets, misrouted_pct; bins of generation cycles, --bin of dfly\n"
-     "trace) and draw it, one line per file, labelled as by transient.\n"
+     "trace) and draw it: per file, the % misrouted (left axis) and the packets per\n"
+     "bin (dotted steps, right axis). A bin of fewer than N packets (default 10:\n"
+     "below that one packet moves a bin by more than 10 points, and a bin of one\n"
+     "packet reads 0 % or 100 %) and a bin without packets (dfly trace leaves it\n"
+     "out) are a gap in the % line, not a point. The title says the bin width and\n"
+     "the gap rule; --title replaces its first line. The legend names the series;\n"
+     "with several files or --labels they are prefixed by the label: --labels or\n"
+     "the PREFIX (the file's name without -bins.csv).\n"
      "\n"
-     "  --labels L,...   one label per file, in order\n",
-     plot_bins, PLOT_MAX_FILES, PLOT_O_LABELS},
+     "  --labels L,...   one label per file, in order\n"
+     "  --min-packets N  the fewest packets a bin needs to be drawn (default 10)\n",
+     plot_bins, PLOT_MAX_FILES, PLOT_O_LABELS | PLOT_O_MIN_PACKETS},
 };
 
 #define PLOT_NKINDS (sizeof(plot_kinds) / sizeof(plot_kinds[0]))
@@ -849,23 +987,28 @@ static char *plot_stem(const char *path)
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"out", required_argument, NULL, 'o'},    {"title", required_argument, NULL, 't'},
-	    {"size", required_argument, NULL, 'S'},   {"script", required_argument, NULL, 's'},
-	    {"metric", required_argument, NULL, 'm'}, {"ymax", required_argument, NULL, 'y'},
-	    {"labels", required_argument, NULL, 'l'}, {"ma", no_argument, NULL, 'a'},
-	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+	    {"out", required_argument, NULL, 'o'},
+	    {"title", required_argument, NULL, 't'},
+	    {"size", required_argument, NULL, 'S'},
+	    {"script", required_argument, NULL, 's'},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"ymax", required_argument, NULL, 'y'},
+	    {"labels", required_argument, NULL, 'l'},
+	    {"ma", no_argument, NULL, 'a'},
+	    {"min-packets", required_argument, NULL, 'p'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	static const struct {
 		int opt;
 		unsigned mask;
 		const char *name;
 	} kind_opts[] = {
-	    {'m', PLOT_O_METRIC, "--metric"},
-	    {'y', PLOT_O_YMAX, "--ymax"},
-	    {'l', PLOT_O_LABELS, "--labels"},
-	    {'a', PLOT_O_MA, "--ma"},
+	    {'m', PLOT_O_METRIC, "--metric"},           {'y', PLOT_O_YMAX, "--ymax"},
+	    {'l', PLOT_O_LABELS, "--labels"},           {'a', PLOT_O_MA, "--ma"},
+	    {'p', PLOT_O_MIN_PACKETS, "--min-packets"},
 	};
-	struct plot_opts o = {.ymax = NAN};
+	struct plot_opts o = {.ymax = NAN, .min_pkts = PLOT_BINS_MIN_PACKETS};
 	struct plot_csv csv[PLOT_MAX_FILES];
 	const struct plot_kind *k = NULL;
 	const char *script = NULL, *labels = NULL;
@@ -949,6 +1092,19 @@ int cmd_plot(int argc, char **argv)
 		case 'a':
 			o.ma = true;
 			break;
+		case 'p': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (end == optarg || *end != '\0' || optarg[0] == '-' || v > 1000000000) {
+				fprintf(stderr,
+					"dfly plot: --min-packets %s: expected 0..1000000000\n",
+					optarg);
+				return 2;
+			}
+			o.min_pkts = (unsigned)v;
+			break;
+		}
 		case 'h':
 			usage_plot_kind(stdout, k);
 			return 0;
@@ -970,6 +1126,7 @@ int cmd_plot(int argc, char **argv)
 		return 2;
 	}
 	o.labels = labelv;
+	o.labels_given = labels != NULL;
 	if (labels != NULL) {
 		/* empty labels are allowed (a,,c): strsep, not strtok */
 		char *s = strdup(labels), *p = s;

@@ -11,6 +11,11 @@
  * sim.warmup .. sim.warmup + sim.measure. Latency = tail − generation cycle (spec A-8.1).
  * Injected load per node: HOST_RX records in the window; accepted: the counted HOST_TX. Link
  * load: PORT_TX records in the window, phits over the window's cycles.
+ *
+ * A file is read to its end or it is an error: a truncated or corrupt file (pcap_next_ex
+ * returns PCAP_ERROR, not PCAP_ERROR_BREAK) is named with the byte offset of the record that
+ * failed, and a file whose records hold no dfly frame is named with the EtherTypes it holds;
+ * both exit 1, so that a partial or foreign capture is never taken for a short run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,14 +33,25 @@
 
 #define TRACE_MAX_FILES 256
 #define LAT_MAX         (1u << 20)
+#define TRACE_ET_SLOTS  4 /* EtherTypes other than dfly's named in a file's message */
 
+/** One input file, read record by record in the merge by time. */
 struct tsrc {
-	pcap_t *pc;
-	const char *path;
-	int dlt;
-	struct pcap_pkthdr *h;
-	const u_char *data;
-	bool live; /* a record is pending */
+	pcap_t *pc;            /**< the open capture */
+	const char *path;      /**< as given on the command line */
+	int dlt;               /**< its link type: DFLY_TRACE_DLT_META or _ETH */
+	struct pcap_pkthdr *h; /**< the pending record's header (valid while live) */
+	const u_char *data;    /**< the pending record's bytes (valid while live) */
+	bool live;             /**< a record is pending */
+	bool failed;           /**< reading stopped on an error before the end of the file */
+	uint64_t nrec;         /**< records read */
+	uint64_t ndfly;        /**< of them, dfly frames (EtherType 0x88B5 or 0x88B6) */
+	uint64_t nshort;       /**< of them, too short for an EtherType or a bad metadata header */
+	struct {
+		uint16_t et;  /**< an EtherType other than dfly's */
+		uint64_t n;   /**< frames of it */
+	} et[TRACE_ET_SLOTS]; /**< the first other EtherTypes met, in that order */
+	uint64_t et_more;     /**< frames of other EtherTypes beyond those slots */
 };
 
 struct link_load {
@@ -104,17 +120,93 @@ static void usage_trace(FILE *f)
 	    "  --cycle-ns X      ns per cycle for Ethernet captures without metadata (default 1)\n"
 	    "  --help            this text\n"
 	    "\n"
-	    "Exit status: 0, 1 if a file could not be read or held malformed records, 2 on a\n"
-	    "usage error.\n");
+	    "Exit status: 0 on success, also when a file holds no record at all (a capture\n"
+	    "whose points saw no traffic; a warning says so). 1 if a file\n"
+	    "  - could not be opened, or its link type is not 147 or 1;\n"
+	    "  - could not be read to its end (truncated or corrupt): the message names the\n"
+	    "    file, the record and the byte offset where reading failed; the report\n"
+	    "    counts the records before it;\n"
+	    "  - has records but none is a dfly frame (EtherType 0x88B5 or 0x88B6), e.g. a\n"
+	    "    capture of the hosts' IP traffic: the message counts the EtherTypes found.\n"
+	    "    An error, not a warning, like a wrong link type: the report's zeros would\n"
+	    "    otherwise pass for a measurement;\n"
+	    "  - or holds malformed records.\n"
+	    "2 on a usage error.\n");
 }
 
-/* Next record of @p s; false at the end. */
+/* Next record of @p s; false at the end of the file or on a read error, which it prints (the
+ * file, the record and its byte offset) and marks in s->failed. */
 static bool tsrc_next(struct tsrc *s)
 {
+	FILE *f = pcap_file(s->pc);
+	long off = f != NULL ? ftell(f) : -1; /* where the next record starts */
 	int rc = pcap_next_ex(s->pc, &s->h, &s->data);
 
 	s->live = rc == 1;
-	return s->live;
+	if (s->live) {
+		s->nrec++;
+		return true;
+	}
+	if (rc == PCAP_ERROR_BREAK) /* the end of the file, between two records */
+		return false;
+	s->failed = true;
+	fprintf(stderr, "dfly trace: %s: reading record %" PRIu64, s->path, s->nrec + 1);
+	if (off >= 0)
+		fprintf(stderr, " at byte %ld", off);
+	fprintf(stderr, " failed: %s; the report counts the %" PRIu64 " records before it\n",
+		rc == PCAP_ERROR ? pcap_geterr(s->pc) : "unexpected return of pcap_next_ex",
+		s->nrec);
+	return false;
+}
+
+/* Count a record of @p s by the EtherType of its frame, -1 if it has none (too short, or a
+ * metadata header that does not hold). */
+static void tsrc_count(struct tsrc *s, int et)
+{
+	unsigned i;
+
+	if (et == DFLY_WIRE_ETHERTYPE_DATA || et == DFLY_WIRE_ETHERTYPE_CTRL) {
+		s->ndfly++;
+		return;
+	}
+	if (et < 0) {
+		s->nshort++;
+		return;
+	}
+	for (i = 0; i < TRACE_ET_SLOTS && s->et[i].n && s->et[i].et != et; i++)
+		;
+	if (i == TRACE_ET_SLOTS) {
+		s->et_more++;
+		return;
+	}
+	s->et[i].et = (uint16_t)et;
+	s->et[i].n++;
+}
+
+/* A file that has records but no dfly frame: say what it holds. @return true if so. */
+static bool tsrc_foreign(const struct tsrc *s)
+{
+	const char *what = s->dlt == DFLY_TRACE_DLT_META ? "records" : "frames";
+
+	if (s->nrec == 0 || s->ndfly > 0)
+		return false;
+	fprintf(stderr,
+		"dfly trace: %s: %" PRIu64 " %s, none of them dfly frames (EtherType 0x%04x data "
+		"or 0x%04x control):",
+		s->path, s->nrec, what, DFLY_WIRE_ETHERTYPE_DATA, DFLY_WIRE_ETHERTYPE_CTRL);
+	for (unsigned i = 0; i < TRACE_ET_SLOTS && s->et[i].n; i++)
+		fprintf(stderr, "%s0x%04x x%" PRIu64, i ? ", " : " ethertype ", s->et[i].et,
+			s->et[i].n);
+	if (s->et_more)
+		fprintf(stderr, ", other EtherTypes x%" PRIu64, s->et_more);
+	if (s->nshort)
+		fprintf(stderr, "%s%" PRIu64 " without an EtherType (%s)",
+			s->nshort < s->nrec ? ", " : " ", s->nshort,
+			s->dlt == DFLY_TRACE_DLT_META
+			    ? "a bad metadata header or a frame under 14 bytes"
+			    : "under 14 bytes");
+	fputs("\n", stderr);
+	return true;
 }
 
 static uint64_t ts_ns(const struct pcap_pkthdr *h)
@@ -208,8 +300,9 @@ static bool in_window(const struct tstate *st, uint64_t c)
 	return !st->windowed || (c >= st->from && c < st->to);
 }
 
-/* One record of a metadata capture. */
-static void meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_char *p)
+/* One record of a metadata capture. @return the EtherType of its frame, -1 if the metadata
+ * header does not hold or the frame is too short for one. */
+static int meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_char *p)
 {
 	uint32_t caplen = h->caplen, mlen, router, port;
 	uint8_t point;
@@ -221,12 +314,12 @@ static void meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_
 	if (caplen < DFLY_TRACE_META_LEN || get32(p) != DFLY_TRACE_MAGIC ||
 	    p[4] != DFLY_TRACE_VERSION || p[5] >= DFLY_TRACE_POINT_COUNT) {
 		st->bad++;
-		return;
+		return -1;
 	}
 	mlen = get16(p + 6);
 	if (mlen < DFLY_TRACE_META_LEN || mlen > caplen) {
 		st->bad++;
-		return;
+		return -1;
 	}
 	point = p[5];
 	router = get32(p + 8);
@@ -244,21 +337,21 @@ static void meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_
 	caplen -= mlen;
 	if (caplen < DFLY_WIRE_ETH_LEN) {
 		st->bad++;
-		return;
+		return -1;
 	}
 	et = get16(f + 12);
 	if (et == DFLY_WIRE_ETHERTYPE_CTRL) {
 		st->ctrl++;
-		return;
+		return et;
 	}
 	if (et != DFLY_WIRE_ETHERTYPE_DATA) {
 		st->other++;
-		return;
+		return et;
 	}
 	/* the payload may be cut by the snap length: decode the header with the full length */
 	if (caplen < DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN) {
 		st->bad++;
-		return;
+		return et;
 	}
 	{
 		size_t flen = h->len - mlen;
@@ -267,7 +360,7 @@ static void meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_
 
 		if (full == NULL) {
 			st->bad++;
-			return;
+			return et;
 		}
 		memset(full, 0, flen);
 		memcpy(full, f, caplen < flen ? caplen : flen);
@@ -275,7 +368,7 @@ static void meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_
 		free(full);
 		if (rc < 0) {
 			st->bad++;
-			return;
+			return et;
 		}
 	}
 	if (point == DFLY_TRACE_PORT_TX) {
@@ -303,6 +396,7 @@ static void meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_
 		if (in_window(st, ej))
 			count_packet(st, &d, cycle);
 	}
+	return et;
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -618,7 +712,12 @@ int cmd_trace(int argc, char **argv)
 		s->pc = pcap_open_offline_with_tstamp_precision(argv[i], PCAP_TSTAMP_PRECISION_NANO,
 								ebuf);
 		if (s->pc == NULL) {
-			fprintf(stderr, "dfly trace: %s\n", ebuf);
+			/* libpcap names the file in some messages ("x: No such file or
+			 * directory") and not in others ("unknown file format") */
+			if (strstr(ebuf, argv[i]) != NULL)
+				fprintf(stderr, "dfly trace: %s\n", ebuf);
+			else
+				fprintf(stderr, "dfly trace: %s: %s\n", argv[i], ebuf);
 			status = 1;
 			goto out;
 		}
@@ -643,7 +742,7 @@ int cmd_trace(int argc, char **argv)
 		if (best == NULL)
 			break;
 		if (best->dlt == DFLY_TRACE_DLT_META) {
-			meta_record(&st, best->h, best->data);
+			tsrc_count(best, meta_record(&st, best->h, best->data));
 		} else {
 			/* plain Ethernet: header fields and link loads are not attributable to a
 			 * port without metadata; count the frames by type */
@@ -659,8 +758,17 @@ int cmd_trace(int argc, char **argv)
 				st.ctrl++;
 			else
 				st.other++;
+			tsrc_count(best, best->h->caplen >= DFLY_WIRE_ETH_LEN
+					     ? get16(best->data + 12)
+					     : -1);
 		}
 		tsrc_next(best);
+	}
+	for (int i = 0; i < nsrc; i++) {
+		if (src[i].failed || tsrc_foreign(&src[i]))
+			status = 1;
+		else if (src[i].nrec == 0)
+			fprintf(stderr, "dfly trace: warning: %s: no records\n", src[i].path);
 	}
 	span = st.windowed  ? (double)(st.to - st.from)
 	       : st.records ? (double)(st.last_cycle - st.first_cycle + 1)

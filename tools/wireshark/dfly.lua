@@ -14,6 +14,17 @@ order, tails beyond the Ethernet padding) in the same order, and reports each pr
 expert info of group Malformed named like the decoder's error ("bad_count: ..."); ids checked
 against the topology (node, router, VC, port ranges) are shown, not judged. It never reads a byte
 outside what the capture holds. Installation and examples: tools/wireshark/README.md.
+
+Enum fields (dfly.type, dfly.ctrl.type, dfly.ctrl.ectn.format, dfly.ctrl.hello.arr,
+dfly.meta.point, .port_kind, .decision, .trigger, .drop_reason, .level) carry value strings, the
+name tables of the generated block below (printed from the headers' X-macro lists): the tree
+shows "Decision: src_nonmin_ugal (6)" and filters take the name
+(dfly.meta.decision == "src_nonmin_ugal"). `tshark -T fields -e dfly.meta.decision` prints 6:
+tshark prints the raw value of every field in field output (so does -e ip.proto). For names in
+field output use a custom column, which prints the value string:
+  tshark -X lua_script:dfly.lua -r t.pcap -o 'gui.column.format:"dec","%Cus:dfly.meta.decision"'
+      -T fields -e dfly.meta.cycle -e _ws.col.dec
+(the wireshark-dissector test checks this for every enum field).
 ]]
 
 -- BEGIN GENERATED: printed by `mkpcap --lua-tables` (tests/wireshark/mkpcap.c) from the headers;
