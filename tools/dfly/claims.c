@@ -65,7 +65,8 @@ struct cl_ctx {
 	unsigned nchecks;
 	unsigned missing_points;
 	char part_missing[200];
-	unsigned pts[64]; /* the points this claim used, for its figure */
+	char proto_note[200]; /* cl_protocol_note(): where this claim's protocol differs */
+	unsigned pts[64];     /* the points this claim used, for its figure */
 	unsigned npts;
 };
 
@@ -356,6 +357,16 @@ void cl_factor(struct cl_ctx *x, const char *what, double v, double target)
 		 "%s = %s", what, v < 0 ? "never" : fmt_num(a, sizeof(a), v));
 }
 
+bool cl_paper(const struct cl_ctx *x)
+{
+	return x->scale == CL_PAPER;
+}
+
+void cl_protocol_note(struct cl_ctx *x, const char *text)
+{
+	snprintf(x->proto_note, sizeof(x->proto_note), "%s", text);
+}
+
 void cl_part_missing(struct cl_ctx *x, const char *what)
 {
 	if (!x->planning && x->part_missing[0] == '\0')
@@ -514,8 +525,15 @@ static int read_sim(const char *path, struct cl_sim *s)
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		if (csv_split(line, f, 64) != nh)
 			continue;
-		for (unsigned i = 0; i < 10; i++)
-			*dst[i] += strtod(f[col[i]], NULL);
+		for (unsigned i = 0; i < 10; i++) {
+			double v = strtod(f[col[i]], NULL);
+
+			/* dfly sim writes max/min = 0 when a router injected nothing (min 0): the
+			 * ratio is unbounded, the most unfair figure there is, not the least */
+			if (dst[i] == &s->max_min && strtod(f[col[5]], NULL) <= 0)
+				v = INFINITY;
+			*dst[i] += v;
+		}
 		s->runs++;
 	}
 	fclose(fp);
@@ -773,6 +791,14 @@ static void fmt_dur(char *buf, size_t len, double s)
  * A point's expected cost, for the time left: router-cycles times a factor for the work per cycle,
  * which grows with the load (packets to move); a transient counts its seeds and its window.
  */
+/* The window of steady point @p p: a "sim.measure=N" of its own sets, else the network's. */
+static uint64_t pt_measure(const struct cl_point *p, const struct cl_net *n)
+{
+	const char *m = strstr(p->sets, "sim.measure=");
+
+	return m ? strtoull(m + strlen("sim.measure="), NULL, 10) : n->measure;
+}
+
 static double pt_cost(const struct cl_point *p)
 {
 	const struct cl_net *n = cl_net_of(p->letter);
@@ -780,7 +806,7 @@ static double pt_cost(const struct cl_point *p)
 	double cycles = p->transient ? (double)(opt_seeds ? opt_seeds : n->t_seeds) *
 					   (double)(n->t_warmup + p->post + 1200)
 				     : (double)(opt_seeds ? opt_seeds : n->seeds) *
-					   (double)(n->warmup + n->measure);
+					   (double)(n->warmup + pt_measure(p, n));
 
 	return routers * cycles * (0.1 + p->load) * (n->p / 4.0);
 }
@@ -863,6 +889,7 @@ static void evaluate(struct cl_ctx *x, const struct claim *c, struct cl_result *
 	x->nchecks = 0;
 	x->missing_points = 0;
 	x->part_missing[0] = '\0';
+	x->proto_note[0] = '\0';
 	x->npts = 0;
 	if (c->missing) {
 		r->verdict = "not-implemented";
@@ -1124,6 +1151,11 @@ static void report_claim(struct cl_report *rp, struct cl_ctx *x, const struct cl
 		n += (size_t)snprintf(nets + n, sizeof(nets) - n, "%s%s", n ? "+" : "",
 				      cl_net(x, *l)->name);
 	protocol_of(c, x->scale, x, proto, sizeof(proto));
+	if (x->proto_note[0]) {
+		size_t k = strlen(proto);
+
+		snprintf(proto + k, sizeof(proto) - k, "; %s", x->proto_note);
+	}
 	join_checks(x, meas, sizeof(meas), 0);
 	join_checks(x, exp, sizeof(exp), 1);
 	join_checks(x, tol, sizeof(tol), 2);

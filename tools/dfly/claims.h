@@ -102,6 +102,15 @@ void cl_factor(struct cl_ctx *x, const char *what, double v, double target); /* 
 /** A part of the claim dfly cannot check (a mechanism it lacks): at most partly. */
 void cl_part_missing(struct cl_ctx *x, const char *what);
 
+/** True at --scale paper (the papers' own networks). */
+bool cl_paper(const struct cl_ctx *x);
+
+/**
+ * Where this claim's protocol differs from its network's (e.g. a window of its own, passed as
+ * "sim.measure=N" in the points' sets): said in the report's protocol line, with the reason.
+ */
+void cl_protocol_note(struct cl_ctx *x, const char *text);
+
 /** True while planning (the point functions return NULL then). */
 bool cl_planning(const struct cl_ctx *x);
 
