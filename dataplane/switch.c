@@ -401,8 +401,7 @@ static int setup_routers(char *err, size_t errlen)
 			int rc = dfly_regs_shm_create(&rt->shm, app.dep.instance, r, t->radix);
 
 			if (rc < 0) {
-				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s",
-					 r, app.dep.instance, r, strerror(-rc));
+				dfly_regs_shm_create_msg(err, errlen, app.dep.instance, r, rc);
 				return -1;
 			}
 			rt->regs = rt->shm.regs;

@@ -587,8 +587,7 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			int rc = dfly_regs_shm_create(&fab->shm[r], o->shm_instance, r, t->radix);
 
 			if (rc < 0) {
-				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s",
-					 r, o->shm_instance, r, strerror(-rc));
+				dfly_regs_shm_create_msg(err, errlen, o->shm_instance, r, rc);
 				goto out_err;
 			}
 			fab->regs[r] = fab->shm[r].regs;
