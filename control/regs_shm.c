@@ -125,6 +125,19 @@ void dfly_regs_shm_close(struct dfly_regs_shm *s)
 	s->owner = 0;
 }
 
+void dfly_regs_shm_create_msg(char *buf, size_t len, const char *instance, uint32_t router, int rc)
+{
+	if (rc == -EEXIST)
+		snprintf(
+		    buf, len,
+		    "register file " DFLY_SHM_DIR "/dfly.%s.r%u exists: another run uses "
+		    "instance %s, or a run was killed; remove it with `dfly clean --instance %s`",
+		    instance, router, instance, instance);
+	else
+		snprintf(buf, len, "register file " DFLY_SHM_DIR "/dfly.%s.r%u: %s", instance,
+			 router, strerror(-rc));
+}
+
 int dfly_regs_shm_unlink(const char *instance, uint32_t router)
 {
 	char name[DFLY_SHM_NAME_MAX];

@@ -18,6 +18,8 @@
 #include "dfly/regs.h"
 
 #define DFLY_SHM_NAME_MAX 64 /**< bytes of an object name, NUL included */
+/** Where Linux shows the objects as files ("/dfly.X.r0" is DFLY_SHM_DIR "/dfly.X.r0"). */
+#define DFLY_SHM_DIR "/dev/shm"
 
 /** A mapped register file. */
 struct dfly_regs_shm {
@@ -49,6 +51,13 @@ int dfly_regs_shm_open(struct dfly_regs_shm *s, const char *instance, uint32_t r
 
 /** Unmap; the creator also unlinks the object. NULL mapping is accepted. */
 void dfly_regs_shm_close(struct dfly_regs_shm *s);
+
+/**
+ * The message for a dfly_regs_shm_create() of @p instance's router @p router that returned
+ * @p rc, into @p buf: the file and what went wrong; for -EEXIST, that another run uses the
+ * instance or a run was killed, and that `dfly clean --instance` removes what it left.
+ */
+void dfly_regs_shm_create_msg(char *buf, size_t len, const char *instance, uint32_t router, int rc);
 
 /** Remove a stale object (e.g. after a crash). @return 0, -ENOENT or -errno. */
 int dfly_regs_shm_unlink(const char *instance, uint32_t router);

@@ -169,6 +169,41 @@ static int load_dev(struct dp_ctx *c, const config_setting_t *e, const char *whe
 	return rc;
 }
 
+/*
+ * Every fabric port of a hosted router whose peer router is not hosted here needs a device in
+ * 'ports' (@p ps, NULL when the file has none): without one the port would have no link and
+ * the router would step a packet onto nothing. Ports to a hosted peer are wired in process;
+ * terminal ports eject to the host edge and take no device. The error points at 'ports', or
+ * at 'routers' (which hosts the router) when there is no 'ports'.
+ */
+static int check_wired(struct dp_ctx *c, const struct dfly_topo *t, const config_setting_t *ps)
+{
+	const struct dp_deploy *d = c->d;
+	const config_setting_t *at = ps != NULL ? ps : config_lookup(&c->lc, "routers");
+
+	for (uint32_t r = 0; r < d->routers; r++) {
+		if (!d->hosted[r])
+			continue;
+		for (uint32_t port = t->first_local; port < t->radix; port++) {
+			uint32_t pr, pp;
+			bool found = false;
+
+			dfly_topo_port_peer(t, r, port, &pr, &pp);
+			if (d->hosted[pr])
+				continue;
+			for (uint32_t j = 0; j < d->nports && !found; j++)
+				found = d->ports[j].router == r && d->ports[j].port == port;
+			if (!found)
+				return fail(
+				    c, at, "ports",
+				    "%srouter %u port %u leads to router %u port %u, which is "
+				    "not hosted here: it needs a device",
+				    ps != NULL ? "" : "missing: ", r, port, pr, pp);
+		}
+	}
+	return 0;
+}
+
 static int load_ports(struct dp_ctx *c, const struct dfly_topo *t)
 {
 	const config_setting_t *ps = config_lookup(&c->lc, "ports");
@@ -176,7 +211,7 @@ static int load_ports(struct dp_ctx *c, const struct dfly_topo *t)
 	int rc;
 
 	if (ps == NULL)
-		return 0;
+		return check_wired(c, t, NULL);
 	if (!config_setting_is_list(ps))
 		return fail(c, ps, "ports", "must be a list of groups ( {...}, ... )");
 	d->nports = (uint32_t)config_setting_length(ps);
@@ -224,28 +259,7 @@ static int load_ports(struct dp_ctx *c, const struct dfly_topo *t)
 					    p->dev.name, j);
 		}
 	}
-	/* every link that leaves this process needs a device */
-	for (uint32_t r = 0; r < d->routers; r++) {
-		if (!d->hosted[r])
-			continue;
-		for (uint32_t port = t->first_local; port < t->radix; port++) {
-			uint32_t pr, pp;
-			bool found = false;
-
-			dfly_topo_port_peer(t, r, port, &pr, &pp);
-			if (d->hosted[pr])
-				continue;
-			for (uint32_t j = 0; j < d->nports && !found; j++)
-				found = d->ports[j].router == r && d->ports[j].port == port;
-			if (!found)
-				return fail(
-				    c, ps, "ports",
-				    "router %u port %u leads to router %u port %u, which is not "
-				    "hosted here: it needs a device",
-				    r, port, pr, pp);
-		}
-	}
-	return 0;
+	return check_wired(c, t, ps);
 }
 
 static int load_hosts(struct dp_ctx *c, const struct dfly_topo *t)

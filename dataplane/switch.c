@@ -401,8 +401,7 @@ static int setup_routers(char *err, size_t errlen)
 			int rc = dfly_regs_shm_create(&rt->shm, app.dep.instance, r, t->radix);
 
 			if (rc < 0) {
-				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s",
-					 r, app.dep.instance, r, strerror(-rc));
+				dfly_regs_shm_create_msg(err, errlen, app.dep.instance, r, rc);
 				return -1;
 			}
 			rt->regs = rt->shm.regs;
@@ -1790,16 +1789,10 @@ static bool run_watch(const struct sw_opts *o, uint64_t now, uint64_t t0, uint64
  */
 static int run(struct sw_opts *o, uint64_t *t0)
 {
-	struct sigaction sa;
 	struct dp_lcore *mine = NULL;
 	uint64_t c0, next_progress;
 	uint64_t drained_at = UINT64_MAX; /* cycle of the first poll that saw the network drained */
 	int status = 0;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 
 	*t0 = mono_ns();
 	c0 = run_clock(*t0);
@@ -1875,6 +1868,7 @@ static void report(const struct sw_opts *o, uint64_t t0)
 
 int main(int argc, char **argv)
 {
+	struct sigaction sa;
 	struct sw_opts o;
 	uint64_t t0 = 0;
 	int eal, status;
@@ -1883,6 +1877,12 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	/* from the start: a signal while plan() sets up (register files in /dev/shm, devices)
+	 * must still end in teardown(), not leave them behind */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	eal = rte_eal_init(argc, argv);
 	if (eal < 0) {
 		fprintf(stderr,
@@ -1897,6 +1897,10 @@ int main(int argc, char **argv)
 	if ((status = parse(argc, argv, &o)) >= 0)
 		return status;
 	status = plan(&o);
+	if (status < 0 && stop) {
+		fprintf(stderr, "dfly-switch: stopped by a signal while setting up\n");
+		status = 0;
+	}
 	if (status < 0) {
 		status = run(&o, &t0);
 		if (status >= 0)

@@ -58,7 +58,8 @@ struct dfly_fabric {
 	struct dfly_regs *regs_mem;
 	struct dfly_regs_shm *shm; /* external firmware: the mappings (NULL otherwise) */
 	uint32_t fw_wait_ms;
-	bool fw_absent; /* the external firmware stopped answering */
+	bool fw_absent;                    /* the external firmware stopped answering */
+	const volatile sig_atomic_t *stop; /* dfly_fabric_opts.stop, or NULL */
 	uint64_t fw_absent_cycles;
 	struct asic_link **links;
 	uint32_t nlinks;
@@ -578,6 +579,7 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 
 	fab->asics = calloc(t->routers, sizeof(*fab->asics));
 	fab->regs = calloc(t->routers, sizeof(*fab->regs));
+	fab->stop = o != NULL ? o->stop : NULL;
 	if (o != NULL && o->shm_instance != NULL) {
 		fab->shm = calloc(t->routers, sizeof(*fab->shm));
 		fab->fw_wait_ms = o->fw_wait_ms ? o->fw_wait_ms : 5000;
@@ -587,8 +589,7 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			int rc = dfly_regs_shm_create(&fab->shm[r], o->shm_instance, r, t->radix);
 
 			if (rc < 0) {
-				snprintf(err, errlen, "router %u: shared memory /dfly.%s.r%u: %s",
-					 r, o->shm_instance, r, strerror(-rc));
+				dfly_regs_shm_create_msg(err, errlen, o->shm_instance, r, rc);
 				goto out_err;
 			}
 			fab->regs[r] = fab->shm[r].regs;
@@ -804,6 +805,12 @@ static uint64_t router_injected(const struct dfly_fabric *fab, uint32_t r)
 	return n;
 }
 
+/* The caller asked the run to end (dfly_fabric_opts.stop). */
+static bool stopped(const struct dfly_fabric *fab)
+{
+	return fab->stop != NULL && *fab->stop != 0;
+}
+
 /*
  * External firmware (dfly-controld on the shared register files): lockstep. Cycle c + 1 starts
  * only when every router's firmware has ticked cycle c (heartbeat ≥ c + 1), so the run is the
@@ -824,6 +831,8 @@ static void wait_external_fw(struct dfly_fabric *fab)
 
 			if (fab->fw_absent)
 				goto absent;
+			if (stopped(fab))
+				return; /* the run ends at the next check */
 			clock_gettime(CLOCK_MONOTONIC, &ts);
 			t = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 			if (deadline == 0)
@@ -1176,6 +1185,9 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	while (fab->now < total) {
 		uint64_t k;
 
+		if (stopped(fab))
+			goto interrupted;
+
 		if (fab->now == cfg->warmup) {
 			fab->edge.measuring = true;
 			for (uint32_t r = 0; r < fab->topo->routers; r++)
@@ -1206,6 +1218,8 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 
 		while ((dfly_fabric_in_flight(fab) || fab->st.queued_src) && fab->now < limit) {
 			one_cycle(fab);
+			if ((fab->now & 1023) == 0 && stopped(fab))
+				goto interrupted;
 			if ((fab->now & 1023) == 0 &&
 			    (rc = watchdog(fab, res->why, sizeof(res->why))) != 0) {
 				res->deadlock = true;
@@ -1240,6 +1254,15 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	if (progress && isatty(2) && res->wall_s > 3.0)
 		fprintf(stderr, "%60s\r", "");
 	return rc;
+interrupted:
+	res->interrupted = true;
+	res->cycles = fab->now;
+	res->wall_s = now_s() - t0;
+	snprintf(res->why, sizeof(res->why), "interrupted at cycle %llu",
+		 (unsigned long long)fab->now);
+	if (progress && isatty(2) && res->wall_s > 3.0)
+		fprintf(stderr, "%60s\r", "");
+	return -EINTR;
 }
 
 uint64_t dfly_fabric_inj_window(const struct dfly_fabric *fab, uint32_t r)

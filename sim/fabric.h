@@ -12,6 +12,7 @@
 #ifndef DFLY_FABRIC_H
 #define DFLY_FABRIC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@ struct dfly_sim_result {
 	bool drained;            /**< the network emptied within sim.drain cycles */
 	bool invariants_ok;      /**< conservation + credits + queues, checked after the drain */
 	char why[256];           /**< first invariant violation or watchdog report */
+	bool interrupted;        /**< ended early by dfly_fabric_opts.stop: no drain, no checks */
 	double wall_s;           /**< wall-clock seconds (not part of the deterministic output) */
 };
 
@@ -93,6 +95,11 @@ struct dfly_fabric_opts {
 	 *  16) free packets takes some of the richest one's. A pool never changes the results:
 	 *  small chunks are for tests (tests/sim/test_threads.c) */
 	uint32_t pool_chunk;
+	/** non-NULL: dfly_fabric_run ends early once *stop is non-zero (set by a signal
+	 *  handler), checked every 1024 cycles at most and while a cycle waits for the external
+	 *  firmware; the result says res->interrupted, and the caller destroys the fabric, which
+	 *  removes the register files */
+	const volatile sig_atomic_t *stop;
 };
 
 /** dfly_fabric_create() with options (NULL: the defaults, firmware inside). */
@@ -109,7 +116,8 @@ uint64_t dfly_fabric_fw_absent_cycles(const struct dfly_fabric *fab);
 /**
  * Run warm-up, measurement and drain, then check the invariants. @p progress: print a progress
  * line on stderr when the run lasts more than a few seconds.
- * @return 0, or -EDEADLK if the watchdog fired (res->why says where).
+ * @return 0, -EDEADLK if the watchdog fired (res->why says where), or -EINTR if
+ * dfly_fabric_opts.stop ended it (res->interrupted; nothing after the cycle it stopped at).
  */
 int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool progress);
 

@@ -111,6 +111,10 @@ port: two devices for one port|s/router = 1; port = 2; dev = "net_memif1"/router
 port: device missing|s/ dev = "net_memif0";//||FILE:7: ports[0]: missing 'dev'
 port: unknown member|s/dev = "net_memif0"/devv = "net_memif0"/||FILE:7: ports[0]: unknown setting 'devv'
 port: not wired (missing port)|/net_memif1/d;s/socket-abstract=no"; },/socket-abstract=no"; }/||FILE:6: ports: router 1 port 2 leads to router 2 port 2, which is not hosted here: it needs a device
+# (issue 24: these ran, and segfaulted on the first packet sent to the port with no link)
+port: not wired (no ports at all)|/^ports = (/,/^);/d||FILE:4: ports: missing: router 0 port 2 leads to router 5 port 2, which is not hosted here: it needs a device
+port: not wired (one router, no ports)|s/^routers = .*/routers = [0];/;s/routers = \[0, 1\]; } );/routers = [0]; } );/;/^ports = (/,/^);/d;/^hosts = /d;s/^generators = .*/generators = "all";/||FILE:4: ports: missing: router 0 port 1 leads to router 1 port 1, which is not hosted here: it needs a device
+port: not wired (one router, local port)|s/^routers = .*/routers = [0];/;s/routers = \[0, 1\]; } );/routers = [0]; } );/;/net_memif1/d;s/socket-abstract=no"; },/socket-abstract=no"; }/;s/^generators = .*/generators = "none";/||FILE:6: ports: router 0 port 1 leads to router 1 port 1, which is not hosted here: it needs a device
 # -- hosts
 host: bad MAC|s/mac = "02:df:00:00:00:00"/mac = "02:df:00:00:00"/||FILE:10: hosts[0]: mac "02:df:00:00:00" is not six hex pairs aa:bb:cc:dd:ee:ff
 host: bad IP|s/ip = "10.77.0.1"/ip = "10.77.0"/||FILE:10: hosts[0]: ip "10.77.0" is not a dotted IPv4 address

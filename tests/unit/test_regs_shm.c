@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the shared-memory register files (control/regs_shm.c): names, mode 0600,
- * exclusive creation, layout and router checks on open, one object seen by two mappings and by
- * another process running the firmware, unlink by the creator. Every object is named after the
- * test's pid and removed even when an assertion fails (the group teardown unlinks them).
+ * exclusive creation and the message of a refused one, layout and router checks on open, one
+ * object seen by two mappings and by another process running the firmware, unlink by the
+ * creator. Every object is named after the test's pid and removed even when an assertion fails
+ * (the group teardown unlinks them).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,6 +91,27 @@ static void test_create_open(void **state)
 	assert_int_equal(stat(path, &st), -1);
 	assert_int_equal(dfly_regs_shm_open(&c, inst, 1), -ENOENT);
 	dfly_regs_shm_close(&a); /* twice is harmless */
+}
+
+/* A refused creation says which file, and for one that exists, how to remove it. */
+static void test_create_msg(void **state)
+{
+	struct dfly_regs_shm a, b;
+	char msg[256], want[256];
+
+	(void)state;
+	assert_int_equal(dfly_regs_shm_create(&a, inst, 6, 12), 0);
+	assert_int_equal(dfly_regs_shm_create(&b, inst, 6, 12), -EEXIST);
+	dfly_regs_shm_create_msg(msg, sizeof(msg), inst, 6, -EEXIST);
+	snprintf(want, sizeof(want),
+		 "register file /dev/shm/dfly.%s.r6 exists: another run uses instance %s, or a "
+		 "run was killed; remove it with `dfly clean --instance %s`",
+		 inst, inst, inst);
+	assert_string_equal(msg, want);
+	dfly_regs_shm_create_msg(msg, sizeof(msg), inst, 6, -EACCES);
+	snprintf(want, sizeof(want), "register file /dev/shm/dfly.%s.r6: Permission denied", inst);
+	assert_string_equal(msg, want);
+	dfly_regs_shm_close(&a);
 }
 
 /* An object of the right name but another layout is refused, mapped or not. */
@@ -194,6 +216,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_create_open),
+	    cmocka_unit_test(test_create_msg),
 	    cmocka_unit_test(test_layout_checks),
 	    cmocka_unit_test(test_firmware_in_other_process),
 	};

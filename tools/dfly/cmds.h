@@ -101,4 +101,7 @@ int cmd_trace(int argc, char **argv);
 /** dfly plot (plot.c): gnuplot PNGs from the CSVs of dfly sim, transient and trace. */
 int cmd_plot(int argc, char **argv);
 
+/** dfly clean (clean.c): remove the register files a killed run of an instance left. */
+int cmd_clean(int argc, char **argv);
+
 #endif /* DFLY_CMDS_H */

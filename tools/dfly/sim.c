@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,9 @@ static void usage_sim(FILE *f)
 	    "                       dfly-controld CONFIG --instance NAME (same --set options);\n"
 	    "                       each cycle waits for it, so the run is the same as with\n"
 	    "                       the firmware inside; one run only (one mechanism, pattern,\n"
-	    "                       load and seed)\n"
+	    "                       load and seed). SIGINT, SIGTERM or SIGHUP end the run\n"
+	    "                       and remove the files (exit 128 + the signal); a run\n"
+	    "                       killed otherwise leaves them: dfly clean --instance NAME\n"
 	    "  --firmware-wait MS   how long a cycle waits for dfly-controld before the ASICs\n"
 	    "                       go on without it on their last tables (default 5000)\n"
 	    "  --ctrl-fault TYPES:LOSS_PPM[:DELAY]\n"
@@ -116,7 +119,8 @@ static void usage_sim(FILE *f)
 		"configs/README.md. Transients: dfly transient --help.\n"
 		"\n"
 		"Exit status: 0 if every run kept its invariants, 1 on a deadlock or a violated\n"
-		"invariant, 2 on a usage or configuration error.\n",
+		"invariant, 2 on a usage or configuration error, 128 + N when signal N ended a\n"
+		"run with --firmware-instance.\n",
 		flexvc);
 }
 
@@ -197,6 +201,38 @@ static int parse_ctrl_fault(const char *arg, struct dfly_fabric_opts *o)
 	o->ctrl_loss_ppm = (uint32_t)loss;
 	o->ctrl_delay = (uint32_t)delay;
 	return 0;
+}
+
+/* The signal that asked a run with --firmware-instance to end (0: none): the fabric checks it
+ * (dfly_fabric_opts.stop) and the run ends, its register files removed. */
+static volatile sig_atomic_t sim_stop;
+
+static void on_signal(int sig)
+{
+	sim_stop = sig;
+}
+
+static const char *sig_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
+
+/*
+ * A run with its register files in /dev/shm must not leave them behind: SIGINT, SIGTERM and
+ * SIGHUP (unless ignored, as under nohup) only set sim_stop, and the run ends cleanly.
+ */
+static void sim_catch_signals(struct dfly_fabric_opts *fo)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	fo->stop = &sim_stop;
 }
 
 /* What the command line asks for (sim_parse). */
@@ -474,6 +510,15 @@ static int sim_run(const struct sim_args *a, struct sim_out *o, const struct dfl
 		}
 	}
 	dfly_fabric_run(fab, r, !a->quiet);
+	if (r->interrupted) {
+		int sig = sim_stop;
+
+		dfly_fabric_destroy(fab); /* removes the register files, closes the capture */
+		fprintf(stderr,
+			"dfly sim: interrupted by %s at cycle %llu: register files of %s removed\n",
+			sig_name(sig), (unsigned long long)r->cycles, a->fopts.shm_instance);
+		return 128 + sig;
+	}
 	if (cap_path[0] != '\0') {
 		struct dfly_capture_stats cs;
 
@@ -593,6 +638,8 @@ int cmd_sim(int argc, char **argv)
 
 	if ((rc = sim_parse(argc, argv, &a)) >= 0)
 		return rc;
+	if (a.fopts.shm_instance != NULL)
+		sim_catch_signals(&a.fopts);
 	for (int mi = 0; mi < a.nmech; mi++) {
 		for (int pi = 0; pi < a.npat; pi++) {
 			struct dfly_netcfg cfg;
