@@ -42,6 +42,7 @@
 #include <pcap/pcap.h>
 
 #include "capture.h"
+#include "cli.h"
 #include "dfly/log.h"
 #include "dp.h"
 #include "peer.h"
@@ -194,6 +195,7 @@ static void usage(FILE *f)
 	    "  --check            load and check the deployment, print a summary, start nothing\n"
 	    "  --quiet            no progress lines\n"
 	    "  -h, --help         this text\n"
+	    "  --version          the version and the commit it was built from\n"
 	    "\n"
 	    "SIGINT or SIGTERM stops it cleanly and prints the final counters.\n");
 }
@@ -1440,11 +1442,12 @@ struct sw_opts {
 	bool check, exit_drained;
 };
 
-/* -h or --help before the EAL options' end (or first): the text, and nothing starts. */
-static bool help_asked(int argc, char **argv)
+/* Option @p word (or @p alias, may be NULL) first, or among the options after the EAL's (after
+ * --): -h/--help, --version, answered before the EAL starts anything. */
+static bool asked(int argc, char **argv, const char *word, const char *alias)
 {
 	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+		if (strcmp(argv[i], word) == 0 || (alias != NULL && strcmp(argv[i], alias) == 0)) {
 			bool after_dd = false;
 
 			for (int k = 1; k < i; k++)
@@ -1879,8 +1882,12 @@ int main(int argc, char **argv)
 	uint64_t t0 = 0;
 	int eal, status;
 
-	if (help_asked(argc, argv)) {
+	if (asked(argc, argv, "--help", "-h")) {
 		usage(stdout);
+		return 0;
+	}
+	if (asked(argc, argv, "--version", NULL)) {
+		dfly_cli_print_version(stdout, "dfly-switch");
 		return 0;
 	}
 	eal = rte_eal_init(argc, argv);

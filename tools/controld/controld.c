@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "fw.h"
 #include "netcfg.h"
 #include "regs_shm.h"
@@ -55,6 +56,7 @@ static void usage(FILE *f)
 	    "                    (default 0: run until signalled)\n"
 	    "  --quiet           no attach/exit messages\n"
 	    "  --help            this text\n"
+	    "  --version         the version and the commit it was built from\n"
 	    "\n"
 	    "Exit status: 0 on a signal or --idle-exit, 1 on a runtime error, 2 on a usage or\n"
 	    "configuration error.\n");
@@ -84,6 +86,7 @@ int main(int argc, char **argv)
 	    {"idle-exit", required_argument, NULL, 'x'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *sets[MAX_SETS], *instance = NULL;
@@ -127,6 +130,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			dfly_cli_print_version(stdout, "dfly-controld");
 			return 0;
 		default:
 			usage(stderr);

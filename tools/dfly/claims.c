@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "claims.h"
+#include "cli.h"
 #include "cmds.h"
-#include "dfly_rev.h"
 #include "repro.h"
 
 #ifndef DFLY_SOURCE_DIR
@@ -834,7 +834,7 @@ static int run_points(enum cl_scale scale, struct cl_ctx *x, unsigned *order, un
 			f = fopen(path, "w");
 			if (f) {
 				fprintf(f, "exit %d after %.1f s, dfly %s, cfg %08x\n", rc, p->wall,
-					DFLY_REV, cfg_hash(p->letter));
+					dfly_cli_rev(), cfg_hash(p->letter));
 				pt_cmdline(f, p, scale, x, "dfly");
 				fclose(f);
 			}
@@ -1472,7 +1472,7 @@ int repro_claims(int argc, char **argv)
 		char figdir[600];
 
 		rp.scale_name = x.scale == CL_PAPER ? "paper" : "quick";
-		snprintf(rp.rev, sizeof(rp.rev), "%s", DFLY_REV);
+		snprintf(rp.rev, sizeof(rp.rev), "%s", dfly_cli_rev());
 		point_revs(rp.revs, sizeof(rp.revs));
 		snprintf(path, sizeof(path), "%s/claims.csv", outdir);
 		rp.csv = fopen(path, "w");

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cmds.h"
 
 static const struct dfly_cmd commands[] = {
@@ -66,7 +67,7 @@ static void usage_main(FILE *f)
 	fprintf(f, "usage: dfly COMMAND [ARGS]\n\ncommands:\n");
 	for (const struct dfly_cmd *c = commands; c->name != NULL; c++)
 		usage_cmd(f, c);
-	fprintf(f, "\nEvery command takes --help.\n");
+	fprintf(f, "\nEvery command takes --help. dfly --version: the version and commit.\n");
 }
 
 int main(int argc, char **argv)
@@ -80,6 +81,10 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage_main(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		dfly_cli_print_version(stdout, "dfly");
 		return 0;
 	}
 	c = dfly_cmd_find(argv[1]);
