@@ -45,13 +45,17 @@ int dfly_cli_usage_error(const char *cmd, const char *fmt, ...)
 	return DFLY_CLI_USAGE;
 }
 
-/* The long option @p word ("--name" or "--name=value") names exactly, or NULL. */
-static const struct option *cli_long_exact(const struct option *opts, const char *word)
+/* The long option @p word ("--name" or "--name=value") names exactly, or NULL; with @p val
+ * not 0, the option of that val whose name @p word abbreviates (as getopt_long() allows). */
+static const struct option *cli_long_find(const struct option *opts, const char *word, int val)
 {
 	size_t n = strcspn(word + 2, "=");
 
 	for (const struct option *o = opts; o->name != NULL; o++)
 		if (strlen(o->name) == n && strncmp(o->name, word + 2, n) == 0)
+			return o;
+	for (const struct option *o = opts; val != 0 && o->name != NULL; o++)
+		if (o->val == val && o->flag == NULL && strncmp(o->name, word + 2, n) == 0)
 			return o;
 	return NULL;
 }
@@ -60,7 +64,7 @@ int dfly_cli_opt_error(const char *cmd, const struct option *opts, int opt, char
 {
 	const char *word = optind > 0 ? argv[optind - 1] : "";
 	bool is_long = strncmp(word, "--", 2) == 0 && word[2] != '\0';
-	const struct option *o = is_long ? cli_long_exact(opts, word) : NULL;
+	const struct option *o = is_long ? cli_long_find(opts, word, optopt) : NULL;
 	int n = is_long ? (int)strcspn(word, "=") : 0;
 	char cands[256] = "";
 	size_t len = 0;
@@ -87,8 +91,7 @@ int dfly_cli_opt_error(const char *cmd, const struct option *opts, int opt, char
 						len ? ", " : "", c->name);
 	}
 	if (ncand > 1)
-		return dfly_cli_usage_error(cmd, "option '%.*s' is ambiguous (%s)", n, word,
-					    cands);
+		return dfly_cli_usage_error(cmd, "option '%.*s' is ambiguous (%s)", n, word, cands);
 	return dfly_cli_usage_error(cmd, "unknown option '%.*s'", n, word);
 }
 
@@ -107,14 +110,14 @@ int dfly_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64
 		return 0;
 	}
 	if (max == UINT64_MAX && min <= 1)
-		fprintf(stderr, "%s: %s %s: expected a whole number of %s%s\n", cmd, opt, arg,
-			unit, min == 1 ? " > 0" : "");
+		fprintf(stderr, "%s: %s %s: expected a whole number of %s%s\n", cmd, opt, arg, unit,
+			min == 1 ? " > 0" : "");
 	else if (max == UINT64_MAX)
-		fprintf(stderr, "%s: %s %s: expected a whole number of %s >= %llu\n", cmd, opt,
-			arg, unit, (unsigned long long)min);
+		fprintf(stderr, "%s: %s %s: expected a whole number of %s >= %llu\n", cmd, opt, arg,
+			unit, (unsigned long long)min);
 	else
-		fprintf(stderr, "%s: %s %s: expected a whole number of %s from %llu to %llu\n",
-			cmd, opt, arg, unit, (unsigned long long)min, (unsigned long long)max);
+		fprintf(stderr, "%s: %s %s: expected a whole number of %s from %llu to %llu\n", cmd,
+			opt, arg, unit, (unsigned long long)min, (unsigned long long)max);
 	return -EINVAL;
 }
 

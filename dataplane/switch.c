@@ -16,6 +16,7 @@
 #define ALLOW_EXPERIMENTAL_API
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -1442,39 +1443,77 @@ struct sw_opts {
 	bool check, exit_drained;
 };
 
-/* Option @p word (or @p alias, may be NULL) first, or among the options after the EAL's (after
- * --): -h/--help, --version, answered before the EAL starts anything. */
+/* Option @p word (or @p alias, may be NULL) anywhere on the command line: -h/--help, --version,
+ * answered before the EAL starts anything (the EAL's own -h would print its usage instead). */
 static bool asked(int argc, char **argv, const char *word, const char *alias)
 {
 	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], word) == 0 || (alias != NULL && strcmp(argv[i], alias) == 0)) {
-			bool after_dd = false;
-
-			for (int k = 1; k < i; k++)
-				after_dd |= strcmp(argv[k], "--") == 0;
-			if (after_dd || i == 1)
-				return true;
-		}
+		if (strcmp(argv[i], word) == 0 || (alias != NULL && strcmp(argv[i], alias) == 0))
+			return true;
 	return false;
+}
+
+/*
+ * rte_eal_init() with standard output to /dev/null: after an option it does not know, the EAL
+ * prints its whole usage (about 100 lines) there, below the one line that matters (glibc's,
+ * on stderr, as the EAL's log is). @return what rte_eal_init() returned.
+ */
+static int eal_init(int argc, char **argv)
+{
+	int null = open("/dev/null", O_WRONLY), saved = -1, rc;
+
+	fflush(stdout);
+	if (null >= 0) {
+		saved = dup(STDOUT_FILENO);
+		if (saved >= 0)
+			dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	rc = rte_eal_init(argc, argv);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return rc;
+}
+
+/* The options after the EAL's (after --). */
+static const struct option opts[] = {{"set", required_argument, NULL, 's'},
+				     {"duration", required_argument, NULL, 'd'},
+				     {"epoch-ns", required_argument, NULL, 'e'},
+				     {"gen-seconds", required_argument, NULL, 'g'},
+				     {"counters", required_argument, NULL, 'c'},
+				     {"check", no_argument, NULL, 'k'},
+				     {"capture", required_argument, NULL, 'P'},
+				     {"quiet", no_argument, NULL, 'q'},
+				     {"free-run", no_argument, NULL, 'F'},
+				     {"gen-frame", required_argument, NULL, 'G'},
+				     {"exit-drained", no_argument, NULL, 'D'},
+				     {"help", no_argument, NULL, 'h'},
+				     {NULL, 0, NULL, 0}};
+
+/* One of dfly-switch's options before --, where the EAL would refuse it with its whole usage:
+ * say where it goes instead. @return 0, or the exit status. */
+static int misplaced(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		for (const struct option *p = opts; p->name != NULL; p++)
+			if (strncmp(argv[i], "--", 2) == 0 &&
+			    strncmp(argv[i] + 2, p->name, strlen(p->name)) == 0 &&
+			    (argv[i][2 + strlen(p->name)] == '\0' ||
+			     argv[i][2 + strlen(p->name)] == '='))
+				return dfly_cli_usage_error("dfly-switch",
+							    "--%s goes after the EAL options and "
+							    "--, with the deployment file",
+							    p->name);
+	return 0;
 }
 
 /* The options after the EAL's, and the deployment file they name. @return -1 to go on, else the
  * exit status. */
 static int parse(int argc, char **argv, struct sw_opts *o)
 {
-	static const struct option opts[] = {{"set", required_argument, NULL, 's'},
-					     {"duration", required_argument, NULL, 'd'},
-					     {"epoch-ns", required_argument, NULL, 'e'},
-					     {"gen-seconds", required_argument, NULL, 'g'},
-					     {"counters", required_argument, NULL, 'c'},
-					     {"check", no_argument, NULL, 'k'},
-					     {"capture", required_argument, NULL, 'P'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"free-run", no_argument, NULL, 'F'},
-					     {"gen-frame", required_argument, NULL, 'G'},
-					     {"exit-drained", no_argument, NULL, 'D'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
 	char err[1024];
 	int opt;
 
@@ -1482,7 +1521,7 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 	o->duration = -1;
 	o->gen_seconds = -1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (o->nsets == MAX_SETS) {
@@ -1534,8 +1573,8 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			rte_eal_cleanup();
+			return dfly_cli_opt_error("dfly-switch", opts, opt, argv);
 		}
 	}
 	if (o->exit_drained && o->gen_seconds < 0) {
@@ -1544,10 +1583,13 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 		return 2;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "dfly-switch: one deployment file expected after --\n");
-		usage(stderr);
 		rte_eal_cleanup();
-		return 2;
+		if (optind < argc - 1)
+			return dfly_cli_usage_error("dfly-switch", "unexpected argument '%s'",
+						    argv[optind + 1]);
+		return dfly_cli_usage_error("dfly-switch",
+					    "a deployment file is required (after the EAL "
+					    "options and --)");
 	}
 	if (dp_deploy_load(&app.dep, argv[optind], o->sets, o->nsets, err, sizeof(err)) < 0) {
 		fprintf(stderr, "dfly-switch: %s\n", err);
@@ -1890,14 +1932,12 @@ int main(int argc, char **argv)
 		dfly_cli_print_version(stdout, "dfly-switch");
 		return 0;
 	}
-	eal = rte_eal_init(argc, argv);
-	if (eal < 0) {
-		fprintf(stderr,
-			"dfly-switch: EAL initialisation failed: %s (see --help for the "
-			"options a machine without hugepages needs)\n",
-			rte_strerror(rte_errno));
-		return 2;
-	}
+	if ((status = misplaced(argc, argv)) != 0)
+		return status;
+	eal = eal_init(argc, argv);
+	if (eal < 0) /* the help says which EAL options a machine without hugepages needs */
+		return dfly_cli_usage_error("dfly-switch", "EAL initialisation failed: %s",
+					    rte_strerror(rte_errno));
 	argc -= eal;
 	argv += eal;
 	lib_log_init();

@@ -101,7 +101,7 @@ int main(int argc, char **argv)
 	struct router_fw *rt;
 	struct sigaction sa;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			instance = optarg;
@@ -135,14 +135,16 @@ int main(int argc, char **argv)
 			dfly_cli_print_version(stdout, "dfly-controld");
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly-controld", opts, opt, argv);
 		}
 	}
-	if (optind != argc - 1 || instance == NULL) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return dfly_cli_usage_error("dfly-controld", "a network file (CONFIG) is required");
+	if (optind < argc - 1)
+		return dfly_cli_usage_error("dfly-controld", "unexpected argument '%s'",
+					    argv[optind + 1]);
+	if (instance == NULL)
+		return dfly_cli_usage_error("dfly-controld", "--instance NAME is required");
 	{
 		char name[DFLY_SHM_NAME_MAX];
 

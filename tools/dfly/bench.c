@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "asic.h"
+#include "cli.h"
 #include "cmds.h"
 #include "fabric.h"
 #include "netcfg.h"
@@ -226,7 +227,7 @@ static int bench_sim(int argc, char **argv)
 	bool cpu_time = false;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
 			cpu_time = true;
@@ -281,14 +282,12 @@ static int bench_sim(int argc, char **argv)
 			usage_sim(stdout);
 			return 0;
 		default:
-			usage_sim(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly bench sim", opts, opt, argv);
 		}
 	}
-	if (optind != argc) {
-		usage_sim(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly bench sim", "unexpected argument '%s'",
+					    argv[optind]);
 	if (warmup == UINT64_MAX)
 		warmup = cycles / 2;
 	nc = split(cfg_buf, cfgs, BENCH_MAX);
@@ -721,6 +720,7 @@ static int bench_dataplane(int argc, char **argv)
 	int nuser = 0, runs = 3, nm, nf, opt, rc = 0;
 	double seconds = 3, load = 0.95;
 	unsigned buffers = 0, max_steps = 32; /* buffers 0: 170 packets of the frame */
+	uint64_t num;
 	bool testpmd = true, keep = false, own_dir = false;
 	struct dfly_netcfg cfg;
 	struct dfly_topo *t;
@@ -728,7 +728,7 @@ static int bench_dataplane(int argc, char **argv)
 
 	snprintf(network, sizeof(network), "%s/configs/h2.cfg", DFLY_SOURCE_DIR);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			snprintf(mode_buf, sizeof(mode_buf), "%s", optarg);
@@ -737,10 +737,22 @@ static int bench_dataplane(int argc, char **argv)
 			snprintf(frame_buf, sizeof(frame_buf), "%s", optarg);
 			break;
 		case 'r':
-			runs = atoi(optarg);
+			if (dfly_cli_parse_u64("dfly bench dataplane", "--runs", optarg, 1, 64,
+					       "runs", &num) != 0)
+				return DFLY_CLI_USAGE;
+			runs = (int)num;
 			break;
 		case 's':
-			seconds = atof(optarg);
+			if (dfly_cli_parse_seconds("dfly bench dataplane", "--seconds", optarg,
+						   3600, &seconds) != 0)
+				return DFLY_CLI_USAGE;
+			if (seconds < 0.5) {
+				fprintf(stderr,
+					"dfly bench dataplane: --seconds %s: at least 0.5 (a run "
+					"shorter than the set-up measures nothing)\n",
+					optarg);
+				return DFLY_CLI_USAGE;
+			}
 			break;
 		case 'c':
 			if (realpath(optarg, network) == NULL) {
@@ -750,10 +762,16 @@ static int bench_dataplane(int argc, char **argv)
 			}
 			break;
 		case 'b':
-			buffers = (unsigned)atoi(optarg);
+			if (dfly_cli_parse_u64("dfly bench dataplane", "--buffers", optarg, 16,
+					       1000000, "phits", &num) != 0)
+				return DFLY_CLI_USAGE;
+			buffers = (unsigned)num;
 			break;
 		case 'x':
-			max_steps = (unsigned)atoi(optarg);
+			if (dfly_cli_parse_u64("dfly bench dataplane", "--max-steps", optarg, 1,
+					       1000000, "cycles", &num) != 0)
+				return DFLY_CLI_USAGE;
+			max_steps = (unsigned)num;
 			break;
 		case 'S':
 			if (nuser == BENCH_MAX) {
@@ -771,24 +789,29 @@ static int bench_dataplane(int argc, char **argv)
 		case 'k':
 			keep = true;
 			break;
-		case 'L':
-			load = atof(optarg);
+		case 'L': {
+			char *end;
+
+			load = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(load > 0 && load <= 1)) {
+				fprintf(
+				    stderr,
+				    "dfly bench dataplane: --load %s: expected a load in (0, 1]\n",
+				    optarg);
+				return DFLY_CLI_USAGE;
+			}
 			break;
+		}
 		case 'h':
 			usage_dataplane(stdout);
 			return 0;
 		default:
-			usage_dataplane(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly bench dataplane", opts, opt, argv);
 		}
 	}
-	if (optind != argc || runs < 1 || runs > 64 || seconds < 0.5 || (buffers && buffers < 16) ||
-	    max_steps < 1 || !(load > 0 && load <= 1)) {
-		fprintf(stderr, "dfly bench dataplane: --runs 1..64, --seconds >= 0.5, "
-				"--buffers >= 16, --max-steps >= 1, 0 < --load <= 1\n");
-		usage_dataplane(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly bench dataplane", "unexpected argument '%s'",
+					    argv[optind]);
 	if (dfly_netcfg_load(&cfg, network, user_sets, (unsigned)nuser, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly bench dataplane: %s\n", err);
 		return 2;
@@ -1023,7 +1046,7 @@ static int bench_counters(int argc, char **argv)
 
 	snprintf(path, sizeof(path), "%s/configs/h4.cfg", DFLY_SOURCE_DIR);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			if (transient_parse_u64(optarg, &npk) < 0 || npk == 0) {
@@ -1039,14 +1062,12 @@ static int bench_counters(int argc, char **argv)
 			usage_counters(stdout);
 			return 0;
 		default:
-			usage_counters(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly bench counters", opts, opt, argv);
 		}
 	}
-	if (optind != argc) {
-		usage_counters(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly bench counters", "unexpected argument '%s'",
+					    argv[optind]);
 	{
 		const char *sets[] = {"routing.mechanism=ectn"};
 
@@ -1114,7 +1135,6 @@ int cmd_bench(int argc, char **argv)
 		return bench_dataplane(argc - 1, argv + 1);
 	if (strcmp(argv[1], "counters") == 0)
 		return bench_counters(argc - 1, argv + 1);
-	fprintf(stderr, "dfly bench: unknown benchmark '%s'\n", argv[1]);
-	usage(stderr);
-	return 2;
+	return dfly_cli_usage_error("dfly bench",
+				    "unknown benchmark '%s' (sim, dataplane, counters)", argv[1]);
 }

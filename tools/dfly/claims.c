@@ -1301,7 +1301,7 @@ int repro_claims(int argc, char **argv)
 	opt_seeds = 0;
 	npts = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (strcmp(optarg, "quick") == 0)
@@ -1361,14 +1361,12 @@ int repro_claims(int argc, char **argv)
 			usage_claims(stdout);
 			return 0;
 		default:
-			usage_claims(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly repro claims", lo, c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "dfly repro claims: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	if (optind < argc)
+		return dfly_cli_usage_error("dfly repro claims", "unexpected argument '%s'",
+					    argv[optind]);
 	if ((only && check_list(only, "--only")) ||
 	    (expect && check_list(expect, "--expect-holds")))
 		return 2;

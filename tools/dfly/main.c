@@ -88,10 +88,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	c = dfly_cmd_find(argv[1]);
-	if (c == NULL) {
-		fprintf(stderr, "dfly: unknown command '%s'\n", argv[1]);
-		usage_main(stderr);
-		return 2;
-	}
+	if (c == NULL)
+		return dfly_cli_usage_error("dfly", "unknown %s '%s'",
+					    argv[1][0] == '-' ? "option" : "command", argv[1]);
 	return c->fn(argc - 1, argv + 1);
 }

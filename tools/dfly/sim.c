@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "cli.h"
 #include "cmds.h"
 #include "dfly/wire.h"
 #include "fabric.h"
@@ -252,7 +253,7 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (a->nsets >= DFLY_MAX_SETS) {
@@ -352,14 +353,14 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 			usage_sim(stdout);
 			return 0;
 		default:
-			usage_sim(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly sim", opts, opt, argv);
 		}
 	}
-	if (optind != argc - 1) {
-		usage_sim(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return dfly_cli_usage_error("dfly sim", "a network file (CONFIG) is required");
+	if (optind < argc - 1)
+		return dfly_cli_usage_error("dfly sim", "unexpected argument '%s'",
+					    argv[optind + 1]);
 	a->cfg_path = argv[optind];
 	if (a->seed_set[0])
 		a->sets[a->nsets++] = a->seed_set;

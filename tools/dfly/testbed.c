@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "deploy.h"
 #include "host.h"
@@ -1164,6 +1165,7 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 					     {NULL, 0, NULL, 0}};
 	struct tb_opts *o = &a->o;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	char cmd[64];
 	int opt, v;
 
 	snprintf(o->name, sizeof(o->name), "tb");
@@ -1179,8 +1181,9 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 	a->verb = argv[1];
 	argc--;
 	argv++;
+	snprintf(cmd, sizeof(cmd), "dfly testbed %.16s", a->verb);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			if (tb_name_check(optarg) != 0) {
@@ -1286,8 +1289,7 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return dfly_cli_opt_error(cmd, opts, opt, argv);
 		}
 	}
 	if (a->dir == NULL) {

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "dfly/trace.h"
 #include "dfly/wire.h"
@@ -501,7 +502,7 @@ int cmd_trace(int argc, char **argv)
 	int nsets = 0, nsrc = 0, opt, status = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cfg_path = optarg;
@@ -558,14 +559,11 @@ int cmd_trace(int argc, char **argv)
 			usage_trace(stdout);
 			return 0;
 		default:
-			usage_trace(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly trace", opts, opt, argv);
 		}
 	}
-	if (optind >= argc) {
-		usage_trace(stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return dfly_cli_usage_error("dfly trace", "a capture file (FILE.pcap) is required");
 	if (cfg_path != NULL) {
 		if (dfly_netcfg_load(&cfg, cfg_path, sets, nsets, err, sizeof(err)) != 0) {
 			fprintf(stderr, "dfly trace: %s\n", err);

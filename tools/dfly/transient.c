@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "fabric.h"
 #include "netcfg.h"
@@ -242,7 +243,7 @@ int cmd_transient(int argc, char **argv)
 	FILE *csv;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			from_arg = optarg;
@@ -311,16 +312,17 @@ int cmd_transient(int argc, char **argv)
 			usage_transient(stdout);
 			return 0;
 		default:
-			usage_transient(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly transient", opts, opt, argv);
 		}
 	}
-	if (optind != argc - 1 || from_arg == NULL || to_arg == NULL) {
-		if (optind == argc - 1)
-			fprintf(stderr, "dfly transient: --from and --to are required\n");
-		usage_transient(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return dfly_cli_usage_error("dfly transient",
+					    "a network file (CONFIG) is required");
+	if (optind < argc - 1)
+		return dfly_cli_usage_error("dfly transient", "unexpected argument '%s'",
+					    argv[optind + 1]);
+	if (from_arg == NULL || to_arg == NULL)
+		return dfly_cli_usage_error("dfly transient", "--from and --to are required");
 	cfg_path = argv[optind];
 	if (seed_set[0])
 		sets[nsets++] = seed_set;
