@@ -14,6 +14,11 @@
 #include "cli.h"
 #include "dfly_rev.h"
 
+/* Upper bounds too large to be worth saying in a message: a count of 2^53 or more, a time of
+ * 10^6 seconds (11 days) or more. */
+#define CLI_UNBOUNDED (1ull << 53)
+#define CLI_LONG_S    1e6
+
 #ifndef DFLY_VERSION
 #error "DFLY_VERSION comes from meson.build (config/meson.build: c_args)"
 #endif
@@ -109,10 +114,10 @@ int dfly_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64
 		*out = v;
 		return 0;
 	}
-	if (max == UINT64_MAX && min <= 1)
+	if (max >= CLI_UNBOUNDED && min <= 1)
 		fprintf(stderr, "%s: %s %s: expected a whole number of %s%s\n", cmd, opt, arg, unit,
 			min == 1 ? " > 0" : "");
-	else if (max == UINT64_MAX)
+	else if (max >= CLI_UNBOUNDED)
 		fprintf(stderr, "%s: %s %s: expected a whole number of %s >= %llu\n", cmd, opt, arg,
 			unit, (unsigned long long)min);
 	else
@@ -133,7 +138,10 @@ int dfly_cli_parse_seconds(const char *cmd, const char *opt, const char *arg, do
 		*out = v;
 		return 0;
 	}
-	fprintf(stderr, "%s: %s %s: expected a number of seconds > 0, at most %g\n", cmd, opt, arg,
-		max);
+	if (max < CLI_LONG_S)
+		fprintf(stderr, "%s: %s %s: expected a number of seconds > 0, at most %g\n", cmd,
+			opt, arg, max);
+	else
+		fprintf(stderr, "%s: %s %s: expected a number of seconds > 0\n", cmd, opt, arg);
 	return -EINVAL;
 }

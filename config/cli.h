@@ -46,7 +46,8 @@ int dfly_cli_opt_error(const char *cmd, const struct option *opts, int opt, char
 /**
  * Parse @p arg, the value of option @p opt ("--runs") of command @p cmd, as a whole number
  * (digits only) in [@p min, @p max]; @p unit names what it counts ("runs", "cycles"). On an
- * error, "CMD: OPT ARG: expected a whole number of UNIT ..." on stderr.
+ * error, "CMD: OPT ARG: expected a whole number of UNIT ..." on stderr (with @p max unless it
+ * is 2^53 or more).
  * @return 0 with the value in @p out, or -EINVAL.
  */
 int dfly_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,
@@ -54,8 +55,8 @@ int dfly_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64
 
 /**
  * Parse @p arg, the value of option @p opt of command @p cmd, as a number of seconds, finite,
- * > 0 and at most @p max. On an error, "CMD: OPT ARG: expected a number of seconds > 0 ..." on
- * stderr.
+ * > 0 and at most @p max. On an error, "CMD: OPT ARG: expected a number of seconds > 0" on
+ * stderr (and @p max if below 10^6 s).
  * @return 0 with the value in @p out, or -EINVAL.
  */
 int dfly_cli_parse_seconds(const char *cmd, const char *opt, const char *arg, double max,

@@ -166,8 +166,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "options (after --):\n"
 	    "  --set PATH=VALUE   override a setting of the network file (repeatable)\n"
-	    "  --duration S       stop S seconds after cycle 0 (the epoch) (default:\n"
-	    "                     run.duration_s, 0 = until SIGINT)\n"
+	    "  --duration S       stop S (> 0) seconds after cycle 0 (the epoch) (default:\n"
+	    "                     run.duration_s; 0 there = until SIGINT)\n"
 	    "  --epoch-ns NS      CLOCK_MONOTONIC time of cycle 0, shared by every process of a\n"
 	    "                     testbed so latencies across processes are measured on one clock\n"
 	    "                     (default: run.epoch_ns, 0 = this process's start)\n"
@@ -1526,21 +1526,27 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 		case 's':
 			if (o->nsets == MAX_SETS) {
 				fprintf(stderr, "dfly-switch: more than %d --set\n", MAX_SETS);
-				return 2;
+				goto usage;
 			}
 			o->sets[o->nsets++] = optarg;
 			break;
 		case 'd':
-			o->duration = atof(optarg);
+			if (dfly_cli_parse_seconds("dfly-switch", "--duration", optarg, 1e9,
+						   &o->duration) != 0)
+				goto usage;
 			break;
 		case 'c':
 			o->counters = optarg;
 			break;
 		case 'e':
-			o->epoch = strtoull(optarg, NULL, 10);
+			if (dfly_cli_parse_u64("dfly-switch", "--epoch-ns", optarg, 1, UINT64_MAX,
+					       "nanoseconds (CLOCK_MONOTONIC)", &o->epoch) != 0)
+				goto usage;
 			break;
 		case 'g':
-			o->gen_seconds = atof(optarg);
+			if (dfly_cli_parse_seconds("dfly-switch", "--gen-seconds", optarg, 1e9,
+						   &o->gen_seconds) != 0)
+				goto usage;
 			break;
 		case 'k':
 			o->check = true;
@@ -1564,7 +1570,7 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 			if (*end || v == 0 || v > 9000) {
 				fprintf(stderr, "dfly-switch: --gen-frame %s: bytes 1..9000\n",
 					optarg);
-				return 2;
+				goto usage;
 			}
 			app.gen_frame = (uint32_t)v;
 			break;
@@ -1597,6 +1603,9 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 		return 2;
 	}
 	return -1;
+usage:
+	rte_eal_cleanup();
+	return DFLY_CLI_USAGE;
 }
 
 /* The packet buffers, the environment of the ports, the generators and their edge. @return 0

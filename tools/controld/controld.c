@@ -52,8 +52,8 @@ static void usage(FILE *f)
 	    "  --instance NAME   testbed instance ([A-Za-z0-9_-], up to 32 characters); required\n"
 	    "  --set PATH=VALUE  override a setting of CONFIG, as dfly sim does (repeatable);\n"
 	    "                    use the same settings as the dataplane\n"
-	    "  --idle-exit MS    exit 0 when no attached ASIC has stepped for MS milliseconds\n"
-	    "                    (default 0: run until signalled)\n"
+	    "  --idle-exit MS    exit 0 when no attached ASIC has stepped for MS (> 0)\n"
+	    "                    milliseconds (default: run until signalled)\n"
 	    "  --quiet           no attach/exit messages\n"
 	    "  --help            this text\n"
 	    "  --version         the version and the commit it was built from\n"
@@ -113,18 +113,11 @@ int main(int argc, char **argv)
 			}
 			sets[nsets++] = optarg;
 			break;
-		case 'x': {
-			char *end;
-
-			idle_exit = strtoull(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end != '\0') {
-				fprintf(stderr,
-					"dfly-controld: --idle-exit %s: expected milliseconds\n",
-					optarg);
-				return 2;
-			}
+		case 'x':
+			if (dfly_cli_parse_u64("dfly-controld", "--idle-exit", optarg, 1,
+					       UINT64_MAX / 2, "milliseconds", &idle_exit) != 0)
+				return DFLY_CLI_USAGE;
 			break;
-		}
 		case 'q':
 			quiet = true;
 			break;

@@ -245,31 +245,24 @@ static int bench_sim(int argc, char **argv)
 			mech = optarg;
 			break;
 		case 'n':
-			if (transient_parse_u64(optarg, &cycles) < 0 || cycles == 0) {
-				fprintf(stderr, "dfly bench sim: --cycles %s: a positive integer\n",
-					optarg);
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly bench sim", "--cycles", optarg, 1,
+					       UINT64_MAX / 4, "cycles", &cycles) != 0)
+				return DFLY_CLI_USAGE;
 			break;
-		case 'w':
-			if (transient_parse_u64(optarg, &warmup) < 0) {
-				fprintf(stderr, "dfly bench sim: --warmup %s: an integer\n",
-					optarg);
-				return 2;
-			}
+		case 'w': /* 0: no warm-up */
+			if (dfly_cli_parse_u64("dfly bench sim", "--warmup", optarg, 0,
+					       UINT64_MAX / 4, "cycles", &warmup) != 0)
+				return DFLY_CLI_USAGE;
 			break;
 		case 'r':
-			if (transient_parse_u64(optarg, &runs) < 0 || runs == 0 || runs > 64) {
-				fprintf(stderr, "dfly bench sim: --runs %s: 1..64\n", optarg);
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly bench sim", "--runs", optarg, 1, 64, "runs",
+					       &runs) != 0)
+				return DFLY_CLI_USAGE;
 			break;
 		case 't':
-			if (transient_parse_u64(optarg, &threads) < 0 || threads == 0 ||
-			    threads > 64) {
-				fprintf(stderr, "dfly bench sim: --threads %s: 1..64\n", optarg);
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly bench sim", "--threads", optarg, 1, 64,
+					       "threads", &threads) != 0)
+				return DFLY_CLI_USAGE;
 			break;
 		case 's':
 			if (nuser == BENCH_MAX - 10) {
@@ -1049,11 +1042,9 @@ static int bench_counters(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (transient_parse_u64(optarg, &npk) < 0 || npk == 0) {
-				fprintf(stderr,
-					"dfly bench counters: --packets: a positive integer\n");
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly bench counters", "--packets", optarg, 1,
+					       UINT64_MAX / 4, "packets", &npk) != 0)
+				return DFLY_CLI_USAGE;
 			break;
 		case 'c':
 			snprintf(path, sizeof(path), "%s", optarg);

@@ -1320,14 +1320,18 @@ int repro_claims(int argc, char **argv)
 		case 'S':
 		case 't':
 		case 'j': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
+			uint64_t v;
 
-			if (*end || v == 0 || v > 64) {
-				fprintf(stderr, "dfly repro claims: bad number '%s' (1..64)\n",
-					optarg);
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly repro claims",
+					       c == 'S'   ? "--seeds"
+					       : c == 't' ? "--threads"
+							  : "--jobs",
+					       optarg, 1, 64,
+					       c == 'S'   ? "seeds"
+					       : c == 't' ? "threads"
+							  : "jobs",
+					       &v) != 0)
+				return DFLY_CLI_USAGE;
 			*(c == 'S'   ? &opt_seeds
 			  : c == 't' ? &opt_threads
 				     : &opt_jobs) = (unsigned)v;

@@ -1019,16 +1019,10 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 	return -1;
 }
 
+/* Seconds > 0 (0 would stop the testbed, or its generators, before they start). */
 static int parse_sec(const char *opt, const char *v, double *out)
 {
-	char *end;
-
-	*out = strtod(v, &end);
-	if (*v == '\0' || *end != '\0' || !(*out >= 0) || *out > 1e6) {
-		fprintf(stderr, "dfly testbed: %s %s: expected seconds\n", opt, v);
-		return -1;
-	}
-	return 0;
+	return dfly_cli_parse_seconds("dfly testbed", opt, v, 1e6, out);
 }
 
 /* Check every generated deployment with the loader dfly-switch uses. */

@@ -547,14 +547,18 @@ int cmd_trace(int argc, char **argv)
 		case 'o':
 			csv = optarg;
 			break;
-		case 'n':
-			cycle_ns = strtod(optarg, NULL);
-			if (!(cycle_ns > 0)) {
-				fprintf(stderr, "dfly trace: --cycle-ns %s: expected > 0\n",
+		case 'n': {
+			char *end;
+
+			cycle_ns = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(cycle_ns > 0) || isinf(cycle_ns)) {
+				fprintf(stderr,
+					"dfly trace: --cycle-ns %s: expected a number > 0\n",
 					optarg);
 				return 2;
 			}
 			break;
+		}
 		case 'h':
 			usage_trace(stdout);
 			return 0;

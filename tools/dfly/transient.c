@@ -258,17 +258,16 @@ int cmd_transient(int argc, char **argv)
 		case 'P':
 		case 'Q':
 		case 'w':
-			if (transient_parse_u64(optarg, &v) != 0 ||
-			    (opt == 'w' && (v == 0 || v > UINT32_MAX)) || (opt == 'Q' && v == 0) ||
-			    (opt == 'b' && v == 0)) {
-				fprintf(stderr, "dfly transient: --%s %s: expected a %s number\n",
-					opt == 'b'   ? "back-at"
-					: opt == 'P' ? "pre"
-					: opt == 'Q' ? "post"
-						     : "bin",
-					optarg, opt == 'P' ? "whole" : "positive whole");
-				return 2;
-			}
+			/* --pre 0: nothing recorded before t0; the others count at least 1 */
+			if (dfly_cli_parse_u64("dfly transient",
+					       opt == 'b'   ? "--back-at"
+					       : opt == 'P' ? "--pre"
+					       : opt == 'Q' ? "--post"
+							    : "--bin",
+					       optarg, opt == 'P' ? 0 : 1,
+					       opt == 'w' ? UINT32_MAX : UINT64_MAX / 4, "cycles",
+					       &v) != 0)
+				return DFLY_CLI_USAGE;
 			if (opt == 'b')
 				back_at = v;
 			else if (opt == 'P')
