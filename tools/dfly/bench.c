@@ -39,12 +39,19 @@
  * it is also printed in --help) */
 #define BENCH_DRAIN_MAX_S "30"
 
-static int split(char *s, char **out, int max)
+/* Split the list of option @p opt of @p cmd in place (an empty item is an error, said on
+ * stderr). @return the number of items, or < 0. */
+static int split(const char *cmd, const char *opt, char *s, char **out)
 {
-	int n = 0;
+	char given[512], err[128];
+	int n;
 
-	for (char *tok = strtok(s, ","); tok != NULL && n < max; tok = strtok(NULL, ","))
-		out[n++] = tok;
+	snprintf(given, sizeof(given), "%s", s);
+	n = dfly_split_list(s, out, BENCH_MAX);
+	if (n < 0) {
+		dfly_split_list_error(given, n, BENCH_MAX, err, sizeof(err));
+		fprintf(stderr, "%s: %s %s: %s\n", cmd, opt, given, err);
+	}
 	return n;
 }
 
@@ -283,9 +290,11 @@ static int bench_sim(int argc, char **argv)
 					    argv[optind]);
 	if (warmup == UINT64_MAX)
 		warmup = cycles / 2;
-	nc = split(cfg_buf, cfgs, BENCH_MAX);
-	np = split(pat_buf, pats, BENCH_MAX);
-	nl = split(load_buf, loads, BENCH_MAX);
+	nc = split("dfly bench sim", "--configs", cfg_buf, cfgs);
+	np = nc < 0 ? -1 : split("dfly bench sim", "--patterns", pat_buf, pats);
+	nl = np < 0 ? -1 : split("dfly bench sim", "--loads", load_buf, loads);
+	if (nl < 0)
+		return DFLY_CLI_USAGE;
 	snprintf(s_threads, sizeof(s_threads), "sim.threads=%" PRIu64, threads);
 	printf("# dfly bench sim: mechanism %s, %" PRIu64 " warm-up + %" PRIu64
 	       " measured cycles per point, %" PRIu64 " thread(s), %" PRIu64 " run(s): %s%s\n",
@@ -805,6 +814,10 @@ static int bench_dataplane(int argc, char **argv)
 	if (optind != argc)
 		return dfly_cli_usage_error("dfly bench dataplane", "unexpected argument '%s'",
 					    argv[optind]);
+	nm = split("dfly bench dataplane", "--modes", mode_buf, modes);
+	nf = nm < 0 ? -1 : split("dfly bench dataplane", "--frames", frame_buf, frames);
+	if (nf < 0)
+		return DFLY_CLI_USAGE;
 	if (dfly_netcfg_load(&cfg, network, user_sets, (unsigned)nuser, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly bench dataplane: %s\n", err);
 		return 2;
@@ -838,8 +851,6 @@ static int bench_dataplane(int argc, char **argv)
 		dfly_topo_destroy(t);
 		return 1;
 	}
-	nm = split(mode_buf, modes, BENCH_MAX);
-	nf = split(frame_buf, frames, BENCH_MAX);
 	printf("# dfly bench dataplane: %s router 0 (radix %u: %u nodes, %u local, %u global "
 	       "ports), load %g, buffers %s, %u-byte phits, max_steps %u, %d run(s) of %.1f s\n",
 	       network, t->radix, t->p, t->a - 1, t->h, load,

@@ -327,12 +327,12 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 			break;
 		case 'P': {
 			static const char *const names[3] = {"un", "adv+1", "adv+h"};
-			char buf[64], *save = NULL, *tok;
+			char buf[64], *rest = buf, *tok;
 
 			snprintf(buf, sizeof(buf), "%s", optarg);
 			memset(o->pat, 0, sizeof(o->pat));
-			for (tok = strtok_r(buf, ",", &save); tok != NULL;
-			     tok = strtok_r(NULL, ",", &save)) {
+			/* strsep: an empty item (un,,adv+1) is refused, not skipped */
+			while ((tok = strsep(&rest, ",")) != NULL) {
 				unsigned k;
 
 				for (k = 0; k < 3 && strcmp(tok, names[k]) != 0; k++)
@@ -1385,12 +1385,12 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 			l->cload = optarg;
 			break;
 		case 'P': {
-			char buf[64], *save = NULL, *tok;
+			char buf[64], *rest = buf, *tok;
 
 			snprintf(buf, sizeof(buf), "%s", optarg);
 			memset(o->pat, 0, sizeof(o->pat));
-			for (tok = strtok_r(buf, ",", &save); tok != NULL;
-			     tok = strtok_r(NULL, ",", &save)) {
+			/* strsep: an empty item (un,,adv+1) is refused, not skipped */
+			while ((tok = strsep(&rest, ",")) != NULL) {
 				unsigned k;
 
 				for (k = 0; k < LIA_NPAT && strcmp(tok, pnames[k]) != 0; k++)
