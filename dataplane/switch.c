@@ -1668,6 +1668,28 @@ static int plan_traffic(void)
 	return 0;
 }
 
+/* Below this many ns per cycle no lcore keeps up with the clock: stepping a router through one
+ * cycle takes it microseconds (a few hundred thousand router-cycles per second; dfly testbed
+ * warns at the same bound). */
+#define CYCLE_NS_REAL_TIME 1000.0
+
+/*
+ * clock.cycle_ns too short for real time, said once: a network file written for dfly sim has 1 ns
+ * (a 1 GHz router), and run as it is the routers would crawl at a few thousandths of real time,
+ * far behind the wall clock, with nothing but "fell behind" at the end to say why.
+ */
+static void warn_cycle_ns(void)
+{
+	if (app.free_run || app.cycle_ns >= CYCLE_NS_REAL_TIME)
+		return;
+	fprintf(stderr,
+		"dfly-switch: warning: clock.cycle_ns = %g: every emulated cycle is %g ns of real "
+		"time, which no lcore keeps up with (a router-cycle takes it microseconds), so the "
+		"routers will run far slower than real time; set e.g. --set "
+		"clock.cycle_ns=10000 (10 us per cycle), or --free-run for a benchmark\n",
+		app.cycle_ns, app.cycle_ns);
+}
+
 /*
  * Set up everything the deployment names: routers, devices, generators, telemetry.
  * @return -1 to run, 0 when done (--check), else the exit status.
@@ -1706,6 +1728,7 @@ static int plan(const struct sw_opts *o)
 		       app.dep.path, app.dep.network, app.dep.nhosted, app.topo->routers,
 		       app.dep.nports, app.dep.nhosts, dp_fw_mode_name(app.dep.firmware),
 		       app.dep.instance[0] ? app.dep.instance : "in process memory");
+		warn_cycle_ns();
 		return 0;
 	}
 	if ((rc = plan_traffic()) != 0)
@@ -1728,6 +1751,7 @@ static int plan(const struct sw_opts *o)
 	    "Router summary, drops and routing decisions. Parameter: router");
 	rte_telemetry_register_cmd("/dfly/port", tel_port,
 				   "Port and VC counters. Parameters: router,port");
+	warn_cycle_ns();
 	return -1;
 }
 
