@@ -1173,6 +1173,11 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 		return argc < 2 ? 2 : 0;
 	}
 	a->verb = argv[1];
+	if (strcmp(a->verb, "gen") != 0 && strcmp(a->verb, "up") != 0 &&
+	    strcmp(a->verb, "run") != 0 && strcmp(a->verb, "status") != 0 &&
+	    strcmp(a->verb, "down") != 0)
+		return dfly_cli_usage_error(
+		    "dfly testbed", "unknown verb '%s' (gen, up, run, status, down)", a->verb);
 	argc--;
 	argv++;
 	snprintf(cmd, sizeof(cmd), "dfly testbed %.16s", a->verb);
@@ -1296,12 +1301,6 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 			return 2;
 		}
 		return -1;
-	}
-	if (strcmp(a->verb, "gen") != 0 && strcmp(a->verb, "up") != 0 &&
-	    strcmp(a->verb, "run") != 0) {
-		fprintf(stderr, "dfly testbed: unknown verb '%s' (gen, up, run, status, down)\n",
-			a->verb);
-		return 2;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "dfly testbed %s: one NETWORK.cfg expected\n", a->verb);
