@@ -335,6 +335,7 @@ static const struct nc_setting nc_settings[] = {
 struct nc_override {
 	char path[NC_PATH_MAX]; /**< dotted path */
 	const char *set;        /**< the "PATH=VALUE" argument responsible */
+	const char *label;      /**< how errors name it (the option typed), NULL: "--set SET" */
 };
 
 /** State of one dfly_netcfg_load() call. */
@@ -825,23 +826,33 @@ static void nc_fmt_double(double v, char *buf, size_t len)
  * Errors: "FILE:LINE: SETTING: message", "FILE: SETTING: message", "--set P=V: SETTING: message"
  */
 
-/** The --set argument that created or last changed @p path, or NULL. */
-static const char *nc_override_of(const struct nc_ctx *c, const char *path)
+/** The --set that created or last changed @p path, or NULL. */
+static const struct nc_override *nc_override_of(const struct nc_ctx *c, const char *path)
 {
 	for (size_t i = c->nov; i-- > 0;)
 		if (strcmp(c->ovs[i].path, path) == 0)
-			return c->ovs[i].set;
+			return &c->ovs[i];
 	return NULL;
+}
+
+/** How errors name an override: its label (the option the user typed), or "--set SET". */
+static void nc_set_name(const char *set, const char *label, char *buf, size_t len)
+{
+	if (label != NULL)
+		snprintf(buf, len, "%s", label);
+	else
+		snprintf(buf, len, "--set %s", set);
 }
 
 /** Where to blame @p path: its --set, its line, the line of its closest group, or the file. */
 static void nc_where(const struct nc_ctx *c, const char *path, char *buf, size_t len)
 {
-	const char *set = nc_override_of(c, path);
+	const struct nc_override *ov = nc_override_of(c, path);
 	char p[NC_PATH_MAX];
 
-	if (set != NULL) {
-		snprintf(buf, len, "--set %s: ", set);
+	if (ov != NULL) {
+		nc_set_name(ov->set, ov->label, buf, len);
+		strncat(buf, ": ", len - strlen(buf) - 1);
 		return;
 	}
 	snprintf(p, sizeof(p), "%s", path);
@@ -904,7 +915,7 @@ __attribute__((format(printf, 2, 3))) static int nc_fail_raw(struct nc_ctx *c, c
  * --set PATH=VALUE
  */
 
-static int nc_record(struct nc_ctx *c, const char *path, const char *set)
+static int nc_record(struct nc_ctx *c, const char *path, const char *set, const char *label)
 {
 	if (c->nov == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 16;
@@ -917,6 +928,7 @@ static int nc_record(struct nc_ctx *c, const char *path, const char *set)
 	}
 	snprintf(c->ovs[c->nov].path, sizeof(c->ovs[c->nov].path), "%s", path);
 	c->ovs[c->nov].set = set;
+	c->ovs[c->nov].label = label;
 	c->nov++;
 	return 0;
 }
@@ -1098,19 +1110,21 @@ static void nc_set_value(config_setting_t *s, const struct nc_value *v)
  * setting keeps its type, a new unknown setting gets the type of VALUE's syntax. Missing groups
  * on the way are created. Everything touched is recorded for error reporting.
  */
-static int nc_apply_set(struct nc_ctx *c, const char *set)
+static int nc_apply_set(struct nc_ctx *c, const char *set, const char *label)
 {
 	const char *eq = strchr(set, '='), *value, *comp;
 	config_setting_t *grp = config_root_setting(&c->lc), *m;
 	const struct nc_setting *known;
 	struct nc_value v = {0};
-	char path[NC_PATH_MAX], *last;
+	char path[NC_PATH_MAX], *last, who[NC_PATH_MAX + 64];
 	int type, rc;
 
+	nc_set_name(set, label, who, sizeof(who));
+
 	if (eq == NULL || eq == set)
-		return nc_fail_raw(c, "--set %s: expected PATH=VALUE", set);
+		return nc_fail_raw(c, "%s: expected PATH=VALUE", who);
 	if ((size_t)(eq - set) >= sizeof(path))
-		return nc_fail_raw(c, "--set %s: setting path too long", set);
+		return nc_fail_raw(c, "%s: setting path too long", who);
 	memcpy(path, set, (size_t)(eq - set));
 	path[eq - set] = '\0';
 	value = eq + 1;
@@ -1123,7 +1137,7 @@ static int nc_apply_set(struct nc_ctx *c, const char *set)
 		char name[NC_PATH_MAX], prefix[NC_PATH_MAX];
 
 		if (!nc_is_name(comp, n))
-			return nc_fail_raw(c, "--set %s: bad setting path '%s'", set, path);
+			return nc_fail_raw(c, "%s: bad setting path '%s'", who, path);
 		if (dot == NULL)
 			break;
 		memcpy(name, comp, n);
@@ -1134,13 +1148,12 @@ static int nc_apply_set(struct nc_ctx *c, const char *set)
 		if (m == NULL) {
 			m = config_setting_add(grp, name, CONFIG_TYPE_GROUP);
 			if (m == NULL)
-				return nc_fail_raw(c, "--set %s: %s: cannot create group", set,
-						   prefix);
-			rc = nc_record(c, prefix, set);
+				return nc_fail_raw(c, "%s: %s: cannot create group", who, prefix);
+			rc = nc_record(c, prefix, set, label);
 			if (rc < 0)
 				return rc;
 		} else if (!config_setting_is_group(m)) {
-			return nc_fail_raw(c, "--set %s: %s: not a group", set, prefix);
+			return nc_fail_raw(c, "%s: %s: not a group", who, prefix);
 		}
 		grp = m;
 		comp = dot + 1;
@@ -1156,12 +1169,10 @@ static int nc_apply_set(struct nc_ctx *c, const char *set)
 	else
 		type = nc_infer(value);
 	if (type == CONFIG_TYPE_GROUP || type == CONFIG_TYPE_ARRAY || type == CONFIG_TYPE_LIST)
-		return nc_fail_raw(c,
-				   "--set %s: %s: is a %s (expected the path of a single setting)",
-				   set, path, nc_type_name(type));
+		return nc_fail_raw(c, "%s: %s: is a %s (expected the path of a single setting)",
+				   who, path, nc_type_name(type));
 	if (!nc_convert(value, type, &v))
-		return nc_fail_raw(c, "--set %s: %s: expected %s", set, path,
-				   nc_type_expected(type));
+		return nc_fail_raw(c, "%s: %s: expected %s", who, path, nc_type_expected(type));
 
 	if (m != NULL && config_setting_type(m) != v.type) {
 		config_setting_remove(grp, last);
@@ -1171,11 +1182,11 @@ static int nc_apply_set(struct nc_ctx *c, const char *set)
 		m = config_setting_add(grp, last, v.type);
 	if (m == NULL) {
 		free(v.s);
-		return nc_fail_raw(c, "--set %s: %s: cannot create setting", set, path);
+		return nc_fail_raw(c, "%s: %s: cannot create setting", who, path);
 	}
 	nc_set_value(m, &v);
 	free(v.s);
-	return nc_record(c, path, set);
+	return nc_record(c, path, set, label);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1532,6 +1543,12 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *const *sets, int nsets,
 		     char *err, size_t errlen)
 {
+	return dfly_netcfg_load_labelled(cfg, path, sets, NULL, nsets, err, errlen);
+}
+
+int dfly_netcfg_load_labelled(struct dfly_netcfg *cfg, const char *path, const char *const *sets,
+			      const char *const *labels, int nsets, char *err, size_t errlen)
+{
 	struct nc_ctx c = {.file = path};
 	char dummy[DFLY_NETCFG_ERRLEN], *dir = NULL, *slash;
 	struct stat st;
@@ -1585,7 +1602,7 @@ int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *cons
 	}
 
 	for (int i = 0; i < nsets; i++) {
-		rc = nc_apply_set(&c, sets[i]);
+		rc = nc_apply_set(&c, sets[i], labels != NULL ? labels[i] : NULL);
 		if (rc < 0)
 			goto out;
 	}

@@ -222,6 +222,15 @@ struct dfly_netcfg {
 int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *const *sets, int nsets,
 		     char *err, size_t errlen);
 
+/**
+ * dfly_netcfg_load() where errors name override i by @p labels[i] instead of "--set SETS[i]"
+ * (@p labels, or an entry of it, may be NULL: "--set"). A front-end that turns one of its own
+ * options into a setting (dfly sim --seeds -3 into sim.seeds=-3) names the option the user
+ * typed: "--seeds -3: sim.seeds: -3 is out of range (expected 1..10000)".
+ */
+int dfly_netcfg_load_labelled(struct dfly_netcfg *cfg, const char *path, const char *const *sets,
+			      const char *const *labels, int nsets, char *err, size_t errlen);
+
 /** Write the effective configuration as a libconfig file (reloadable, all settings). */
 void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f);
 

@@ -16,6 +16,7 @@
 #define ALLOW_EXPERIMENTAL_API
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -42,6 +43,7 @@
 #include <pcap/pcap.h>
 
 #include "capture.h"
+#include "cli.h"
 #include "dfly/log.h"
 #include "dp.h"
 #include "peer.h"
@@ -164,8 +166,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "options (after --):\n"
 	    "  --set PATH=VALUE   override a setting of the network file (repeatable)\n"
-	    "  --duration S       stop S seconds after cycle 0 (the epoch) (default:\n"
-	    "                     run.duration_s, 0 = until SIGINT)\n"
+	    "  --duration S       stop S (> 0) seconds after cycle 0 (the epoch) (default:\n"
+	    "                     run.duration_s; 0 there = until SIGINT)\n"
 	    "  --epoch-ns NS      CLOCK_MONOTONIC time of cycle 0, shared by every process of a\n"
 	    "                     testbed so latencies across processes are measured on one clock\n"
 	    "                     (default: run.epoch_ns, 0 = this process's start)\n"
@@ -194,6 +196,7 @@ static void usage(FILE *f)
 	    "  --check            load and check the deployment, print a summary, start nothing\n"
 	    "  --quiet            no progress lines\n"
 	    "  -h, --help         this text\n"
+	    "  --version          the version and the commit it was built from\n"
 	    "\n"
 	    "SIGINT or SIGTERM stops it cleanly and prints the final counters.\n");
 }
@@ -1439,38 +1442,77 @@ struct sw_opts {
 	bool check, exit_drained;
 };
 
-/* -h or --help before the EAL options' end (or first): the text, and nothing starts. */
-static bool help_asked(int argc, char **argv)
+/* Option @p word (or @p alias, may be NULL) anywhere on the command line: -h/--help, --version,
+ * answered before the EAL starts anything (the EAL's own -h would print its usage instead). */
+static bool asked(int argc, char **argv, const char *word, const char *alias)
 {
 	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			bool after_dd = false;
-
-			for (int k = 1; k < i; k++)
-				after_dd |= strcmp(argv[k], "--") == 0;
-			if (after_dd || i == 1)
-				return true;
-		}
+		if (strcmp(argv[i], word) == 0 || (alias != NULL && strcmp(argv[i], alias) == 0))
+			return true;
 	return false;
+}
+
+/*
+ * rte_eal_init() with standard output to /dev/null: after an option it does not know, the EAL
+ * prints its whole usage (about 100 lines) there, below the one line that matters (glibc's,
+ * on stderr, as the EAL's log is). @return what rte_eal_init() returned.
+ */
+static int eal_init(int argc, char **argv)
+{
+	int null = open("/dev/null", O_WRONLY), saved = -1, rc;
+
+	fflush(stdout);
+	if (null >= 0) {
+		saved = dup(STDOUT_FILENO);
+		if (saved >= 0)
+			dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	rc = rte_eal_init(argc, argv);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return rc;
+}
+
+/* The options after the EAL's (after --). */
+static const struct option opts[] = {{"set", required_argument, NULL, 's'},
+				     {"duration", required_argument, NULL, 'd'},
+				     {"epoch-ns", required_argument, NULL, 'e'},
+				     {"gen-seconds", required_argument, NULL, 'g'},
+				     {"counters", required_argument, NULL, 'c'},
+				     {"check", no_argument, NULL, 'k'},
+				     {"capture", required_argument, NULL, 'P'},
+				     {"quiet", no_argument, NULL, 'q'},
+				     {"free-run", no_argument, NULL, 'F'},
+				     {"gen-frame", required_argument, NULL, 'G'},
+				     {"exit-drained", no_argument, NULL, 'D'},
+				     {"help", no_argument, NULL, 'h'},
+				     {NULL, 0, NULL, 0}};
+
+/* One of dfly-switch's options before --, where the EAL would refuse it with its whole usage:
+ * say where it goes instead. @return 0, or the exit status. */
+static int misplaced(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		for (const struct option *p = opts; p->name != NULL; p++)
+			if (strncmp(argv[i], "--", 2) == 0 &&
+			    strncmp(argv[i] + 2, p->name, strlen(p->name)) == 0 &&
+			    (argv[i][2 + strlen(p->name)] == '\0' ||
+			     argv[i][2 + strlen(p->name)] == '='))
+				return dfly_cli_usage_error("dfly-switch",
+							    "--%s goes after the EAL options and "
+							    "--, with the deployment file",
+							    p->name);
+	return 0;
 }
 
 /* The options after the EAL's, and the deployment file they name. @return -1 to go on, else the
  * exit status. */
 static int parse(int argc, char **argv, struct sw_opts *o)
 {
-	static const struct option opts[] = {{"set", required_argument, NULL, 's'},
-					     {"duration", required_argument, NULL, 'd'},
-					     {"epoch-ns", required_argument, NULL, 'e'},
-					     {"gen-seconds", required_argument, NULL, 'g'},
-					     {"counters", required_argument, NULL, 'c'},
-					     {"check", no_argument, NULL, 'k'},
-					     {"capture", required_argument, NULL, 'P'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"free-run", no_argument, NULL, 'F'},
-					     {"gen-frame", required_argument, NULL, 'G'},
-					     {"exit-drained", no_argument, NULL, 'D'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
 	char err[1024];
 	int opt;
 
@@ -1478,26 +1520,32 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 	o->duration = -1;
 	o->gen_seconds = -1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (o->nsets == MAX_SETS) {
 				fprintf(stderr, "dfly-switch: more than %d --set\n", MAX_SETS);
-				return 2;
+				goto usage;
 			}
 			o->sets[o->nsets++] = optarg;
 			break;
 		case 'd':
-			o->duration = atof(optarg);
+			if (dfly_cli_parse_seconds("dfly-switch", "--duration", optarg, 1e9,
+						   &o->duration) != 0)
+				goto usage;
 			break;
 		case 'c':
 			o->counters = optarg;
 			break;
 		case 'e':
-			o->epoch = strtoull(optarg, NULL, 10);
+			if (dfly_cli_parse_u64("dfly-switch", "--epoch-ns", optarg, 1, UINT64_MAX,
+					       "nanoseconds (CLOCK_MONOTONIC)", &o->epoch) != 0)
+				goto usage;
 			break;
 		case 'g':
-			o->gen_seconds = atof(optarg);
+			if (dfly_cli_parse_seconds("dfly-switch", "--gen-seconds", optarg, 1e9,
+						   &o->gen_seconds) != 0)
+				goto usage;
 			break;
 		case 'k':
 			o->check = true;
@@ -1521,7 +1569,7 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 			if (*end || v == 0 || v > 9000) {
 				fprintf(stderr, "dfly-switch: --gen-frame %s: bytes 1..9000\n",
 					optarg);
-				return 2;
+				goto usage;
 			}
 			app.gen_frame = (uint32_t)v;
 			break;
@@ -1530,8 +1578,8 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			rte_eal_cleanup();
+			return dfly_cli_opt_error("dfly-switch", opts, opt, argv);
 		}
 	}
 	if (o->exit_drained && o->gen_seconds < 0) {
@@ -1540,10 +1588,13 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 		return 2;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "dfly-switch: one deployment file expected after --\n");
-		usage(stderr);
 		rte_eal_cleanup();
-		return 2;
+		if (optind < argc - 1)
+			return dfly_cli_usage_error("dfly-switch", "unexpected argument '%s'",
+						    argv[optind + 1]);
+		return dfly_cli_usage_error("dfly-switch",
+					    "a deployment file is required (after the EAL "
+					    "options and --)");
 	}
 	if (dp_deploy_load(&app.dep, argv[optind], o->sets, o->nsets, err, sizeof(err)) < 0) {
 		fprintf(stderr, "dfly-switch: %s\n", err);
@@ -1551,6 +1602,9 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 		return 2;
 	}
 	return -1;
+usage:
+	rte_eal_cleanup();
+	return DFLY_CLI_USAGE;
 }
 
 /* The packet buffers, the environment of the ports, the generators and their edge. @return 0
@@ -1613,6 +1667,28 @@ static int plan_traffic(void)
 	return 0;
 }
 
+/* Below this many ns per cycle no lcore keeps up with the clock: stepping a router through one
+ * cycle takes it microseconds (a few hundred thousand router-cycles per second; dfly testbed
+ * warns at the same bound). */
+#define CYCLE_NS_REAL_TIME 1000.0
+
+/*
+ * clock.cycle_ns too short for real time, said once: a network file written for dfly sim has 1 ns
+ * (a 1 GHz router), and run as it is the routers would crawl at a few thousandths of real time,
+ * far behind the wall clock, with nothing but "fell behind" at the end to say why.
+ */
+static void warn_cycle_ns(void)
+{
+	if (app.free_run || app.cycle_ns >= CYCLE_NS_REAL_TIME)
+		return;
+	fprintf(stderr,
+		"dfly-switch: warning: clock.cycle_ns = %g: every emulated cycle is %g ns of real "
+		"time, which no lcore keeps up with (a router-cycle takes it microseconds), so the "
+		"routers will run far slower than real time; set e.g. --set "
+		"clock.cycle_ns=10000 (10 us per cycle), or --free-run for a benchmark\n",
+		app.cycle_ns, app.cycle_ns);
+}
+
 /*
  * Set up everything the deployment names: routers, devices, generators, telemetry.
  * @return -1 to run, 0 when done (--check), else the exit status.
@@ -1651,6 +1727,7 @@ static int plan(const struct sw_opts *o)
 		       app.dep.path, app.dep.network, app.dep.nhosted, app.topo->routers,
 		       app.dep.nports, app.dep.nhosts, dp_fw_mode_name(app.dep.firmware),
 		       app.dep.instance[0] ? app.dep.instance : "in process memory");
+		warn_cycle_ns();
 		return 0;
 	}
 	if ((rc = plan_traffic()) != 0)
@@ -1673,6 +1750,7 @@ static int plan(const struct sw_opts *o)
 	    "Router summary, drops and routing decisions. Parameter: router");
 	rte_telemetry_register_cmd("/dfly/port", tel_port,
 				   "Port and VC counters. Parameters: router,port");
+	warn_cycle_ns();
 	return -1;
 }
 
@@ -1873,8 +1951,12 @@ int main(int argc, char **argv)
 	uint64_t t0 = 0;
 	int eal, status;
 
-	if (help_asked(argc, argv)) {
+	if (asked(argc, argv, "--help", "-h")) {
 		usage(stdout);
+		return 0;
+	}
+	if (asked(argc, argv, "--version", NULL)) {
+		dfly_cli_print_version(stdout, "dfly-switch");
 		return 0;
 	}
 	/* from the start: a signal while plan() sets up (register files in /dev/shm, devices)
@@ -1883,14 +1965,12 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	eal = rte_eal_init(argc, argv);
-	if (eal < 0) {
-		fprintf(stderr,
-			"dfly-switch: EAL initialisation failed: %s (see --help for the "
-			"options a machine without hugepages needs)\n",
-			rte_strerror(rte_errno));
-		return 2;
-	}
+	if ((status = misplaced(argc, argv)) != 0)
+		return status;
+	eal = eal_init(argc, argv);
+	if (eal < 0) /* the help says which EAL options a machine without hugepages needs */
+		return dfly_cli_usage_error("dfly-switch", "EAL initialisation failed: %s",
+					    rte_strerror(rte_errno));
 	argc -= eal;
 	argv += eal;
 	lib_log_init();

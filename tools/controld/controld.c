@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "fw.h"
 #include "netcfg.h"
 #include "regs_shm.h"
@@ -51,10 +52,11 @@ static void usage(FILE *f)
 	    "  --instance NAME   testbed instance ([A-Za-z0-9_-], up to 32 characters); required\n"
 	    "  --set PATH=VALUE  override a setting of CONFIG, as dfly sim does (repeatable);\n"
 	    "                    use the same settings as the dataplane\n"
-	    "  --idle-exit MS    exit 0 when no attached ASIC has stepped for MS milliseconds\n"
-	    "                    (default 0: run until signalled)\n"
+	    "  --idle-exit MS    exit 0 when no attached ASIC has stepped for MS (> 0)\n"
+	    "                    milliseconds (default: run until signalled)\n"
 	    "  --quiet           no attach/exit messages\n"
 	    "  --help            this text\n"
+	    "  --version         the version and the commit it was built from\n"
 	    "\n"
 	    "Exit status: 0 on a signal or --idle-exit, 1 on a runtime error, 2 on a usage or\n"
 	    "configuration error.\n");
@@ -84,6 +86,7 @@ int main(int argc, char **argv)
 	    {"idle-exit", required_argument, NULL, 'x'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *sets[MAX_SETS], *instance = NULL;
@@ -98,7 +101,7 @@ int main(int argc, char **argv)
 	struct router_fw *rt;
 	struct sigaction sa;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			instance = optarg;
@@ -110,33 +113,31 @@ int main(int argc, char **argv)
 			}
 			sets[nsets++] = optarg;
 			break;
-		case 'x': {
-			char *end;
-
-			idle_exit = strtoull(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end != '\0') {
-				fprintf(stderr,
-					"dfly-controld: --idle-exit %s: expected milliseconds\n",
-					optarg);
-				return 2;
-			}
+		case 'x':
+			if (dfly_cli_parse_u64("dfly-controld", "--idle-exit", optarg, 1,
+					       UINT64_MAX / 2, "milliseconds", &idle_exit) != 0)
+				return DFLY_CLI_USAGE;
 			break;
-		}
 		case 'q':
 			quiet = true;
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			dfly_cli_print_version(stdout, "dfly-controld");
+			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly-controld", opts, opt, argv);
 		}
 	}
-	if (optind != argc - 1 || instance == NULL) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return dfly_cli_usage_error("dfly-controld", "a network file (CONFIG) is required");
+	if (optind < argc - 1)
+		return dfly_cli_usage_error("dfly-controld", "unexpected argument '%s'",
+					    argv[optind + 1]);
+	if (instance == NULL)
+		return dfly_cli_usage_error("dfly-controld", "--instance NAME is required");
 	{
 		char name[DFLY_SHM_NAME_MAX];
 

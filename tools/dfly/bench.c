@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "asic.h"
+#include "cli.h"
 #include "cmds.h"
 #include "fabric.h"
 #include "netcfg.h"
@@ -38,12 +39,19 @@
  * it is also printed in --help) */
 #define BENCH_DRAIN_MAX_S "30"
 
-static int split(char *s, char **out, int max)
+/* Split the list of option @p opt of @p cmd in place (an empty item is an error, said on
+ * stderr). @return the number of items, or < 0. */
+static int split(const char *cmd, const char *opt, char *s, char **out)
 {
-	int n = 0;
+	char given[512], err[128];
+	int n;
 
-	for (char *tok = strtok(s, ","); tok != NULL && n < max; tok = strtok(NULL, ","))
-		out[n++] = tok;
+	snprintf(given, sizeof(given), "%s", s);
+	n = dfly_split_list(s, out, BENCH_MAX);
+	if (n < 0) {
+		dfly_split_list_error(given, n, BENCH_MAX, err, sizeof(err));
+		fprintf(stderr, "%s: %s %s: %s\n", cmd, opt, given, err);
+	}
 	return n;
 }
 
@@ -226,7 +234,7 @@ static int bench_sim(int argc, char **argv)
 	bool cpu_time = false;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
 			cpu_time = true;
@@ -244,31 +252,24 @@ static int bench_sim(int argc, char **argv)
 			mech = optarg;
 			break;
 		case 'n':
-			if (transient_parse_u64(optarg, &cycles) < 0 || cycles == 0) {
-				fprintf(stderr, "dfly bench sim: --cycles %s: a positive integer\n",
-					optarg);
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly bench sim", "--cycles", optarg, 1,
+					       UINT64_MAX / 4, "cycles", &cycles) != 0)
+				return DFLY_CLI_USAGE;
 			break;
-		case 'w':
-			if (transient_parse_u64(optarg, &warmup) < 0) {
-				fprintf(stderr, "dfly bench sim: --warmup %s: an integer\n",
-					optarg);
-				return 2;
-			}
+		case 'w': /* 0: no warm-up */
+			if (dfly_cli_parse_u64("dfly bench sim", "--warmup", optarg, 0,
+					       UINT64_MAX / 4, "cycles", &warmup) != 0)
+				return DFLY_CLI_USAGE;
 			break;
 		case 'r':
-			if (transient_parse_u64(optarg, &runs) < 0 || runs == 0 || runs > 64) {
-				fprintf(stderr, "dfly bench sim: --runs %s: 1..64\n", optarg);
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly bench sim", "--runs", optarg, 1, 64, "runs",
+					       &runs) != 0)
+				return DFLY_CLI_USAGE;
 			break;
 		case 't':
-			if (transient_parse_u64(optarg, &threads) < 0 || threads == 0 ||
-			    threads > 64) {
-				fprintf(stderr, "dfly bench sim: --threads %s: 1..64\n", optarg);
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly bench sim", "--threads", optarg, 1, 64,
+					       "threads", &threads) != 0)
+				return DFLY_CLI_USAGE;
 			break;
 		case 's':
 			if (nuser == BENCH_MAX - 10) {
@@ -281,19 +282,19 @@ static int bench_sim(int argc, char **argv)
 			usage_sim(stdout);
 			return 0;
 		default:
-			usage_sim(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly bench sim", opts, opt, argv);
 		}
 	}
-	if (optind != argc) {
-		usage_sim(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly bench sim", "unexpected argument '%s'",
+					    argv[optind]);
 	if (warmup == UINT64_MAX)
 		warmup = cycles / 2;
-	nc = split(cfg_buf, cfgs, BENCH_MAX);
-	np = split(pat_buf, pats, BENCH_MAX);
-	nl = split(load_buf, loads, BENCH_MAX);
+	nc = split("dfly bench sim", "--configs", cfg_buf, cfgs);
+	np = nc < 0 ? -1 : split("dfly bench sim", "--patterns", pat_buf, pats);
+	nl = np < 0 ? -1 : split("dfly bench sim", "--loads", load_buf, loads);
+	if (nl < 0)
+		return DFLY_CLI_USAGE;
 	snprintf(s_threads, sizeof(s_threads), "sim.threads=%" PRIu64, threads);
 	printf("# dfly bench sim: mechanism %s, %" PRIu64 " warm-up + %" PRIu64
 	       " measured cycles per point, %" PRIu64 " thread(s), %" PRIu64 " run(s): %s%s\n",
@@ -721,6 +722,7 @@ static int bench_dataplane(int argc, char **argv)
 	int nuser = 0, runs = 3, nm, nf, opt, rc = 0;
 	double seconds = 3, load = 0.95;
 	unsigned buffers = 0, max_steps = 32; /* buffers 0: 170 packets of the frame */
+	uint64_t num;
 	bool testpmd = true, keep = false, own_dir = false;
 	struct dfly_netcfg cfg;
 	struct dfly_topo *t;
@@ -728,7 +730,7 @@ static int bench_dataplane(int argc, char **argv)
 
 	snprintf(network, sizeof(network), "%s/configs/h2.cfg", DFLY_SOURCE_DIR);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			snprintf(mode_buf, sizeof(mode_buf), "%s", optarg);
@@ -737,10 +739,22 @@ static int bench_dataplane(int argc, char **argv)
 			snprintf(frame_buf, sizeof(frame_buf), "%s", optarg);
 			break;
 		case 'r':
-			runs = atoi(optarg);
+			if (dfly_cli_parse_u64("dfly bench dataplane", "--runs", optarg, 1, 64,
+					       "runs", &num) != 0)
+				return DFLY_CLI_USAGE;
+			runs = (int)num;
 			break;
 		case 's':
-			seconds = atof(optarg);
+			if (dfly_cli_parse_seconds("dfly bench dataplane", "--seconds", optarg,
+						   3600, &seconds) != 0)
+				return DFLY_CLI_USAGE;
+			if (seconds < 0.5) {
+				fprintf(stderr,
+					"dfly bench dataplane: --seconds %s: at least 0.5 (a run "
+					"shorter than the set-up measures nothing)\n",
+					optarg);
+				return DFLY_CLI_USAGE;
+			}
 			break;
 		case 'c':
 			if (realpath(optarg, network) == NULL) {
@@ -750,10 +764,16 @@ static int bench_dataplane(int argc, char **argv)
 			}
 			break;
 		case 'b':
-			buffers = (unsigned)atoi(optarg);
+			if (dfly_cli_parse_u64("dfly bench dataplane", "--buffers", optarg, 16,
+					       1000000, "phits", &num) != 0)
+				return DFLY_CLI_USAGE;
+			buffers = (unsigned)num;
 			break;
 		case 'x':
-			max_steps = (unsigned)atoi(optarg);
+			if (dfly_cli_parse_u64("dfly bench dataplane", "--max-steps", optarg, 1,
+					       1000000, "cycles", &num) != 0)
+				return DFLY_CLI_USAGE;
+			max_steps = (unsigned)num;
 			break;
 		case 'S':
 			if (nuser == BENCH_MAX) {
@@ -771,24 +791,33 @@ static int bench_dataplane(int argc, char **argv)
 		case 'k':
 			keep = true;
 			break;
-		case 'L':
-			load = atof(optarg);
+		case 'L': {
+			char *end;
+
+			load = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(load > 0 && load <= 1)) {
+				fprintf(
+				    stderr,
+				    "dfly bench dataplane: --load %s: expected a load in (0, 1]\n",
+				    optarg);
+				return DFLY_CLI_USAGE;
+			}
 			break;
+		}
 		case 'h':
 			usage_dataplane(stdout);
 			return 0;
 		default:
-			usage_dataplane(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly bench dataplane", opts, opt, argv);
 		}
 	}
-	if (optind != argc || runs < 1 || runs > 64 || seconds < 0.5 || (buffers && buffers < 16) ||
-	    max_steps < 1 || !(load > 0 && load <= 1)) {
-		fprintf(stderr, "dfly bench dataplane: --runs 1..64, --seconds >= 0.5, "
-				"--buffers >= 16, --max-steps >= 1, 0 < --load <= 1\n");
-		usage_dataplane(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly bench dataplane", "unexpected argument '%s'",
+					    argv[optind]);
+	nm = split("dfly bench dataplane", "--modes", mode_buf, modes);
+	nf = nm < 0 ? -1 : split("dfly bench dataplane", "--frames", frame_buf, frames);
+	if (nf < 0)
+		return DFLY_CLI_USAGE;
 	if (dfly_netcfg_load(&cfg, network, user_sets, (unsigned)nuser, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly bench dataplane: %s\n", err);
 		return 2;
@@ -822,8 +851,6 @@ static int bench_dataplane(int argc, char **argv)
 		dfly_topo_destroy(t);
 		return 1;
 	}
-	nm = split(mode_buf, modes, BENCH_MAX);
-	nf = split(frame_buf, frames, BENCH_MAX);
 	printf("# dfly bench dataplane: %s router 0 (radix %u: %u nodes, %u local, %u global "
 	       "ports), load %g, buffers %s, %u-byte phits, max_steps %u, %d run(s) of %.1f s\n",
 	       network, t->radix, t->p, t->a - 1, t->h, load,
@@ -1023,14 +1050,12 @@ static int bench_counters(int argc, char **argv)
 
 	snprintf(path, sizeof(path), "%s/configs/h4.cfg", DFLY_SOURCE_DIR);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (transient_parse_u64(optarg, &npk) < 0 || npk == 0) {
-				fprintf(stderr,
-					"dfly bench counters: --packets: a positive integer\n");
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly bench counters", "--packets", optarg, 1,
+					       UINT64_MAX / 4, "packets", &npk) != 0)
+				return DFLY_CLI_USAGE;
 			break;
 		case 'c':
 			snprintf(path, sizeof(path), "%s", optarg);
@@ -1039,14 +1064,12 @@ static int bench_counters(int argc, char **argv)
 			usage_counters(stdout);
 			return 0;
 		default:
-			usage_counters(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly bench counters", opts, opt, argv);
 		}
 	}
-	if (optind != argc) {
-		usage_counters(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly bench counters", "unexpected argument '%s'",
+					    argv[optind]);
 	{
 		const char *sets[] = {"routing.mechanism=ectn"};
 
@@ -1114,7 +1137,6 @@ int cmd_bench(int argc, char **argv)
 		return bench_dataplane(argc - 1, argv + 1);
 	if (strcmp(argv[1], "counters") == 0)
 		return bench_counters(argc - 1, argv + 1);
-	fprintf(stderr, "dfly bench: unknown benchmark '%s'\n", argv[1]);
-	usage(stderr);
-	return 2;
+	return dfly_cli_usage_error("dfly bench",
+				    "unknown benchmark '%s' (sim, dataplane, counters)", argv[1]);
 }

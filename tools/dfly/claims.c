@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "claims.h"
+#include "cli.h"
 #include "cmds.h"
-#include "dfly_rev.h"
 #include "repro.h"
 
 #ifndef DFLY_SOURCE_DIR
@@ -860,7 +860,7 @@ static int run_points(enum cl_scale scale, struct cl_ctx *x, unsigned *order, un
 			f = fopen(path, "w");
 			if (f) {
 				fprintf(f, "exit %d after %.1f s, dfly %s, cfg %08x\n", rc, p->wall,
-					DFLY_REV, cfg_hash(p->letter));
+					dfly_cli_rev(), cfg_hash(p->letter));
 				pt_cmdline(f, p, scale, x, "dfly");
 				fclose(f);
 			}
@@ -1333,7 +1333,7 @@ int repro_claims(int argc, char **argv)
 	opt_seeds = 0;
 	npts = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (strcmp(optarg, "quick") == 0)
@@ -1352,14 +1352,18 @@ int repro_claims(int argc, char **argv)
 		case 'S':
 		case 't':
 		case 'j': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
+			uint64_t v;
 
-			if (*end || v == 0 || v > 64) {
-				fprintf(stderr, "dfly repro claims: bad number '%s' (1..64)\n",
-					optarg);
-				return 2;
-			}
+			if (dfly_cli_parse_u64("dfly repro claims",
+					       c == 'S'   ? "--seeds"
+					       : c == 't' ? "--threads"
+							  : "--jobs",
+					       optarg, 1, 64,
+					       c == 'S'   ? "seeds"
+					       : c == 't' ? "threads"
+							  : "jobs",
+					       &v) != 0)
+				return DFLY_CLI_USAGE;
 			*(c == 'S'   ? &opt_seeds
 			  : c == 't' ? &opt_threads
 				     : &opt_jobs) = (unsigned)v;
@@ -1393,14 +1397,12 @@ int repro_claims(int argc, char **argv)
 			usage_claims(stdout);
 			return 0;
 		default:
-			usage_claims(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly repro claims", lo, c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "dfly repro claims: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	if (optind < argc)
+		return dfly_cli_usage_error("dfly repro claims", "unexpected argument '%s'",
+					    argv[optind]);
 	if ((only && check_list(only, "--only")) ||
 	    (expect && check_list(expect, "--expect-holds")))
 		return 2;
@@ -1504,7 +1506,7 @@ int repro_claims(int argc, char **argv)
 		char figdir[600];
 
 		rp.scale_name = x.scale == CL_PAPER ? "paper" : "quick";
-		snprintf(rp.rev, sizeof(rp.rev), "%s", DFLY_REV);
+		snprintf(rp.rev, sizeof(rp.rev), "%s", dfly_cli_rev());
 		point_revs(rp.revs, sizeof(rp.revs));
 		snprintf(path, sizeof(path), "%s/claims.csv", outdir);
 		rp.csv = fopen(path, "w");

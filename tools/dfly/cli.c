@@ -15,43 +15,100 @@
 #include "cmds.h"
 #include "netcfg.h"
 
-/* Split a comma-separated list in place. */
+/* Split a comma-separated list in place; an empty item is an error, not skipped. */
 int dfly_split_list(char *s, char **out, int max)
 {
 	int n = 0;
 
-	for (char *tok = strtok(s, ","); tok != NULL && n < max; tok = strtok(NULL, ","))
+	for (char *tok = strsep(&s, ","); tok != NULL; tok = strsep(&s, ",")) {
+		if (*tok == '\0')
+			return -EINVAL;
+		if (n == max)
+			return -E2BIG;
 		out[n++] = tok;
+	}
 	return n;
 }
 
-int dfly_parse_loads(const char *arg, double *loads, int max)
+int dfly_split_list_error(const char *list, int rc, int max, char *err, size_t errlen)
+{
+	if (rc == -E2BIG)
+		snprintf(err, errlen, "more than %d items", max);
+	else if (*list == '\0')
+		snprintf(err, errlen, "an empty list");
+	else
+		snprintf(err, errlen, "an empty item (two commas, or one at an end)");
+	return rc;
+}
+
+/* One load of --loads: a number in [0, 1], said in @p err otherwise. */
+static int load_check(double x, char *err, size_t errlen)
+{
+	if (x >= 0 && x <= 1)
+		return 0;
+	snprintf(err, errlen, "%g is out of range (expected loads from 0 to 1)", x);
+	return -EINVAL;
+}
+
+int dfly_parse_loads(const char *arg, double *loads, int max, char *err, size_t errlen)
 {
 	double a, b, step;
-	int n = 0;
+	int n = 0, used = 0;
 	char *end;
 
 	if (strchr(arg, ':') != NULL) {
-		if (sscanf(arg, "%lf:%lf:%lf", &a, &b, &step) != 3 || step <= 0 || b < a)
-			return -1;
-		for (int k = 0; n < max; k++) {
+		if (sscanf(arg, "%lf:%lf:%lf%n", &a, &b, &step, &used) != 3 || arg[used] != '\0') {
+			snprintf(err, errlen, "expected a range A:B:STEP of three numbers");
+			return -EINVAL;
+		}
+		if (!(step > 0)) {
+			snprintf(err, errlen, "the step %g is not > 0", step);
+			return -EINVAL;
+		}
+		if (b < a) {
+			snprintf(err, errlen,
+				 "the range runs backwards (from %g down to %g); A:B:STEP goes "
+				 "up from A to B, so write %g:%g:%g",
+				 a, b, b, a, step);
+			return -EINVAL;
+		}
+		if (load_check(a, err, errlen) != 0 || load_check(b, err, errlen) != 0)
+			return -EINVAL;
+		for (int k = 0;; k++) {
 			double x = a + k * step;
 
 			if (x > b + step * 1e-6)
 				break;
+			if (n == max) {
+				snprintf(err, errlen, "more than %d loads (raise STEP)", max);
+				return -E2BIG;
+			}
 			loads[n++] = round(x * 1e9) / 1e9;
 		}
 		return n;
 	}
-	for (const char *p = arg; *p && n < max;) {
-		loads[n++] = strtod(p, &end);
-		if (end == p)
-			return -1;
-		p = *end == ',' ? end + 1 : end;
-		if (*end != ',' && *end != '\0')
-			return -1;
+	for (const char *p = arg;; p = end + 1) {
+		double x = strtod(p, &end);
+
+		if (*p == ',' || *p == '\0') {
+			snprintf(err, errlen, "an empty item (two commas, or one at an end)");
+			return -EINVAL;
+		}
+		if (end == p || (*end != ',' && *end != '\0')) {
+			snprintf(err, errlen,
+				 "expected a list of loads (0.1,0.3) or a range A:B:STEP");
+			return -EINVAL;
+		}
+		if (load_check(x, err, errlen) != 0)
+			return -EINVAL;
+		if (n == max) {
+			snprintf(err, errlen, "more than %d loads", max);
+			return -E2BIG;
+		}
+		loads[n++] = x;
+		if (*end == '\0')
+			return n;
 	}
-	return n;
 }
 
 const char *self_dir(char *buf, size_t len)

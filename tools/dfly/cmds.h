@@ -53,13 +53,24 @@ int dfly_find_tool(const char *name, char *out, size_t len);
 /** Parse a decimal unsigned 64-bit number, digits only (cli.c). @return 0 or -EINVAL. */
 int transient_parse_u64(const char *s, uint64_t *out);
 
-/** Split the comma-separated list @p s in place into at most @p max items (cli.c).
- *  @return the number of items. */
+/**
+ * Split the comma-separated list @p s in place into at most @p max items (cli.c).
+ * @return the number of items, -EINVAL for an empty item (a,,b, a trailing comma, an empty
+ * list), or -E2BIG for more than @p max.
+ */
 int dfly_split_list(char *s, char **out, int max);
 
-/** Parse offered loads, a list (0.1,0.3) or a range A:B:STEP, into at most @p max values
- *  (cli.c). @return how many, or ≤ 0 on a syntax error. */
-int dfly_parse_loads(const char *arg, double *loads, int max);
+/** What went wrong with list @p list (as given) after dfly_split_list() returned @p rc, into
+ *  @p err. @return @p rc. */
+int dfly_split_list_error(const char *list, int rc, int max, char *err, size_t errlen);
+
+/**
+ * Parse offered loads, a list (0.1,0.3) or a range A:B:STEP (A <= B, STEP > 0), into at most
+ * @p max values, each in [0, 1] (cli.c).
+ * @return how many (at least 1), or -EINVAL / -E2BIG with what is wrong in @p err (without the
+ * option: "the range runs backwards ...").
+ */
+int dfly_parse_loads(const char *arg, double *loads, int max, char *err, size_t errlen);
 
 struct dfly_netcfg;
 struct dfly_topo;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cmds.h"
 
 static const struct dfly_cmd commands[] = {
@@ -68,7 +69,7 @@ static void usage_main(FILE *f)
 	fprintf(f, "usage: dfly COMMAND [ARGS]\n\ncommands:\n");
 	for (const struct dfly_cmd *c = commands; c->name != NULL; c++)
 		usage_cmd(f, c);
-	fprintf(f, "\nEvery command takes --help.\n");
+	fprintf(f, "\nEvery command takes --help. dfly --version: the version and commit.\n");
 }
 
 int main(int argc, char **argv)
@@ -84,11 +85,13 @@ int main(int argc, char **argv)
 		usage_main(stdout);
 		return 0;
 	}
-	c = dfly_cmd_find(argv[1]);
-	if (c == NULL) {
-		fprintf(stderr, "dfly: unknown command '%s'\n", argv[1]);
-		usage_main(stderr);
-		return 2;
+	if (strcmp(argv[1], "--version") == 0) {
+		dfly_cli_print_version(stdout, "dfly");
+		return 0;
 	}
+	c = dfly_cmd_find(argv[1]);
+	if (c == NULL)
+		return dfly_cli_usage_error("dfly", "unknown %s '%s'",
+					    argv[1][0] == '-' ? "option" : "command", argv[1]);
 	return c->fn(argc - 1, argv + 1);
 }

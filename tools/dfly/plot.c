@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 
 #define PLOT_MAX_FILES   64
@@ -1012,7 +1013,7 @@ int cmd_plot(int argc, char **argv)
 	struct plot_csv csv[PLOT_MAX_FILES];
 	const struct plot_kind *k = NULL;
 	const char *script = NULL, *labels = NULL;
-	char *text = NULL, *labelv[PLOT_MAX_FILES] = {NULL};
+	char *text = NULL, *labelv[PLOT_MAX_FILES] = {NULL}, cmd[64];
 	unsigned ncsv = 0, nfiles;
 	size_t len = 0;
 	FILE *g;
@@ -1029,15 +1030,14 @@ int cmd_plot(int argc, char **argv)
 	for (unsigned i = 0; i < PLOT_NKINDS; i++)
 		if (strcmp(argv[1], plot_kinds[i].name) == 0)
 			k = &plot_kinds[i];
-	if (k == NULL) {
-		fprintf(stderr, "dfly plot: unknown kind '%s' (load, transient, routers, bins)\n",
-			argv[1]);
-		return 2;
-	}
+	if (k == NULL)
+		return dfly_cli_usage_error(
+		    "dfly plot", "unknown kind '%s' (load, transient, routers, bins)", argv[1]);
+	snprintf(cmd, sizeof(cmd), "dfly plot %s", k->name);
 	argc--;
 	argv++;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		for (unsigned i = 0; i < sizeof(kind_opts) / sizeof(kind_opts[0]); i++)
 			if (opt == kind_opts[i].opt && !(k->opts & kind_opts[i].mask)) {
 				fprintf(stderr,
@@ -1109,17 +1109,13 @@ int cmd_plot(int argc, char **argv)
 			usage_plot_kind(stdout, k);
 			return 0;
 		default:
-			usage_plot_kind(stderr, k);
-			return 2;
+			return dfly_cli_opt_error(cmd, opts, opt, argv);
 		}
 	}
 	nfiles = (unsigned)(argc - optind);
-	if (nfiles == 0 || o.out == NULL) {
-		fprintf(stderr, "dfly plot %s: %s\n", k->name,
-			nfiles == 0 ? "no CSV file" : "--out FILE.png is required");
-		usage_plot_kind(stderr, k);
-		return 2;
-	}
+	if (nfiles == 0 || o.out == NULL)
+		return dfly_cli_usage_error(
+		    cmd, "%s", nfiles == 0 ? "no CSV file" : "--out FILE.png is required");
 	if (nfiles > k->max_files) {
 		fprintf(stderr, "dfly plot %s: %u files, at most %u\n", k->name, nfiles,
 			k->max_files);

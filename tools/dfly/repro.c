@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "fabric.h"
 #include "netcfg.h"
@@ -719,7 +720,7 @@ static int repro_transient(int argc, char **argv)
 	FILE *f;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			if (strcmp(optarg, "h4") != 0 && strcmp(optarg, "cfg-t") != 0) {
@@ -756,15 +757,12 @@ static int repro_transient(int argc, char **argv)
 			usage_repro(stdout);
 			return 0;
 		default:
-			usage_repro(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly repro transient", opts, opt, argv);
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "dfly repro: unexpected argument '%s'\n", argv[optind]);
-		usage_repro(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly repro transient", "unexpected argument '%s'",
+					    argv[optind]);
 	if (dry && report) {
 		fprintf(stderr, "dfly repro: --dry-run and --report-only exclude each other\n");
 		return 2;
@@ -960,9 +958,7 @@ int cmd_repro(int argc, char **argv)
 		return repro_lia(argc - 1, argv + 1);
 	if (strcmp(argv[1], "claims") == 0)
 		return repro_claims(argc - 1, argv + 1);
-	fprintf(stderr,
-		"dfly repro: unknown experiment '%s' (known: transient, steady, threshold, lia, "
-		"claims)\n",
-		argv[1]);
-	return 2;
+	return dfly_cli_usage_error(
+	    "dfly repro",
+	    "unknown experiment '%s' (known: transient, steady, threshold, lia, claims)", argv[1]);
 }

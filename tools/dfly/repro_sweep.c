@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "fabric.h"
 #include "netcfg.h"
@@ -241,6 +242,7 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 	bool steady = strcmp(exp, "steady") == 0;
 	void (*usage)(FILE *) = steady ? usage_steady : usage_threshold;
 	bool have_warmup = false, have_measure = false, have_th = false;
+	char cmd[64];
 	int opt;
 
 	memset(o, 0, sizeof(*o));
@@ -253,8 +255,9 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 	o->load_un = "0.7";
 	o->load_adv = "0.3";
 	o->pat[0] = o->pat[1] = o->pat[2] = true;
+	snprintf(cmd, sizeof(cmd), "dfly repro %s", exp);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		uint64_t *v = NULL, max = 0;
 
 		if (steady ? strchr("uvt", opt) != NULL : strchr("UAP", opt) != NULL) {
@@ -324,12 +327,12 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 			break;
 		case 'P': {
 			static const char *const names[3] = {"un", "adv+1", "adv+h"};
-			char buf[64], *save = NULL, *tok;
+			char buf[64], *rest = buf, *tok;
 
 			snprintf(buf, sizeof(buf), "%s", optarg);
 			memset(o->pat, 0, sizeof(o->pat));
-			for (tok = strtok_r(buf, ",", &save); tok != NULL;
-			     tok = strtok_r(NULL, ",", &save)) {
+			/* strsep: an empty item (un,,adv+1) is refused, not skipped */
+			while ((tok = strsep(&rest, ",")) != NULL) {
 				unsigned k;
 
 				for (k = 0; k < 3 && strcmp(tok, names[k]) != 0; k++)
@@ -386,8 +389,7 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return dfly_cli_opt_error(cmd, opts, opt, argv);
 		}
 		if (v != NULL && (transient_parse_u64(optarg, v) != 0 || *v == 0 || *v > max)) {
 			fprintf(stderr, "dfly repro %s: --%s %s: expected a number in 1..%llu\n",
@@ -400,11 +402,8 @@ static int sweep_parse(const char *exp, int argc, char **argv, struct sweep_opts
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "dfly repro %s: unexpected argument '%s'\n", exp, argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 	if (o->dry && o->report) {
 		fprintf(stderr, "dfly repro %s: --dry-run and --report-only exclude each other\n",
 			exp);
@@ -1317,7 +1316,7 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 	for (unsigned p = 0; p < LIA_NPAT; p++)
 		o->pat[p] = true;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		uint64_t *v = NULL, max = 0;
 
 		switch (opt) {
@@ -1386,12 +1385,12 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 			l->cload = optarg;
 			break;
 		case 'P': {
-			char buf[64], *save = NULL, *tok;
+			char buf[64], *rest = buf, *tok;
 
 			snprintf(buf, sizeof(buf), "%s", optarg);
 			memset(o->pat, 0, sizeof(o->pat));
-			for (tok = strtok_r(buf, ",", &save); tok != NULL;
-			     tok = strtok_r(NULL, ",", &save)) {
+			/* strsep: an empty item (un,,adv+1) is refused, not skipped */
+			while ((tok = strsep(&rest, ",")) != NULL) {
 				unsigned k;
 
 				for (k = 0; k < LIA_NPAT && strcmp(tok, pnames[k]) != 0; k++)
@@ -1417,8 +1416,7 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 			usage_lia(stdout);
 			return 0;
 		default:
-			usage_lia(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly repro lia", opts, opt, argv);
 		}
 		if (v != NULL && (transient_parse_u64(optarg, v) != 0 || *v == 0 || *v > max)) {
 			fprintf(stderr, "dfly repro lia: --%s %s: expected a number in 1..%llu\n",
@@ -1430,11 +1428,9 @@ static int lia_parse(int argc, char **argv, struct sweep_opts *o, struct lia_opt
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "dfly repro lia: unexpected argument '%s'\n", argv[optind]);
-		usage_lia(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly repro lia", "unexpected argument '%s'",
+					    argv[optind]);
 	if (o->dry && o->report) {
 		fprintf(stderr, "dfly repro lia: --dry-run and --report-only exclude each other\n");
 		return 2;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "cli.h"
 #include "cmds.h"
 #include "dfly/wire.h"
 #include "fabric.h"
@@ -237,12 +238,14 @@ static void sim_catch_signals(struct dfly_fabric_opts *fo)
 
 /* What the command line asks for (sim_parse). */
 struct sim_args {
-	struct dfly_fabric_opts fopts;       /* firmware instance, faults */
-	struct dfly_link_fault faults[64];   /* --link-down */
-	const char *cfg_path;                /* the network file */
-	const char *csv_path, *ctr_path;     /* --csv, --counters, or NULL */
-	const char *cap_arg;                 /* --capture, or NULL */
-	const char *sets[DFLY_MAX_SETS + 2]; /* --set, then --seed and --seeds as settings */
+	struct dfly_fabric_opts fopts;         /* firmware instance, faults */
+	struct dfly_link_fault faults[64];     /* --link-down */
+	const char *cfg_path;                  /* the network file */
+	const char *csv_path, *ctr_path;       /* --csv, --counters, or NULL */
+	const char *cap_arg;                   /* --capture, or NULL */
+	const char *sets[DFLY_MAX_SETS + 2];   /* --set, then --seed and --seeds as settings */
+	const char *labels[DFLY_MAX_SETS + 2]; /* how errors name sets[i]: NULL "--set", or the
+						  option typed ("--seeds 3") */
 	int nsets;
 	double loads[256]; /* --loads, nloads = 0: the file's */
 	int nloads;
@@ -250,13 +253,14 @@ struct sim_args {
 	int nmech, npat;
 	char mech_buf[512], pat_buf[512]; /* what mechs and pats point into */
 	char seed_set[64], seeds_set[64];
+	char seed_label[64], seeds_label[64];
 	bool quiet;
 };
 
 /* What the runs produce (sim_run, sim_report_*). */
 struct sim_out {
-	FILE *csv, *ctr;                      /* open once the first network file loaded */
-	unsigned runs_started;                /* --firmware-instance allows one */
+	FILE *csv, *ctr;                      /* open before the first run */
+	bool head_done;                       /* the table's heading printed */
 	uint64_t cycles, router_cycles, pkts; /* totals for the speed line */
 	int status;                           /* exit status so far */
 };
@@ -285,10 +289,11 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 	    {"ctrl-fault", required_argument, NULL, 'X'},
 	    {NULL, 0, NULL, 0},
 	};
+	bool mechs_given = false, pats_given = false;
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (a->nsets >= DFLY_MAX_SETS) {
@@ -297,19 +302,23 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 			}
 			a->sets[a->nsets++] = optarg;
 			break;
-		case 'l':
-			a->nloads = dfly_parse_loads(optarg, a->loads, 256);
-			if (a->nloads <= 0) {
-				fprintf(stderr, "dfly sim: --loads %s: expected LIST or A:B:STEP\n",
-					optarg);
+		case 'l': {
+			char err[256];
+
+			a->nloads = dfly_parse_loads(optarg, a->loads, 256, err, sizeof(err));
+			if (a->nloads < 0) {
+				fprintf(stderr, "dfly sim: --loads %s: %s\n", optarg, err);
 				return 2;
 			}
 			break;
+		}
 		case 'S':
 			snprintf(a->seed_set, sizeof(a->seed_set), "sim.seed=%s", optarg);
+			snprintf(a->seed_label, sizeof(a->seed_label), "--seed %s", optarg);
 			break;
 		case 'k':
 			snprintf(a->seeds_set, sizeof(a->seeds_set), "sim.seeds=%s", optarg);
+			snprintf(a->seeds_label, sizeof(a->seeds_label), "--seeds %s", optarg);
 			break;
 		case 'c':
 			a->csv_path = optarg;
@@ -376,11 +385,20 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 			}
 			break;
 		case 'm':
-			snprintf(a->mech_buf, sizeof(a->mech_buf), "%s", optarg);
+		case 'p': {
+			char *buf = opt == 'm' ? a->mech_buf : a->pat_buf;
+
+			if (strlen(optarg) >= sizeof(a->mech_buf)) {
+				fprintf(stderr,
+					"dfly sim: --%s: a list of more than %zu characters\n",
+					opt == 'm' ? "mechanisms" : "patterns",
+					sizeof(a->mech_buf) - 1);
+				return 2;
+			}
+			snprintf(buf, sizeof(a->mech_buf), "%s", optarg);
+			*(opt == 'm' ? &mechs_given : &pats_given) = true;
 			break;
-		case 'p':
-			snprintf(a->pat_buf, sizeof(a->pat_buf), "%s", optarg);
-			break;
+		}
 		case 'q':
 			a->quiet = true;
 			break;
@@ -388,56 +406,106 @@ static int sim_parse(int argc, char **argv, struct sim_args *a)
 			usage_sim(stdout);
 			return 0;
 		default:
-			usage_sim(stderr);
+			return dfly_cli_opt_error("dfly sim", opts, opt, argv);
+		}
+	}
+	if (optind == argc)
+		return dfly_cli_usage_error("dfly sim", "a network file (CONFIG) is required");
+	if (optind < argc - 1)
+		return dfly_cli_usage_error("dfly sim", "unexpected argument '%s'",
+					    argv[optind + 1]);
+	a->cfg_path = argv[optind];
+	if (a->seed_set[0]) {
+		a->labels[a->nsets] = a->seed_label;
+		a->sets[a->nsets++] = a->seed_set;
+	}
+	if (a->seeds_set[0]) {
+		a->labels[a->nsets] = a->seeds_label;
+		a->sets[a->nsets++] = a->seeds_set;
+	}
+	for (int k = 0; k < 2; k++) {
+		char *buf = k ? a->pat_buf : a->mech_buf, **items = k ? a->pats : a->mechs;
+		int *n = k ? &a->npat : &a->nmech;
+		char given[sizeof(a->mech_buf)], err[128];
+
+		*n = 1;
+		items[0] = NULL;
+		if (!buf[0] && !(k ? pats_given : mechs_given))
+			continue;
+		snprintf(given, sizeof(given), "%s", buf);
+		*n = dfly_split_list(buf, items, DFLY_MAX_LIST);
+		if (*n < 0) {
+			dfly_split_list_error(given, *n, DFLY_MAX_LIST, err, sizeof(err));
+			fprintf(stderr, "dfly sim: --%s %s: %s\n", k ? "patterns" : "mechanisms",
+				given, err);
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
-		usage_sim(stderr);
-		return 2;
-	}
-	a->cfg_path = argv[optind];
-	if (a->seed_set[0])
-		a->sets[a->nsets++] = a->seed_set;
-	if (a->seeds_set[0])
-		a->sets[a->nsets++] = a->seeds_set;
-	a->nmech = a->mech_buf[0] ? dfly_split_list(a->mech_buf, a->mechs, DFLY_MAX_LIST) : 1;
-	a->npat = a->pat_buf[0] ? dfly_split_list(a->pat_buf, a->pats, DFLY_MAX_LIST) : 1;
-	if (!a->mech_buf[0])
-		a->mechs[0] = NULL;
-	if (!a->pat_buf[0])
-		a->pats[0] = NULL;
 	return -1;
 }
 
 /*
  * The network of one (mechanism, pattern) point: the file with the --set options and the point's
- * mechanism and pattern. Opens the CSV and counters files on the first point. @return 0, or the
- * exit status (2), said on stderr.
+ * mechanism and pattern; an error names the option the user typed (--mechanisms, --patterns,
+ * --seeds; --set for a --set). @return 0, or the exit status (2), said on stderr.
  */
-static int sim_plan(const struct sim_args *a, int mi, int pi, struct dfly_netcfg *cfg,
-		    struct sim_out *o)
+static int sim_plan(const struct sim_args *a, int mi, int pi, struct dfly_netcfg *cfg)
 {
-	const char *s2[DFLY_MAX_SETS + 4];
-	char mset[128], pset[128], err[DFLY_NETCFG_ERRLEN];
+	const char *s2[DFLY_MAX_SETS + 4], *l2[DFLY_MAX_SETS + 4];
+	char mset[600], pset[600], mlabel[600], plabel[600], err[DFLY_NETCFG_ERRLEN];
 	int n2 = 0;
 
-	for (int k = 0; k < a->nsets; k++)
+	for (int k = 0; k < a->nsets; k++) {
+		l2[n2] = a->labels[k];
 		s2[n2++] = a->sets[k];
+	}
 	if (a->mechs[mi]) {
 		snprintf(mset, sizeof(mset), "routing.mechanism=%s", a->mechs[mi]);
+		snprintf(mlabel, sizeof(mlabel), "--mechanisms %s", a->mechs[mi]);
+		l2[n2] = mlabel;
 		s2[n2++] = mset;
 	}
 	if (a->pats[pi]) {
 		snprintf(pset, sizeof(pset), "traffic.pattern=%s", a->pats[pi]);
+		snprintf(plabel, sizeof(plabel), "--patterns %s", a->pats[pi]);
+		l2[n2] = plabel;
 		s2[n2++] = pset;
 	}
-	if (dfly_netcfg_load(cfg, a->cfg_path, s2, n2, err, sizeof(err)) != 0 ||
+	if (dfly_netcfg_load_labelled(cfg, a->cfg_path, s2, l2, n2, err, sizeof(err)) != 0 ||
 	    dfly_sim_threads_env(cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly sim: %s\n", err);
 		return 2;
 	}
-	if (a->csv_path != NULL && o->csv == NULL) {
+	return 0;
+}
+
+/*
+ * Everything checked before anything is printed or run: the network of every point, that
+ * --firmware-instance has one run, the CSV and counters files opened. @return 0, or the exit
+ * status (2), said on stderr.
+ */
+static int sim_check(const struct sim_args *a, struct sim_out *o)
+{
+	uint64_t runs = 0;
+	int rc;
+
+	for (int mi = 0; mi < a->nmech; mi++) {
+		for (int pi = 0; pi < a->npat; pi++) {
+			struct dfly_netcfg cfg;
+
+			if ((rc = sim_plan(a, mi, pi, &cfg)) != 0)
+				return rc;
+			runs += (uint64_t)cfg.seeds * (uint64_t)(a->nloads ? a->nloads : 1);
+		}
+	}
+	if (a->fopts.shm_instance && runs > 1) {
+		fprintf(stderr,
+			"dfly sim: --firmware-instance runs one configuration only (one "
+			"mechanism, pattern, load and seed; this is %llu runs)\n",
+			(unsigned long long)runs);
+		return 2;
+	}
+	if (a->csv_path != NULL) {
 		o->csv = fopen(a->csv_path, "w");
 		if (o->csv == NULL) {
 			fprintf(stderr, "dfly sim: %s: %s\n", a->csv_path, strerror(errno));
@@ -445,10 +513,13 @@ static int sim_plan(const struct sim_args *a, int mi, int pi, struct dfly_netcfg
 		}
 		fputs(csv_header, o->csv);
 	}
-	if (a->ctr_path != NULL && o->ctr == NULL) {
+	if (a->ctr_path != NULL) {
 		o->ctr = fopen(a->ctr_path, "w");
 		if (o->ctr == NULL) {
 			fprintf(stderr, "dfly sim: %s: %s\n", a->ctr_path, strerror(errno));
+			if (o->csv != NULL)
+				fclose(o->csv);
+			o->csv = NULL;
 			return 2;
 		}
 	}
@@ -485,19 +556,11 @@ static int sim_run(const struct sim_args *a, struct sim_out *o, const struct dfl
 	char err[DFLY_NETCFG_ERRLEN], cap_path[1024] = "";
 	struct dfly_fabric *fab;
 
-	if (a->fopts.shm_instance && o->runs_started++ > 0) {
-		fprintf(stderr, "dfly sim: --firmware-instance runs one configuration only (one "
-				"mechanism, pattern, load and seed)\n");
-		return 2;
-	}
 	fab = dfly_fabric_create_opts(cfg, seed, &a->fopts, err, sizeof(err));
 	if (fab == NULL) {
 		fprintf(stderr, "dfly sim: %s\n", err);
 		return 2;
 	}
-	if (!a->quiet)
-		fprintf(stderr, "run %s %s load %.3f seed %llu\n", dfly_mode_name(cfg->mode),
-			patname, cfg->load, (unsigned long long)seed);
 	if (a->cap_arg != NULL || cfg->cap_file[0] != '\0') {
 		bool multi = a->nmech > 1 || a->npat > 1 || a->nloads > 1 || cfg->seeds > 1;
 
@@ -509,6 +572,14 @@ static int sim_run(const struct sim_args *a, struct sim_out *o, const struct dfl
 			return 2;
 		}
 	}
+	/* the heading once the first run could start: the errors it may hit come first */
+	if (!o->head_done) {
+		sim_report_head(a, cfg);
+		o->head_done = true;
+	}
+	if (!a->quiet)
+		fprintf(stderr, "run %s %s load %.3f seed %llu\n", dfly_mode_name(cfg->mode),
+			patname, cfg->load, (unsigned long long)seed);
 	dfly_fabric_run(fab, r, !a->quiet);
 	if (r->interrupted) {
 		int sig = sim_stop;
@@ -603,11 +674,7 @@ static int sim_point(const struct sim_args *a, struct sim_out *o, struct dfly_ne
 		int ok_runs = 0, rc;
 
 		if (a->nloads)
-			cfg->load = a->loads[li];
-		if (cfg->load < 0 || cfg->load > 1) {
-			fprintf(stderr, "dfly sim: --loads: %g out of range [0, 1]\n", cfg->load);
-			return 2;
-		}
+			cfg->load = a->loads[li]; /* in [0, 1]: dfly_parse_loads() */
 		for (uint32_t sd = 0; sd < cfg->seeds; sd++) {
 			struct dfly_sim_result r;
 
@@ -638,16 +705,16 @@ int cmd_sim(int argc, char **argv)
 
 	if ((rc = sim_parse(argc, argv, &a)) >= 0)
 		return rc;
+	if ((rc = sim_check(&a, &o)) != 0)
+		return rc;
 	if (a.fopts.shm_instance != NULL)
 		sim_catch_signals(&a.fopts);
 	for (int mi = 0; mi < a.nmech; mi++) {
 		for (int pi = 0; pi < a.npat; pi++) {
 			struct dfly_netcfg cfg;
 
-			if ((rc = sim_plan(&a, mi, pi, &cfg, &o)) != 0)
+			if ((rc = sim_plan(&a, mi, pi, &cfg)) != 0)
 				goto fail;
-			if (mi == 0 && pi == 0)
-				sim_report_head(&a, &cfg);
 			if ((rc = sim_point(&a, &o, &cfg)) != 0)
 				goto fail;
 		}

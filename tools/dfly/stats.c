@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "regs_shm.h"
 #include "stats.h"
@@ -982,14 +983,8 @@ int cmd_stats(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			snprintf(what, sizeof(what), "%s needs an argument (dfly stats --help)",
-				 argv[optind - 1]);
-			return usage_error(what);
 		default:
-			snprintf(what, sizeof(what), "unknown option '%s' (dfly stats --help)",
-				 argv[optind - 1]);
-			return usage_error(what);
+			return dfly_cli_opt_error("dfly stats", opts, opt, argv);
 		}
 	}
 	if (optind < argc) {

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "deploy.h"
 #include "host.h"
@@ -1018,16 +1019,10 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 	return -1;
 }
 
+/* Seconds > 0 (0 would stop the testbed, or its generators, before they start). */
 static int parse_sec(const char *opt, const char *v, double *out)
 {
-	char *end;
-
-	*out = strtod(v, &end);
-	if (*v == '\0' || *end != '\0' || !(*out >= 0) || *out > 1e6) {
-		fprintf(stderr, "dfly testbed: %s %s: expected seconds\n", opt, v);
-		return -1;
-	}
-	return 0;
+	return dfly_cli_parse_seconds("dfly testbed", opt, v, 1e6, out);
 }
 
 /* Check every generated deployment with the loader dfly-switch uses. */
@@ -1164,6 +1159,7 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 					     {NULL, 0, NULL, 0}};
 	struct tb_opts *o = &a->o;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	char cmd[64];
 	int opt, v;
 
 	snprintf(o->name, sizeof(o->name), "tb");
@@ -1177,10 +1173,16 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 		return argc < 2 ? 2 : 0;
 	}
 	a->verb = argv[1];
+	if (strcmp(a->verb, "gen") != 0 && strcmp(a->verb, "up") != 0 &&
+	    strcmp(a->verb, "run") != 0 && strcmp(a->verb, "status") != 0 &&
+	    strcmp(a->verb, "down") != 0)
+		return dfly_cli_usage_error(
+		    "dfly testbed", "unknown verb '%s' (gen, up, run, status, down)", a->verb);
 	argc--;
 	argv++;
+	snprintf(cmd, sizeof(cmd), "dfly testbed %.16s", a->verb);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			if (tb_name_check(optarg) != 0) {
@@ -1286,8 +1288,7 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return dfly_cli_opt_error(cmd, opts, opt, argv);
 		}
 	}
 	if (a->dir == NULL) {
@@ -1300,12 +1301,6 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 			return 2;
 		}
 		return -1;
-	}
-	if (strcmp(a->verb, "gen") != 0 && strcmp(a->verb, "up") != 0 &&
-	    strcmp(a->verb, "run") != 0) {
-		fprintf(stderr, "dfly testbed: unknown verb '%s' (gen, up, run, status, down)\n",
-			a->verb);
-		return 2;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "dfly testbed %s: one NETWORK.cfg expected\n", a->verb);

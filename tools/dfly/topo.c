@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "dfly/wire.h"
 #include "netcfg.h"
@@ -48,7 +49,7 @@ int cmd_topo(int argc, char **argv)
 	uint64_t shape[4] = {0}, pairs = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (nsets < DFLY_MAX_SETS)
@@ -61,14 +62,14 @@ int cmd_topo(int argc, char **argv)
 			usage_topo(stdout);
 			return 0;
 		default:
-			usage_topo(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly topo", opts, opt, argv);
 		}
 	}
-	if (optind != argc - 1) {
-		usage_topo(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return dfly_cli_usage_error("dfly topo", "a network file (CONFIG) is required");
+	if (optind < argc - 1)
+		return dfly_cli_usage_error("dfly topo", "unexpected argument '%s'",
+					    argv[optind + 1]);
 	if (dfly_netcfg_load(&cfg, argv[optind], sets, nsets, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly topo: %s\n", err);
 		return 2;

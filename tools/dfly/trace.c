@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "dfly/trace.h"
 #include "dfly/wire.h"
@@ -595,7 +596,7 @@ int cmd_trace(int argc, char **argv)
 	int nsets = 0, nsrc = 0, opt, status = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cfg_path = optarg;
@@ -640,26 +641,27 @@ int cmd_trace(int argc, char **argv)
 		case 'o':
 			csv = optarg;
 			break;
-		case 'n':
-			cycle_ns = strtod(optarg, NULL);
-			if (!(cycle_ns > 0)) {
-				fprintf(stderr, "dfly trace: --cycle-ns %s: expected > 0\n",
+		case 'n': {
+			char *end;
+
+			cycle_ns = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(cycle_ns > 0) || isinf(cycle_ns)) {
+				fprintf(stderr,
+					"dfly trace: --cycle-ns %s: expected a number > 0\n",
 					optarg);
 				return 2;
 			}
 			break;
+		}
 		case 'h':
 			usage_trace(stdout);
 			return 0;
 		default:
-			usage_trace(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly trace", opts, opt, argv);
 		}
 	}
-	if (optind >= argc) {
-		usage_trace(stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return dfly_cli_usage_error("dfly trace", "a capture file (FILE.pcap) is required");
 	if (cfg_path != NULL) {
 		if (dfly_netcfg_load(&cfg, cfg_path, sets, nsets, err, sizeof(err)) != 0) {
 			fprintf(stderr, "dfly trace: %s\n", err);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "fabric.h"
 #include "netcfg.h"
@@ -227,8 +228,10 @@ int cmd_transient(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *sets[DFLY_MAX_SETS + 3], *from_arg = NULL, *to_arg = NULL, *csv_path = NULL;
+	const char *labels[DFLY_MAX_SETS + 3] = {NULL}; /* errors name --seed(s), --from, --to */
 	const char *load_arg = NULL, *cfg_path;
 	char seed_set[64] = "", seeds_set[64] = "", pat_set[128], from_name[64], to_name[64];
+	char seed_label[64], seeds_label[64], pat_label[128];
 	char err[DFLY_NETCFG_ERRLEN], why[DFLY_NETCFG_ERRLEN], csv_buf[512];
 	struct dfly_transient_params tp = {.pre = 200, .post = 3000, .bin = 1};
 	struct transient_progress pr = {0};
@@ -242,7 +245,7 @@ int cmd_transient(int argc, char **argv)
 	FILE *csv;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			from_arg = optarg;
@@ -257,17 +260,16 @@ int cmd_transient(int argc, char **argv)
 		case 'P':
 		case 'Q':
 		case 'w':
-			if (transient_parse_u64(optarg, &v) != 0 ||
-			    (opt == 'w' && (v == 0 || v > UINT32_MAX)) || (opt == 'Q' && v == 0) ||
-			    (opt == 'b' && v == 0)) {
-				fprintf(stderr, "dfly transient: --%s %s: expected a %s number\n",
-					opt == 'b'   ? "back-at"
-					: opt == 'P' ? "pre"
-					: opt == 'Q' ? "post"
-						     : "bin",
-					optarg, opt == 'P' ? "whole" : "positive whole");
-				return 2;
-			}
+			/* --pre 0: nothing recorded before t0; the others count at least 1 */
+			if (dfly_cli_parse_u64("dfly transient",
+					       opt == 'b'   ? "--back-at"
+					       : opt == 'P' ? "--pre"
+					       : opt == 'Q' ? "--post"
+							    : "--bin",
+					       optarg, opt == 'P' ? 0 : 1,
+					       opt == 'w' ? UINT32_MAX : UINT64_MAX / 4, "cycles",
+					       &v) != 0)
+				return DFLY_CLI_USAGE;
 			if (opt == 'b')
 				back_at = v;
 			else if (opt == 'P')
@@ -290,9 +292,11 @@ int cmd_transient(int argc, char **argv)
 			break;
 		case 'S':
 			snprintf(seed_set, sizeof(seed_set), "sim.seed=%s", optarg);
+			snprintf(seed_label, sizeof(seed_label), "--seed %s", optarg);
 			break;
 		case 'k':
 			snprintf(seeds_set, sizeof(seeds_set), "sim.seeds=%s", optarg);
+			snprintf(seeds_label, sizeof(seeds_label), "--seeds %s", optarg);
 			break;
 		case 's':
 			if (nsets >= DFLY_MAX_SETS) {
@@ -311,43 +315,47 @@ int cmd_transient(int argc, char **argv)
 			usage_transient(stdout);
 			return 0;
 		default:
-			usage_transient(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly transient", opts, opt, argv);
 		}
 	}
-	if (optind != argc - 1 || from_arg == NULL || to_arg == NULL) {
-		if (optind == argc - 1)
-			fprintf(stderr, "dfly transient: --from and --to are required\n");
-		usage_transient(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return dfly_cli_usage_error("dfly transient",
+					    "a network file (CONFIG) is required");
+	if (optind < argc - 1)
+		return dfly_cli_usage_error("dfly transient", "unexpected argument '%s'",
+					    argv[optind + 1]);
+	if (from_arg == NULL || to_arg == NULL)
+		return dfly_cli_usage_error("dfly transient", "--from and --to are required");
 	cfg_path = argv[optind];
-	if (seed_set[0])
+	if (seed_set[0]) {
+		labels[nsets] = seed_label;
 		sets[nsets++] = seed_set;
-	if (seeds_set[0])
+	}
+	if (seeds_set[0]) {
+		labels[nsets] = seeds_label;
 		sets[nsets++] = seeds_set;
+	}
 
 	/* load the configuration as given (file and --set errors), then once per pattern: the
-	 * loader validates the pattern names, with the syntax and messages of traffic.pattern */
-	if (dfly_netcfg_load(&from, cfg_path, sets, nsets, err, sizeof(err)) != 0) {
+	 * loader validates the pattern names, with the syntax and messages of traffic.pattern;
+	 * errors name the option the user typed (--seeds 3, --to adv+9), not the setting */
+	if (dfly_netcfg_load_labelled(&from, cfg_path, sets, labels, nsets, err, sizeof(err)) !=
+	    0) {
 		fprintf(stderr, "dfly transient: %s\n", err);
 		return 2;
 	}
 	sets[nsets] = pat_set;
+	labels[nsets] = pat_label;
 	for (int k = 0; k < 2; k++) {
-		const char *arg = k ? from_arg : to_arg, *msg = err;
-		size_t plen;
+		const char *arg = k ? from_arg : to_arg;
 
-		plen = (size_t)snprintf(pat_set, sizeof(pat_set), "traffic.pattern=%s", arg);
-		if (dfly_netcfg_load(k ? &from : &to, cfg_path, sets, nsets + 1, err,
-				     sizeof(err)) == 0)
-			continue;
-		/* the message names the override we made up: name the option instead */
-		if (strncmp(err, "--set ", 6) == 0 && strncmp(err + 6, pat_set, plen) == 0 &&
-		    strncmp(err + 6 + plen, ": ", 2) == 0)
-			msg = err + 6 + plen + 2;
-		fprintf(stderr, "dfly transient: --%s %s: %s\n", k ? "from" : "to", arg, msg);
-		return 2;
+		snprintf(pat_set, sizeof(pat_set), "traffic.pattern=%s", arg);
+		snprintf(pat_label, sizeof(pat_label), "--%s %s", k ? "from" : "to", arg);
+		if (dfly_netcfg_load_labelled(k ? &from : &to, cfg_path, sets, labels, nsets + 1,
+					      err, sizeof(err)) != 0) {
+			fprintf(stderr, "dfly transient: %s\n", err);
+			return 2;
+		}
 	}
 	if (load_arg) {
 		load = strtod(load_arg, &end);
