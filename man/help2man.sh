@@ -9,7 +9,8 @@
 # starts with the program's name) as "or:", and a wrapped synopsis line joined to its first part.
 #   help2man.sh HELP2MAN OUTPUT INCLUDE VERSION REVFILE PAGE DESCRIPTION EXE [SUBCOMMAND]
 # VERSION is the project's, REVFILE the output of meson's vcs_tag (the commit); the page says
-# "PAGE (dfly) VERSION (REV)" without running --version.
+# "PAGE (dfly) VERSION (REV)" without running --version. The locale is C.UTF-8, as help2man's
+# default C turns the help's non-ASCII characters (the § of spec references) into '?'.
 set -euo pipefail
 
 if [ "${1:-}" = "--print-help" ]; then
@@ -45,6 +46,6 @@ printf '#!/bin/sh\nexec "$DFLY_MAN_SELF" --print-help "$@"\n' >"$tmp/$page"
 chmod +x "$tmp/$page"
 
 DFLY_MAN_SELF="$self" DFLY_MAN_EXE=$(realpath "$exe") DFLY_MAN_SUB="$sub" \
-    "$h2m" --no-info --section=1 --name="$desc" --include="$include" \
+    "$h2m" --no-info --section=1 --locale=C.UTF-8 --name="$desc" --include="$include" \
     --version-string="$page (dfly) $version ($rev)" \
     --output="$out" "$tmp/$page"
