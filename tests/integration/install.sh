@@ -14,7 +14,7 @@
 # The directories are the ones meson computed (absolute, under the prefix or not); an empty
 # MAN1DIR means no man pages (no help2man). Takes a few seconds; the DESTDIR is removed on exit.
 set -u
-usage="usage: install.sh MESON BUILD_DIR SOURCE_DIR BINDIR CONFIGDIR WIRESHARK_DIR MAN1DIR [PAGE...]"
+usage="usage: install.sh MESON BUILD SOURCE BINDIR CONFIGDIR WIRESHARK_DIR MAN1DIR [PAGE]..."
 meson="${1:?$usage}"
 build="${2:?$usage}"
 src="${3:?$usage}"
