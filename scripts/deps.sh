@@ -11,6 +11,7 @@ PKGS=(
     clang libclang-rt-14-dev                       # libFuzzer harnesses (tests/fuzz)
     clang-format                                   # tests/unit/check_format.sh
     gnuplot-nox tshark                             # plots, trace dissection
+    help2man                                       # man pages from --help (man/)
     iproute2 iperf3 iputils-ping                   # namespaces, TCP and ping for integration tests
     ethtool procps python3                         # veth offloads, sysctl, test helpers
 )

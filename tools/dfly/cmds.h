@@ -21,7 +21,7 @@ typedef int dfly_cmd_fn(int argc, char **argv);
 /** One subcommand of `dfly` (main.c's table). */
 struct dfly_cmd {
 	const char *name;    /**< the word after `dfly` */
-	const char *args;    /**< argument words shown in `dfly --help` after the name, or NULL */
+	const char *args;    /**< words `dfly --help` shows before the summary, or NULL */
 	dfly_cmd_fn *fn;     /**< runs it; never NULL */
 	const char *summary; /**< one sentence for `dfly --help` */
 };

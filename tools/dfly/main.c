@@ -41,22 +41,23 @@ const struct dfly_cmd *dfly_cmd_find(const char *name)
 	return NULL;
 }
 
-/* One command: its name (and argument words) from column 2, the summary from column 10 (or two
- * spaces after a longer name), wrapped at 80 columns, "(dfly NAME --help)" at the end. */
+/* One command: its name from column 2, the summary (after the argument words, if any) from column
+ * 13, wrapped at 80 columns with the same indent, "(dfly NAME --help)" at the end. One column for
+ * every command, as help2man needs to make a man page's list of them (man/help2man.sh). */
 static void usage_cmd(FILE *f, const struct dfly_cmd *c)
 {
 	char text[512];
 	bool first = true;
 	int col;
 
-	snprintf(text, sizeof(text), "%s (dfly %s --help)", c->summary, c->name);
-	col = fprintf(f, "  %s%s%s", c->name, c->args ? " " : "", c->args ? c->args : "");
-	col += fprintf(f, "%*s", col < 10 ? 10 - col : 2, "");
+	snprintf(text, sizeof(text), "%s%s%s (dfly %s --help)", c->args ? c->args : "",
+		 c->args ? ": " : "", c->summary, c->name);
+	col = fprintf(f, "  %-11s", c->name);
 	for (char *w = strtok(text, " "); w != NULL; w = strtok(NULL, " ")) {
 		int n = (int)strlen(w);
 
 		if (!first && col + 1 + n > 80)
-			col = fprintf(f, "\n%10s%s", "", w) - 1;
+			col = fprintf(f, "\n%13s%s", "", w) - 1;
 		else
 			col += fprintf(f, "%s%s", first ? "" : " ", w);
 		first = false;
