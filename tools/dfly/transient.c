@@ -64,7 +64,7 @@ static void usage_transient(FILE *f)
 		"to tail delivery), misrouted_pct (globally misrouted, spec §8.4), nonmin_pct\n"
 		"(a nonminimal decision was committed), misrouted_ma10 (10-cycle moving average\n"
 		"of misrouted_pct). A bin without packets repeats the previous bin's averages.\n"
-		"Plot CSVs with scripts/plot-transient.sh.\n"
+		"Plot CSVs with dfly plot transient CSV... --out FILE.png.\n"
 		"\n"
 		"Reaction time (spec §8.6 PROPOSAL): the first cycle >= 0 after t0 from which\n"
 		"the 10-cycle moving average of the %% globally misrouted stays within +-5\n"
