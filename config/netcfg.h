@@ -225,6 +225,28 @@ int dfly_netcfg_load(struct dfly_netcfg *cfg, const char *path, const char *cons
 /** Write the effective configuration as a libconfig file (reloadable, all settings). */
 void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f);
 
+/** One setting of a network file as the loader's table describes it (docs/configuration.md). */
+struct dfly_netcfg_setting {
+	const char *path; /**< dotted path, e.g. "router.speedup" */
+	const char *type; /**< "integer", "number", "boolean" or "string" */
+	bool required;    /**< no default: the file or a --set must give it */
+	char def[64];     /**< the default as a file writes it ("2", "0.5", "true", "\"rr\""); "" if
+			       required */
+	char valid[192];  /**< what the loader accepts for it alone: "1..8", "rr, lrs, age"; "" when
+			       the description says (free-form strings); rules that tie settings
+			       together (VCs per mechanism, buffers that hold a packet) are not here
+			   */
+	const char *doc;  /**< one-line description (also the comment of dfly_netcfg_dump()) */
+};
+
+/**
+ * Describe setting @p i of the loader's table, in table order (groups left out), so that a
+ * reference generated from it cannot miss a setting or disagree with the loader.
+ *
+ * @return 0, or -ENOENT when @p i is past the last setting.
+ */
+int dfly_netcfg_setting_get(size_t i, struct dfly_netcfg_setting *s);
+
 /* Mechanism names (routing.mechanism): dfly_mode_name() and dfly_mode_lookup() of the registry,
  * dfly/mode.h. Pattern names: dfly_pattern_name() below. */
 
