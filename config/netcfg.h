@@ -3,7 +3,7 @@
  * The network configuration of dfly (DESIGN.md §6): what is emulated (topology, router, buffers,
  * VCs, links, packet, routing mechanism, traffic, measurement protocol), read from a libconfig
  * file with `--set PATH=VALUE` overrides. Every error names the file, the line and the setting;
- * nothing starts with an invalid configuration. Every PROPOSAL of spec/ROUTING.md that concerns
+ * nothing starts with an invalid configuration. Every PROPOSAL of docs/spec.md that concerns
  * these settings is a setting here, with the proposed default.
  *
  * Used by `dfly sim` (tools/) and later by dfly-switch (dataplane/). Not used inside asic-emu/.
