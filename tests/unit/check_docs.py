@@ -90,29 +90,30 @@ def anchors(path):
 def check_links(root, rel, bad):
     text = open(os.path.join(root, rel), encoding="utf-8").read()
     n_links = 0
-    for n, line, info in split_blocks(text):
-        if info is not None:
+    # the prose, line for line: code blocks blanked, code spans out (links there are not links);
+    # a link's text may run over two lines
+    prose = "\n".join("" if info is not None else re.sub(r"`[^`]*`", "", line)
+                      for _, line, info in split_blocks(text))
+    for m in LINK.finditer(prose):
+        target = m.group(1)
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:
             continue
-        line = re.sub(r"`[^`]*`", "", line)  # links in code spans are not links
-        for target in LINK.findall(line):
-            if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:
-                continue
-            n_links += 1
-            where = "%s:%d" % (rel, n)
-            path, _, anchor = target.partition("#")
-            if path:
-                full = os.path.normpath(os.path.join(root, os.path.dirname(rel), path))
-            else:
-                full = os.path.join(root, rel)
-            if not (full + os.sep).startswith(os.path.abspath(root) + os.sep):
-                bad.append("%s: %s points outside the repository" % (where, target))
-                continue
-            if not os.path.exists(full):
-                bad.append("%s: %s: no such file" % (where, target))
-                continue
-            if anchor and full.endswith(".md") and anchor not in anchors(full):
-                bad.append("%s: %s: no heading or anchor '%s' in %s" %
-                           (where, target, anchor, os.path.relpath(full, root)))
+        n_links += 1
+        where = "%s:%d" % (rel, prose.count("\n", 0, m.start(1)) + 1)
+        path, _, anchor = target.partition("#")
+        if path:
+            full = os.path.normpath(os.path.join(root, os.path.dirname(rel), path))
+        else:
+            full = os.path.join(root, rel)
+        if not (full + os.sep).startswith(os.path.abspath(root) + os.sep):
+            bad.append("%s: %s points outside the repository" % (where, target))
+            continue
+        if not os.path.exists(full):
+            bad.append("%s: %s: no such file" % (where, target))
+            continue
+        if anchor and full.endswith(".md") and anchor not in anchors(full):
+            bad.append("%s: %s: no heading or anchor '%s' in %s" %
+                       (where, target, anchor, os.path.relpath(full, root)))
     return n_links
 
 
