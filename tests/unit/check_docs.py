@@ -40,6 +40,8 @@ def markdown_files(root):
         rel = os.path.relpath(path, root)
         if any(rel == d or rel.startswith(d + os.sep) for d in SKIP_DIRS):
             continue
+        if rel.split(os.sep)[0].startswith("build"):  # build/, build-san/, other build trees
+            continue
         out.append(rel)
     return sorted(out)
 
