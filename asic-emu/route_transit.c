@@ -63,10 +63,10 @@ static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_p
  * "Cannot take" is: its downstream VC lacks credits for the whole packet, or its output FIFO
  * lacks room. FOGSim also counts an output that is busy in this very cycle; in this model that
  * is a one-tick allocator conflict, and counting it misroutes 17% of UN traffic at 0.2 load on
- * h=4, so it is left out (README, "OLM trigger"). A candidate c is then valid iff it can take
- * the packet now (opportunistic hops never wait, §2.3) and occ%(c) ≤ X%·occ%(min), each
- * occupancy a percentage of its VC's capacity. @return a uniformly drawn valid candidate, or
- * UINT32_MAX.
+ * h=4, so it is left out (docs/adaptive.md, "OLM's trigger"). A candidate c is then valid iff
+ * it can take the packet now (opportunistic hops never wait, §2.3) and occ%(c) ≤ X%·occ%(min),
+ * each occupancy a percentage of its VC's capacity. @return a uniformly drawn valid candidate,
+ * or UINT32_MAX.
  */
 static uint32_t olm_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand,
 			 uint32_t cand_vc, uint32_t min_port, uint32_t min_vc, uint64_t x)

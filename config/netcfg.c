@@ -116,13 +116,16 @@ static nc_print_fn nc_print_mechanism, nc_print_path_a, nc_print_pattern, nc_pri
 	{.path = p, .kind = NC_BOOL, .off = NC_OFF(field), .def = d, .doc = text}
 #define NC_E(p, field, n, text)                                                                    \
 	{.path = p, .kind = NC_ENUM, .off = NC_OFF(field), .names = n, .doc = text}
+/* "min | val | ...": the registry's names (dfly/mode.h), one literal skipping the first " | " */
+#define NC__MECH_NAME(E, n, f, v, fw, tb, h) " | " n
+#define NC_MECHANISMS                        (DFLY_FOREACH_MODE(NC__MECH_NAME) + 3)
 #define NC_S(p, req, d, fn, text)                                                                  \
 	{.path = p, .kind = NC_STR, .required = req, .sdef = d, .parse = nc_parse_##fn,            \
 	 .print = nc_print_##fn, .doc = text}
 
 /**
  * Every setting, grouped (a group's members follow it contiguously; dfly_netcfg_dump() relies on
- * it). Defaults and ranges are the ones documented in netcfg.h and configs/README.md.
+ * it). docs/configuration.md is generated from it (scripts/gen-configuration.c).
  */
 static const struct nc_setting nc_settings[] = {
 	NC_G("topology"),
@@ -182,7 +185,7 @@ static const struct nc_setting nc_settings[] = {
 	     "a link carries one phit per cycle (false: one packet per cycle; dfly-switch only)"),
 
 	NC_G("routing"),
-	NC_S("routing.mechanism", true, NULL, mechanism, "min | val | ugal | pb | par | olm"),
+	NC_S("routing.mechanism", true, NULL, mechanism, NC_MECHANISMS),
 	NC_B("routing.candidate_credits", cand_credits, true,
 	     "nonminimal candidate needs credits for the packet (spec 4.1)"),
 	NC_B("routing.reevaluate", reevaluate, true,
@@ -296,7 +299,8 @@ static const struct nc_setting nc_settings[] = {
 	     "groups S_ROOT may not be in: src+dst | src"),
 
 	NC_G("traffic"),
-	NC_S("traffic.pattern", false, "un", pattern, "un | adv+N | adv-N | advc | perm"),
+	NC_S("traffic.pattern", false, "un", pattern,
+	     "un | adv+N | adv-N | advc | perm | c1 | c2"),
 	NC_D("traffic.load", load, 0.1, 0.0, 1.0, "phits/(node*cycle)"),
 	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest | dest-block"),
 	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
@@ -1671,7 +1675,7 @@ void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f)
 	fprintf(f, "# dfly network configuration: every setting, effective values");
 	if (cfg->path[0] != '\0')
 		fprintf(f, " (read from %s)", cfg->path);
-	fprintf(f, ".\n# Format and defaults: config/netcfg.h, configs/README.md.\n");
+	fprintf(f, ".\n# Every setting, its default and range: docs/configuration.md.\n");
 
 	for (size_t i = 0; i < NC_NSETTINGS; i++) {
 		const struct nc_setting *s = &nc_settings[i];
@@ -1748,6 +1752,99 @@ void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f)
 		nc_indent(f, open);
 		fprintf(f, "};\n");
 	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The table, described (docs/configuration.md)
+ */
+
+/** Write an integer bound: 2^32-1 and the like read better as powers of two. */
+static void nc_fmt_bound(int64_t v, char *buf, size_t len)
+{
+	if (v == UINT32_MAX)
+		snprintf(buf, len, "2^32-1");
+	else if (v == NC_BUF_MAX)
+		snprintf(buf, len, "2^24");
+	else
+		snprintf(buf, len, "%" PRId64, v);
+}
+
+int dfly_netcfg_setting_get(size_t i, struct dfly_netcfg_setting *d)
+{
+	const struct nc_setting *s = NULL;
+	struct dfly_netcfg defaults;
+	char lo[32], hi[32];
+
+	for (size_t k = 0, n = 0; k < NC_NSETTINGS; k++) {
+		if (nc_settings[k].kind == NC_GROUP)
+			continue;
+		if (n++ == i) {
+			s = &nc_settings[k];
+			break;
+		}
+	}
+	if (s == NULL)
+		return -ENOENT;
+	memset(d, 0, sizeof(*d));
+	d->path = s->path;
+	d->required = s->required || (s->kind == NC_STR && s->sdef == NULL);
+	d->doc = s->doc;
+	switch (s->kind) {
+	case NC_U32:
+	case NC_U64:
+	case NC_INT:
+		d->type = "integer";
+		if (!d->required)
+			snprintf(d->def, sizeof(d->def), "%" PRId64, s->def);
+		nc_fmt_bound(s->min, lo, sizeof(lo));
+		nc_fmt_bound(s->max, hi, sizeof(hi));
+		if (s->min == INT_MIN && s->max == INT_MAX)
+			d->valid[0] = '\0'; /* checked with the settings it depends on */
+		else if (s->max == INT64_MAX)
+			snprintf(d->valid, sizeof(d->valid), ">= %s", lo);
+		else
+			snprintf(d->valid, sizeof(d->valid), "%s..%s", lo, hi);
+		break;
+	case NC_DBL:
+		d->type = "number";
+		nc_fmt_double(s->ddef, d->def, sizeof(d->def));
+		snprintf(lo, sizeof(lo), "%.10g", s->dmin);
+		snprintf(hi, sizeof(hi), "%.10g", s->dmax);
+		snprintf(d->valid, sizeof(d->valid), "%s..%s", lo, hi);
+		break;
+	case NC_BOOL:
+		d->type = "boolean";
+		snprintf(d->def, sizeof(d->def), "%s", s->def ? "true" : "false");
+		snprintf(d->valid, sizeof(d->valid), "true, false");
+		break;
+	case NC_ENUM: {
+		size_t used = 0;
+
+		d->type = "string";
+		snprintf(d->def, sizeof(d->def), "\"%s\"", s->names[s->def]);
+		for (size_t k = 0; s->names[k] != NULL && used < sizeof(d->valid); k++)
+			used += (size_t)snprintf(d->valid + used, sizeof(d->valid) - used, "%s%s",
+						 k ? ", " : "", s->names[k]);
+		break;
+	}
+	case NC_STR:
+		d->type = "string";
+		if (d->required)
+			break;
+		/* the printer of the parsed default, so the default is what the loader makes of it
+		 */
+		memset(&defaults, 0, sizeof(defaults));
+		if (s->parse(&defaults, s->sdef, lo, sizeof(lo)) == 0) {
+			s->print(&defaults, hi, sizeof(hi));
+			snprintf(d->def, sizeof(d->def), "\"%s\"", hi);
+		} else {
+			snprintf(d->def, sizeof(d->def), "\"%s\"", s->sdef);
+		}
+		break;
+	case NC_GROUP:
+		break;
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------------------------------------

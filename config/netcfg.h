@@ -3,7 +3,7 @@
  * The network configuration of dfly (DESIGN.md §6): what is emulated (topology, router, buffers,
  * VCs, links, packet, routing mechanism, traffic, measurement protocol), read from a libconfig
  * file with `--set PATH=VALUE` overrides. Every error names the file, the line and the setting;
- * nothing starts with an invalid configuration. Every PROPOSAL of spec/ROUTING.md that concerns
+ * nothing starts with an invalid configuration. Every PROPOSAL of docs/spec.md that concerns
  * these settings is a setting here, with the proposed default.
  *
  * Used by `dfly sim` (tools/) and later by dfly-switch (dataplane/). Not used inside asic-emu/.
@@ -233,6 +233,28 @@ int dfly_netcfg_load_labelled(struct dfly_netcfg *cfg, const char *path, const c
 
 /** Write the effective configuration as a libconfig file (reloadable, all settings). */
 void dfly_netcfg_dump(const struct dfly_netcfg *cfg, FILE *f);
+
+/** One setting of a network file as the loader's table describes it (docs/configuration.md). */
+struct dfly_netcfg_setting {
+	const char *path; /**< dotted path, e.g. "router.speedup" */
+	const char *type; /**< "integer", "number", "boolean" or "string" */
+	bool required;    /**< no default: the file or a --set must give it */
+	char def[64];     /**< the default as a file writes it ("2", "0.5", "true", "\"rr\""); "" if
+			       required */
+	char valid[192];  /**< what the loader accepts for it alone: "1..8", "rr, lrs, age"; "" when
+			       the description says (free-form strings); rules that tie settings
+			       together (VCs per mechanism, buffers that hold a packet) are not here
+			   */
+	const char *doc;  /**< one-line description (also the comment of dfly_netcfg_dump()) */
+};
+
+/**
+ * Describe setting @p i of the loader's table, in table order (groups left out), so that a
+ * reference generated from it cannot miss a setting or disagree with the loader.
+ *
+ * @return 0, or -ENOENT when @p i is past the last setting.
+ */
+int dfly_netcfg_setting_get(size_t i, struct dfly_netcfg_setting *s);
 
 /* Mechanism names (routing.mechanism): dfly_mode_name() and dfly_mode_lookup() of the registry,
  * dfly/mode.h. Pattern names: dfly_pattern_name() below. */

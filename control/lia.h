@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * LIA, TPR and ACOR firmware state machines (spec/ROUTING.md §6, §4.11, §4.12), one instance per
+ * LIA, TPR and ACOR firmware state machines (docs/spec.md §6, §4.11, §4.12), one instance per
  * router beside fw.c's core. They talk to the ASIC only through the register file: they read the
  * ASIC's per-group injection counters (regs->mech.lia_injected, a running total, and
  * regs->mech.lia_stored) and the injection VCs' head-wait counters, and publish

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Plot the CSVs of `dfly transient` (spec/ROUTING.md §8.6) with gnuplot: two panels sharing the
+# Plot the CSVs of `dfly transient` (docs/spec.md §8.6) with gnuplot: two panels sharing the
 # cycle axis (cycles relative to the pattern switch at t0, marked by a dashed line), average
 # latency on top and % of packets globally misrouted below, one line per CSV, labelled with the
 # file's name. Uses the pngcairo terminal when gnuplot has it, else png. With --ma the lower

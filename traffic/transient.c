@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Transient-experiment recorder (transient.h; spec/ROUTING.md §7.4, §8.6): bins the packets the
+ * Transient-experiment recorder (transient.h; docs/spec.md §7.4, §8.6): bins the packets the
  * fabric's delivery tap reports around the pattern switch at t0, and turns the bins into the
  * per-cycle series, the reaction time and the latency figures that `dfly transient` prints and
  * writes as CSV. Pure computation on emulated time: no fabric internals, no clock, no I/O

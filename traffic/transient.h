@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Transient experiments (spec/ROUTING.md §7.4, §8.6): a recorder fed by the fabric's delivery
+ * Transient experiments (docs/spec.md §7.4, §8.6): a recorder fed by the fabric's delivery
  * tap (fabric.h, dfly_fabric_set_tap) that bins delivered packets cycle by cycle around the
  * pattern switch at t0, and the figures computed from the bins: per-bin average and maximum
  * latency, % globally misrouted, % nonminimal, the 10-cycle moving average of % misrouted, the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The mechanism registry (DESIGN.md §2): every routing mechanism of spec/ROUTING.md §4–§6 declared
+ * The mechanism registry (DESIGN.md §2): every routing mechanism of docs/spec.md §4–§6 declared
  * once, in DFLY_FOREACH_MODE. Everything that used to spell a mechanism's name or test a family
  * by a range of enum values reads this list instead: the routing mode register's values (enum
  * dfly_route_mode, an ABI of the register file), the configuration loader's names and checks

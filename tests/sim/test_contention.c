@@ -25,7 +25,7 @@
  *    The candidates that cannot take the packet now (routing.cc.candidate = credits, the
  *    behaviour before) lose the load under priority (< 0.46, > 97% misrouted).
  * h=2 (p = 2) is below the threshold rule's range (th <= p, §5.8): OLM and Hybrid are faster
- * than the counter mechanisms there; README "Contention counters" gives the figures.
+ * than the counter mechanisms there; docs/contention.md gives the figures.
  */
 #include "simtest.h"
 #include "transient.h"

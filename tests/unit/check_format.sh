@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Every C file of the tree is as clang-format leaves it (.clang-format: tabs, 100 columns, K&R;
-# STYLE.md). Fails naming each file and the first lines clang-format would change; fix with
+# docs/STYLE.md). Fails naming each file and the first lines clang-format would change; fix with
 #   clang-format -i FILE
 src="${1:?usage: check_format.sh SOURCE_DIR}"
 cd "$src" || exit 1
@@ -9,7 +9,7 @@ if ! command -v clang-format >/dev/null; then
     echo "clang-format not installed (scripts/deps.sh installs it)"
     exit 1
 fi
-files=$(find include asic-emu control config traffic sim dataplane tools tests \
+files=$(find include asic-emu control config traffic sim dataplane tools tests scripts \
     -name '*.[ch]' -not -path 'tests/fuzz/corpus/*' | LC_ALL=C sort)
 bad=0
 n=0

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the transient-experiment recorder (traffic/transient.c; spec/ROUTING.md §7.4,
+ * Unit tests of the transient-experiment recorder (traffic/transient.c; docs/spec.md §7.4,
  * §8.6): synthetic deliveries go in, and the bins, the carried series, the moving average, the
  * reaction time, the steady and peak figures and the CSV text come out with exact expected
  * values. Negative tests first. No fabric, no randomness: every series is built by hand.

@@ -28,7 +28,7 @@ static void usage_transient(FILE *f)
 	fprintf(f,
 		"usage: dfly transient CONFIG --from PATTERN --to PATTERN [options]\n"
 		"\n"
-		"Transient experiment (spec/ROUTING.md §7.4, §8.6): warm the network of CONFIG\n"
+		"Transient experiment (spec §7.4, §8.6; docs/spec.md): warm the network of CONFIG\n"
 		"up under pattern FROM for sim.warmup cycles, switch every node to pattern TO at\n"
 		"t0 (the end of the warm-up) and record every delivered packet, cycle by cycle,\n"
 		"from t0 - PRE to t0 + POST; the sources keep generating 1000 cycles more (so the\n"
