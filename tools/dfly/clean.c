@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "regs_shm.h"
 
@@ -170,7 +171,7 @@ int cmd_clean(int argc, char **argv)
 	long pid;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			instance = optarg;
@@ -182,20 +183,17 @@ int cmd_clean(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return dfly_cli_opt_error("dfly clean", opts, opt, argv);
 		}
 	}
-	if (optind != argc || instance == NULL) {
-		usage(stderr);
-		return 2;
-	}
-	if (dfly_regs_shm_name(name, sizeof(name), instance, 0) < 0) {
-		fprintf(stderr,
-			"dfly clean: --instance %s: expected 1 to 32 characters of [A-Za-z0-9_-]\n",
-			instance);
-		return 2;
-	}
+	if (optind != argc)
+		return dfly_cli_usage_error("dfly clean", "unexpected argument '%s'", argv[optind]);
+	if (instance == NULL)
+		return dfly_cli_usage_error("dfly clean", "--instance NAME is required");
+	if (dfly_regs_shm_name(name, sizeof(name), instance, 0) < 0)
+		return dfly_cli_usage_error(
+		    "dfly clean", "--instance %s: expected 1 to 32 characters of [A-Za-z0-9_-]",
+		    instance);
 	/* the instance has no dot: "dfly.NAME." is no other instance's prefix */
 	snprintf(prefix, sizeof(prefix), "dfly.%s.", instance);
 	snprintf(path_prefix, sizeof(path_prefix), DFLY_SHM_DIR "/%s", prefix);
