@@ -7,6 +7,7 @@
  * evaluate (every claim's function again, now with the points' CSVs) and write DIR/claims.csv,
  * DIR/claims.md and the figures.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -113,7 +114,9 @@ const struct cl_net *cl_net(struct cl_ctx *x, char letter)
 }
 
 /* FNV-1a of the network file of @p letter (as found from here) and of its protocol (windows,
- * seeds): a point run with another file or protocol is stale (pt_load()). 0 if unreadable. */
+ * seeds): a point run with another file or protocol is stale (pt_load()). 0 if unreadable.
+ * The file is hashed without its comments ('#', '//', C-style blocks) and whitespace, so a
+ * comment or a blank line does not make finished points stale; any setting does. */
 static const struct cl_net *cl_net_of(char letter);
 
 static uint32_t cfg_hash(char letter)
@@ -133,8 +136,41 @@ static uint32_t cfg_hash(char letter)
 	f = fopen(path, "r");
 	if (f == NULL)
 		return 0;
-	while ((c = fgetc(f)) != EOF)
-		h = (h ^ (uint8_t)c) * 16777619u;
+	{
+		bool str = false, esc = false, slash = false; /* slash: a '/' not hashed yet */
+
+		while ((c = fgetc(f)) != EOF) {
+			if (str) { /* a string is hashed as it is, to its closing quote */
+				str = esc || c != '"';
+				esc = !esc && c == '\\';
+				h = (h ^ (uint8_t)c) * 16777619u;
+				continue;
+			}
+			if (c == '#' || (c == '/' && slash)) {
+				while (c != EOF && c != '\n')
+					c = fgetc(f);
+				slash = false;
+				continue;
+			} else if (c == '*' && slash) {
+				int prev = EOF;
+
+				while ((c = fgetc(f)) != EOF && !(prev == '*' && c == '/'))
+					prev = c;
+				slash = false;
+				continue;
+			} else if (c == '/') {
+				slash = true;
+				continue;
+			} else if (slash) {
+				h = (h ^ (uint8_t)'/') * 16777619u;
+				slash = false;
+			}
+			if (isspace(c))
+				continue;
+			str = c == '"';
+			h = (h ^ (uint8_t)c) * 16777619u;
+		}
+	}
 	fclose(f);
 	{
 		/* and the protocol: a point of another window or seed count is stale too */
