@@ -297,10 +297,10 @@ static void test_pattern(void **state)
 	(void)state;
 	expect_error(BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2)");
-	expect_error(BASE "traffic = {\n\tpattern = \"bursty-un\";\n};\n", NULL, 0, -EINVAL,
-		     "FILE:10: traffic.pattern: pattern 'bursty-un' is not implemented yet "
-		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
+	expect_error(BASE "traffic = {\n\tpattern = \"halo3d\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: pattern 'halo3d' is not implemented yet "
+		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
 	/* c1's areas of g/4 groups must hold ADV+h: h2 (g = 9) has areas of 2 groups */
 	expect_error(BASE "traffic = {\n\tpattern = \"c1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: c1 splits the g = 9 groups into 4 areas of 2, and "
@@ -313,7 +313,7 @@ static void test_pattern(void **state)
 		     "an integer N)");
 	expect_error(BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
 }
 
 static void test_pattern_own_group(void **state)
