@@ -539,8 +539,8 @@ static void nc_print_path_a(const struct dfly_netcfg *cfg, char *buf, size_t len
 static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
 	static const char *const fixed[] = {"un", "advc", "perm", "c1", "c2", "bursty-un", "mix"};
-	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN, DFLY_PAT_ADVC,   DFLY_PAT_PERM,
-						      DFLY_PAT_C1, DFLY_PAT_C2,     DFLY_PAT_BURSTY,
+	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN, DFLY_PAT_ADVC, DFLY_PAT_PERM,
+						      DFLY_PAT_C1, DFLY_PAT_C2,   DFLY_PAT_BURSTY,
 						      DFLY_PAT_MIX};
 
 	cfg->adv_offset = 0;

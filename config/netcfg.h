@@ -28,7 +28,7 @@ enum dfly_pattern {
 	DFLY_PAT_PERM,   /**< "perm": fixed random node-level derangement */
 	DFLY_PAT_C1,     /**< "c1": four areas of consecutive groups, UN / ADV+1 / ADV+h / ADVc */
 	DFLY_PAT_C2,     /**< "c2": odd nodes ADV+1, even nodes ADV+h, each to its own parity */
-	DFLY_PAT_BURSTY, /**< "bursty-un": ON/OFF sources, one uniform destination per burst (§7.3) */
+	DFLY_PAT_BURSTY, /**< "bursty-un": ON/OFF sources, a uniform destination per burst */
 	DFLY_PAT_MIX,    /**< "mix": UN with probability traffic.mix_un, else ADV+1, per packet */
 	DFLY_PAT_COUNT
 };

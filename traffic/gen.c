@@ -43,9 +43,8 @@ int dfly_gen_set_pattern(struct dfly_gen *g, enum dfly_pattern pattern, int adv_
 {
 	int64_t ng = g->topo->g;
 
-	if (pattern >= DFLY_PAT_COUNT ||
-	    ((pattern == DFLY_PAT_ADV || pattern == DFLY_PAT_MIX) &&
-	     (((int64_t)adv_offset % ng) + ng) % ng == 0))
+	if (pattern >= DFLY_PAT_COUNT || ((pattern == DFLY_PAT_ADV || pattern == DFLY_PAT_MIX) &&
+					  (((int64_t)adv_offset % ng) + ng) % ng == 0))
 		return -EINVAL;
 	g->pattern = pattern;
 	g->adv_offset = adv_offset;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Synthetic traffic (spec §7): per-node Bernoulli sources and the spatial patterns UN, ADV+N,
- * ADVc, PERM, C1, C2 and the concurrent mix; Bursty-UN's ON/OFF sources (§7.3). One module serves the virtual-time fabric of `dfly sim` and the generator
- * ports of dfly-switch (DESIGN.md §5), so a generator node draws the same destinations in both.
+ * ADVc, PERM, C1, C2 and the concurrent mix; Bursty-UN's ON/OFF sources (§7.3). One module
+ * serves the virtual-time fabric of `dfly sim` and the generator ports of dfly-switch
+ * (DESIGN.md §5), so a generator node draws the same destinations in both.
  *
  * Each node has its own PRNG stream, seeded (seed, node): whether a node generates in a cycle
  * and where its packet goes depend only on the seed, the node and how many draws it made, never

@@ -226,7 +226,8 @@ static void test_bursty_args(void **state)
 
 			assert_int_equal(fa, dfly_gen_fire(&b, n));
 			if (fa)
-				assert_int_equal(dfly_gen_pick_dst(&a, n), dfly_gen_pick_dst(&b, n));
+				assert_int_equal(dfly_gen_pick_dst(&a, n),
+						 dfly_gen_pick_dst(&b, n));
 		}
 	/* load 0: no draw, no packet */
 	dfly_gen_set_load(&a, 0, 8);
