@@ -301,7 +301,7 @@ static const struct nc_setting nc_settings[] = {
 	NC_S("traffic.pattern", false, "un", pattern,
 	     "un | adv+N | adv-N | advc | perm | c1 | c2 | bursty-un | mix"),
 	NC_D("traffic.load", load, 0.1, 0.0, 1.0, "phits/(node*cycle)"),
-	NC_D("traffic.burst_length", burst_len, 5.0, 1.0, 1e6,
+	NC_D("traffic.burst_length", burst_len, 5.0, 1.0, 10000.0,
 	     "bursty-un: B, mean packets per burst to one destination (thesis 5.3: 5)"),
 	NC_D("traffic.mix_un", mix_un, 0.5, 0.0, 1.0,
 	     "mix: probability that a packet is UN, else ADV+1 (spec 7.2 gives none)"),

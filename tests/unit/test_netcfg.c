@@ -172,6 +172,10 @@ static void test_out_of_range(void **state)
 		     "FILE:10: traffic.load: 1.5 is out of range (expected 0..1)");
 	expect_error(BASE "traffic = {\n\tload = -0.1;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.load: -0.1 is out of range (expected 0..1)");
+	expect_error(BASE "traffic = {\n\tmix_un = 1.5;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.mix_un: 1.5 is out of range (expected 0..1)");
+	expect_error(BASE "traffic = {\n\tburst_length = 0.5;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.burst_length: 0.5 is out of range (expected 1..10000)");
 	expect_error(BASE "sim = {\n\tmeasure = 0;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: sim.measure: 0 is out of range (expected >= 1)");
 	expect_error(BASE "sim = {\n\tseeds = 0;\n};\n", NULL, 0, -EINVAL,
@@ -510,6 +514,19 @@ static void test_set_mechanism_pattern(void **state)
 	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=perm"}, 1);
 	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "perm");
 	assert_string_equal(dfly_mode_name(DFLY_MODE_MIN), "min");
+
+	/* bursty-un and mix (spec §7.3, §7.2): their settings; mix's ADV share is ADV+1 */
+	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=bursty-un"}, 1);
+	assert_int_equal(cfg.pattern, DFLY_PAT_BURSTY);
+	assert_true(cfg.burst_len == 5.0);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "bursty-un");
+	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=mix", "traffic.mix_un=0.25"}, 2);
+	assert_int_equal(cfg.pattern, DFLY_PAT_MIX);
+	assert_int_equal(cfg.adv_offset, 1);
+	assert_true(cfg.mix_un == 0.25);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "mix");
+	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=mix"}, 1);
+	assert_true(cfg.mix_un == 0.5);
 }
 
 /* ---------------------------------------------------------------------------------------------
