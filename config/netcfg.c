@@ -92,8 +92,7 @@ static const char *const nc_occ_names[] = {"vc", "port", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 /** Traffic patterns of spec §7 that are not implemented yet. */
-static const char *const nc_pat_later[] = {"bursty-un", "mix",    "all-to-all",
-					   "graph500",  "halo3d", NULL};
+static const char *const nc_pat_later[] = {"all-to-all", "graph500", "halo3d", NULL};
 
 static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern, nc_parse_cap_file,
     nc_parse_cap_points, nc_parse_cap_routers, nc_parse_cap_ports;
@@ -300,8 +299,12 @@ static const struct nc_setting nc_settings[] = {
 
 	NC_G("traffic"),
 	NC_S("traffic.pattern", false, "un", pattern,
-	     "un | adv+N | adv-N | advc | perm | c1 | c2"),
+	     "un | adv+N | adv-N | advc | perm | c1 | c2 | bursty-un | mix"),
 	NC_D("traffic.load", load, 0.1, 0.0, 1.0, "phits/(node*cycle)"),
+	NC_D("traffic.burst_length", burst_len, 5.0, 1.0, 10000.0,
+	     "bursty-un: B, mean packets per burst to one destination (thesis 5.3: 5)"),
+	NC_D("traffic.mix_un", mix_un, 0.5, 0.0, 1.0,
+	     "mix: probability that a packet is UN, else ADV+1 (spec 7.2 gives none)"),
 	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest | dest-block"),
 	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
 
@@ -474,6 +477,12 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 	case DFLY_PAT_C2:
 		snprintf(buf, len, "c2");
 		break;
+	case DFLY_PAT_BURSTY:
+		snprintf(buf, len, "bursty-un");
+		break;
+	case DFLY_PAT_MIX:
+		snprintf(buf, len, "mix");
+		break;
 	default:
 		snprintf(buf, len, "?");
 		break;
@@ -529,14 +538,17 @@ static void nc_print_path_a(const struct dfly_netcfg *cfg, char *buf, size_t len
 
 static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
-	static const char *const fixed[] = {"un", "advc", "perm", "c1", "c2"};
+	static const char *const fixed[] = {"un", "advc", "perm", "c1", "c2", "bursty-un", "mix"};
 	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN, DFLY_PAT_ADVC, DFLY_PAT_PERM,
-						      DFLY_PAT_C1, DFLY_PAT_C2};
+						      DFLY_PAT_C1, DFLY_PAT_C2,   DFLY_PAT_BURSTY,
+						      DFLY_PAT_MIX};
 
 	cfg->adv_offset = 0;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		if (strcmp(val, fixed[i]) == 0) {
 			cfg->pattern = fixed_pat[i];
+			/* mix's adversarial share is ADV+1 (spec §7.2) */
+			cfg->adv_offset = cfg->pattern == DFLY_PAT_MIX;
 			return 0;
 		}
 	}
@@ -562,12 +574,13 @@ static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg,
 		snprintf(
 		    msg, len,
 		    "pattern '%s' is not implemented yet (implemented: un, adv+N, adv-N, advc, "
-		    "perm, c1, c2)",
+		    "perm, c1, c2, bursty-un, mix)",
 		    val);
 		return -1;
 	}
 	snprintf(msg, len,
-		 "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm, c1, c2)",
+		 "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm, c1, c2, "
+		 "bursty-un, mix)",
 		 val);
 	return -1;
 }
@@ -1541,6 +1554,8 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       g, g / 4, cfg->h);
 	if (cfg->pattern == DFLY_PAT_C2 && cfg->h % g == 0)
 		return nc_fail(c, "traffic.pattern", "c2's ADV+h needs h mod g != 0");
+	if (cfg->pattern == DFLY_PAT_MIX && g < 2)
+		return nc_fail(c, "traffic.pattern", "mix's ADV+1 needs g >= 2 groups");
 	return 0;
 }
 

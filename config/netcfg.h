@@ -28,6 +28,8 @@ enum dfly_pattern {
 	DFLY_PAT_PERM,   /**< "perm": fixed random node-level derangement */
 	DFLY_PAT_C1,     /**< "c1": four areas of consecutive groups, UN / ADV+1 / ADV+h / ADVc */
 	DFLY_PAT_C2,     /**< "c2": odd nodes ADV+1, even nodes ADV+h, each to its own parity */
+	DFLY_PAT_BURSTY, /**< "bursty-un": ON/OFF sources, a uniform destination per burst */
+	DFLY_PAT_MIX,    /**< "mix": UN with probability traffic.mix_un, else ADV+1, per packet */
 	DFLY_PAT_COUNT
 };
 
@@ -188,7 +190,9 @@ struct dfly_netcfg {
 
 	/* traffic.* */
 	enum dfly_pattern pattern;       /**< traffic.pattern: "un" (default) | "adv+N" | ... */
-	int adv_offset;                  /**< N of adv+N / adv-N */
+	int adv_offset;                  /**< N of adv+N / adv-N; 1 for mix (its ADV+1) */
+	double burst_len;                /**< traffic.burst_length: bursty-un's B, packets */
+	double mix_un;                   /**< traffic.mix_un: mix's share of UN packets */
 	double load;                     /**< traffic.load: phits/(node·cycle), default 0.1 */
 	enum dfly_inj_select inj_select; /**< traffic.injection_vc: "jsq" (default) | ... */
 	enum dfly_source_mode source;    /**< traffic.source: "skip" (default) | "unbounded" */

@@ -1652,7 +1652,8 @@ static int plan_traffic(void)
 	    &app.env.lim, app.topo, vcs,
 	    max_u32(max_u32(app.env.host_max_phits, nc->pkt_phits), app.gen_phits));
 	if (dfly_gen_init(&app.gen, app.topo, nc->pattern, nc->adv_offset, nc->load,
-			  nc->link_rate ? app.gen_phits : 1, nc->seed) < 0) {
+			  nc->link_rate ? app.gen_phits : 1, nc->seed) < 0 ||
+	    dfly_gen_set_shape(&app.gen, nc->burst_len, nc->mix_un) < 0) {
 		fprintf(stderr, "dfly-switch: traffic: cannot set up the generators\n");
 		return 1;
 	}

@@ -698,7 +698,8 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		}
 	}
 	if (dfly_gen_init(&fab->gen, t, cfg->pattern, cfg->adv_offset, cfg->load, cfg->pkt_phits,
-			  seed) < 0) {
+			  seed) < 0 ||
+	    dfly_gen_set_shape(&fab->gen, cfg->burst_len, cfg->mix_un) < 0) {
 		snprintf(err, errlen, "traffic: cannot set up the sources of %s", cfg->path);
 		errno = EINVAL;
 		goto out_err;

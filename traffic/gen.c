@@ -43,12 +43,32 @@ int dfly_gen_set_pattern(struct dfly_gen *g, enum dfly_pattern pattern, int adv_
 {
 	int64_t ng = g->topo->g;
 
-	if (pattern >= DFLY_PAT_COUNT ||
-	    (pattern == DFLY_PAT_ADV && (((int64_t)adv_offset % ng) + ng) % ng == 0))
+	if (pattern >= DFLY_PAT_COUNT || ((pattern == DFLY_PAT_ADV || pattern == DFLY_PAT_MIX) &&
+					  (((int64_t)adv_offset % ng) + ng) % ng == 0))
 		return -EINVAL;
 	g->pattern = pattern;
 	g->adv_offset = adv_offset;
+	if (pattern == DFLY_PAT_BURSTY)
+		for (uint32_t n = 0; n < g->topo->nodes; n++)
+			g->node[n].burst_on = false;
 	return pattern == DFLY_PAT_PERM ? make_derangement(g) : 0;
+}
+
+/* A probability as a 2^-64 fraction for dfly_rng_chance(). */
+static uint64_t prob64(double p)
+{
+	if (p <= 0)
+		return 0;
+	return p >= 1.0 ? UINT64_MAX : (uint64_t)ldexp(p, 64);
+}
+
+/* Bursty-UN's transition probabilities from P_ON and B (spec §7.3, eqs. 1.4–1.7). */
+static void bursty_probs(struct dfly_gen *g)
+{
+	double P = g->p_on < 1.0 ? g->p_on : 1.0, B = g->burst_len;
+
+	g->p_leave = prob64(1.0 / B);
+	g->p_enter = prob64(P / (B + P * (1.0 - B)));
 }
 
 void dfly_gen_set_load(struct dfly_gen *g, double load, uint32_t pkt_phits)
@@ -57,6 +77,18 @@ void dfly_gen_set_load(struct dfly_gen *g, double load, uint32_t pkt_phits)
 
 	g->on = load > 0;
 	g->p_gen = p >= 1.0 ? UINT64_MAX : (uint64_t)ldexp(p, 64);
+	g->p_on = p;
+	bursty_probs(g);
+}
+
+int dfly_gen_set_shape(struct dfly_gen *g, double burst_len, double mix_un)
+{
+	if (!(burst_len >= 1.0) || !(mix_un >= 0.0 && mix_un <= 1.0))
+		return -EINVAL;
+	g->burst_len = burst_len;
+	g->p_mix_un = prob64(mix_un);
+	bursty_probs(g);
+	return 0;
 }
 
 int dfly_gen_init(struct dfly_gen *g, const struct dfly_topo *topo, enum dfly_pattern pattern,
@@ -71,6 +103,8 @@ int dfly_gen_init(struct dfly_gen *g, const struct dfly_topo *topo, enum dfly_pa
 		return -ENOMEM;
 	for (uint32_t n = 0; n < topo->nodes; n++)
 		dfly_rng_seed(&g->node[n].rng, seed, n);
+	g->burst_len = DFLY_GEN_BURST_LEN;
+	g->p_mix_un = prob64(DFLY_GEN_MIX_UN);
 	rc = dfly_gen_set_pattern(g, pattern, adv_offset);
 	if (rc < 0) {
 		dfly_gen_fini(g);
@@ -84,6 +118,42 @@ void dfly_gen_fini(struct dfly_gen *g)
 {
 	free(g->node);
 	g->node = NULL;
+}
+
+/* UN: uniform over the other nodes. */
+static inline uint32_t pick_un(const struct dfly_topo *t, struct dfly_rng *r, uint32_t n)
+{
+	uint32_t d = dfly_rng_below(r, t->nodes - 1);
+
+	return d >= n ? d + 1 : d;
+}
+
+/*
+ * Bursty-UN (spec §7.3), in the PROPOSAL's order: an ON source generates one packet to its
+ * burst's destination, then leaves ON with p_on→off and, having left, re-enters at once with
+ * p_off→on and a new uniform destination; an OFF source enters ON with p_off→on and generates
+ * from the next cycle. The stationary ON fraction is P_ON, so the load is λ, and a burst (one
+ * destination) lasts B packets on average.
+ */
+bool dfly_gen_fire_bursty(struct dfly_gen *g, uint32_t n)
+{
+	struct dfly_gen_node *s = &g->node[n];
+
+	if (!s->burst_on) {
+		if (dfly_rng_chance(&s->rng, g->p_enter)) {
+			s->burst_on = true;
+			s->burst_dst = pick_un(g->topo, &s->rng, n);
+		}
+		return false;
+	}
+	s->pkt_dst = s->burst_dst;
+	if (dfly_rng_chance(&s->rng, g->p_leave)) {
+		if (dfly_rng_chance(&s->rng, g->p_enter))
+			s->burst_dst = pick_un(g->topo, &s->rng, n);
+		else
+			s->burst_on = false;
+	}
+	return true;
 }
 
 /*
@@ -118,12 +188,16 @@ uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 {
 	const struct dfly_topo *t = g->topo;
 	struct dfly_gen_node *s = &g->node[n];
-	uint32_t gsz = t->a * t->p, G = n / gsz, d;
+	uint32_t gsz = t->a * t->p, G = n / gsz;
 
 	switch (g->pattern) {
 	case DFLY_PAT_UN:
-		d = dfly_rng_below(&s->rng, t->nodes - 1);
-		return d >= n ? d + 1 : d;
+		return pick_un(t, &s->rng, n);
+	case DFLY_PAT_MIX:
+		/* A-7.2 (PROPOSAL): UN or ADV+1 drawn per packet */
+		if (dfly_rng_chance(&s->rng, g->p_mix_un))
+			return pick_un(t, &s->rng, n);
+		/* fall through */
 	case DFLY_PAT_ADV: {
 		int64_t off = g->adv_offset % (int64_t)t->g;
 		uint32_t Gd = (uint32_t)((G + off + t->g) % t->g);
@@ -139,6 +213,8 @@ uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 	}
 	case DFLY_PAT_PERM:
 		return s->perm_dst;
+	case DFLY_PAT_BURSTY:
+		return s->pkt_dst;
 	case DFLY_PAT_C1:
 		return pick_c1(g, n);
 	case DFLY_PAT_C2: {

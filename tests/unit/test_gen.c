@@ -6,6 +6,18 @@
  * derangement; C1 the node's own area (9, 8, 8, 8 groups) and its rule there (UN; ADV+1 and
  * ADV+h modulo the area; ADVc inside the area) with every destination group of the rule seen;
  * C2 ADV+1 for odd nodes and ADV+h for even ones, each to its own parity.
+ *
+ * Bursty-UN (spec §7.3) on h2 (72 nodes), seed 11, load 0.2 with 8-phit packets (P_ON = 0.025),
+ * its unit test: the long-run load (packets per node-cycle, i.e. the ON fraction) is P_ON within
+ * 3%, the mean burst (packets in a row to one destination) is B within 3%, for the default B = 5
+ * and for B = 20; destinations never the node itself and uniform (chi-square of the offsets
+ * d − n mod N over the N − 1 = 71 values below 70 + 6·sqrt(140)). The 3% bounds are about 4 of
+ * the chain's standard deviations (its lag-one correlation (1 − 1/B)(1 − p_off→on) inflates the
+ * variance of the load by (1 + ρ)/(1 − ρ)); the seed is fixed, so the values never move.
+ *
+ * Mix (§7.2, A-7.2) on h4, seed 5, mix_un = 0.3: every packet not sent to group G+1 is UN, and
+ * the UN share estimated from the share f sent to G+1, (1 − f)/(1 − 32/1055), is 0.3 within
+ * 0.01 (its standard deviation is 0.001); mix_un = 0 sends everything to G+1.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +29,8 @@
 
 #include <cmocka.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 
 #include "gen.h"
 
@@ -129,12 +143,147 @@ static void test_c2(void **state)
 	dfly_topo_destroy(t);
 }
 
+static struct dfly_topo *h2(void)
+{
+	struct dfly_topo *t = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
+
+	assert_non_null(t);
+	return t;
+}
+
+/* Run @p cycles of bursty-un with B = @p burst_len and check load, bursts and destinations. */
+static void check_bursty(double burst_len, uint64_t cycles)
+{
+	struct dfly_topo *t = h2();
+	const uint32_t N = t->nodes;
+	const double P = 0.2 / 8;
+	struct dfly_gen g;
+	uint64_t pkts = 0, bursts = 0, chi_n[72] = {0};
+	uint32_t last_dst[72];
+	bool last_on[72] = {false};
+	double chi = 0, e, load, blen;
+
+	assert_int_equal(N, 72);
+	assert_int_equal(dfly_gen_init(&g, t, DFLY_PAT_BURSTY, 0, 0.2, 8, 11), 0);
+	if (burst_len != DFLY_GEN_BURST_LEN)
+		assert_int_equal(dfly_gen_set_shape(&g, burst_len, DFLY_GEN_MIX_UN), 0);
+	for (uint64_t c = 0; c < cycles; c++)
+		for (uint32_t n = 0; n < N; n++) {
+			uint32_t d;
+
+			if (!dfly_gen_fire(&g, n)) {
+				last_on[n] = false;
+				continue;
+			}
+			d = dfly_gen_pick_dst(&g, n);
+			assert_true(d < N && d != n);
+			pkts++;
+			if (!last_on[n] || d != last_dst[n]) {
+				bursts++;
+				chi_n[(d + N - n) % N]++;
+			}
+			last_on[n] = true;
+			last_dst[n] = d;
+		}
+	load = (double)pkts / ((double)cycles * N);
+	blen = (double)pkts / (double)bursts;
+	e = (double)bursts / (N - 1);
+	for (uint32_t k = 1; k < N; k++)
+		chi += ((double)chi_n[k] - e) * ((double)chi_n[k] - e) / e;
+	printf("bursty-un B=%g seed 11: load %.5f (P_ON %.5f), mean burst %.3f, chi2 %.1f (71 "
+	       "offsets)\n",
+	       burst_len, load, P, blen, chi);
+	assert_int_equal(chi_n[0], 0);
+	assert_true(fabs(load / P - 1) < 0.03);
+	assert_true(fabs(blen / burst_len - 1) < 0.03);
+	assert_true(chi < 70 + 6 * sqrt(140));
+	dfly_gen_fini(&g);
+	dfly_topo_destroy(t);
+}
+
+static void test_bursty(void **state)
+{
+	(void)state;
+	check_bursty(DFLY_GEN_BURST_LEN, 100000);
+	check_bursty(20, 300000);
+}
+
+static void test_bursty_args(void **state)
+{
+	struct dfly_topo *t = h2();
+	struct dfly_gen a, b;
+
+	(void)state;
+	assert_int_equal(dfly_gen_init(&a, t, DFLY_PAT_BURSTY, 0, 0.3, 8, 4), 0);
+	assert_int_equal(dfly_gen_set_shape(&a, 0.5, 0.5), -EINVAL);
+	assert_int_equal(dfly_gen_set_shape(&a, 5, 1.5), -EINVAL);
+	assert_int_equal(dfly_gen_set_shape(&a, 5, -0.1), -EINVAL);
+	/* same seed, same packets */
+	assert_int_equal(dfly_gen_init(&b, t, DFLY_PAT_BURSTY, 0, 0.3, 8, 4), 0);
+	for (int c = 0; c < 2000; c++)
+		for (uint32_t n = 0; n < t->nodes; n++) {
+			bool fa = dfly_gen_fire(&a, n);
+
+			assert_int_equal(fa, dfly_gen_fire(&b, n));
+			if (fa)
+				assert_int_equal(dfly_gen_pick_dst(&a, n),
+						 dfly_gen_pick_dst(&b, n));
+		}
+	/* load 0: no draw, no packet */
+	dfly_gen_set_load(&a, 0, 8);
+	for (uint32_t n = 0; n < t->nodes; n++)
+		assert_false(dfly_gen_fire(&a, n));
+	dfly_gen_fini(&a);
+	dfly_gen_fini(&b);
+	dfly_topo_destroy(t);
+}
+
+static void test_mix(void **state)
+{
+	struct dfly_topo *t = h4();
+	struct dfly_gen g;
+	const uint32_t gsz = 32;
+	uint64_t adv = 0, total = 0, groups = 0;
+	double un;
+
+	(void)state;
+	assert_int_equal(dfly_gen_init(&g, t, DFLY_PAT_MIX, 1, 0.1, 8, 5), 0);
+	assert_int_equal(dfly_gen_set_shape(&g, DFLY_GEN_BURST_LEN, 0.3), 0);
+	for (uint32_t n = 0; n < t->nodes; n++)
+		for (int i = 0; i < DRAWS; i++) {
+			uint32_t d = dfly_gen_pick_dst(&g, n), Gd = d / gsz;
+
+			assert_true(d < t->nodes && d != n);
+			total++;
+			if (Gd == (n / gsz + 1) % 33)
+				adv++;
+			else if (n < gsz)
+				groups |= 1ull << Gd; /* UN from group 0: any group but 1 */
+		}
+	un = (1 - (double)adv / (double)total) / (1 - 32.0 / 1055);
+	printf("mix seed 5 mix_un 0.3: %" PRIu64 " of %" PRIu64 " packets to G+1, UN share %.4f\n",
+	       adv, total, un);
+	assert_true(fabs(un - 0.3) < 0.01);
+	assert_int_equal(groups, ((1ull << 33) - 1) & ~2ull);
+	/* mix_un = 0: every packet ADV+1 */
+	assert_int_equal(dfly_gen_set_shape(&g, DFLY_GEN_BURST_LEN, 0), 0);
+	for (uint32_t n = 0; n < t->nodes; n++)
+		for (int i = 0; i < 20; i++)
+			assert_int_equal(dfly_gen_pick_dst(&g, n) / gsz, (n / gsz + 1) % 33);
+	assert_int_equal(dfly_gen_set_pattern(&g, DFLY_PAT_MIX, 33), -EINVAL);
+	dfly_gen_fini(&g);
+	dfly_topo_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_basic_patterns),
 	    cmocka_unit_test(test_c1),
 	    cmocka_unit_test(test_c2),
+	    cmocka_unit_test(test_bursty),
+	    cmocka_unit_test(test_bursty_args),
+	    cmocka_unit_test(test_mix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,6 +172,10 @@ static void test_out_of_range(void **state)
 		     "FILE:10: traffic.load: 1.5 is out of range (expected 0..1)");
 	expect_error(BASE "traffic = {\n\tload = -0.1;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.load: -0.1 is out of range (expected 0..1)");
+	expect_error(BASE "traffic = {\n\tmix_un = 1.5;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.mix_un: 1.5 is out of range (expected 0..1)");
+	expect_error(BASE "traffic = {\n\tburst_length = 0.5;\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.burst_length: 0.5 is out of range (expected 1..10000)");
 	expect_error(BASE "sim = {\n\tmeasure = 0;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: sim.measure: 0 is out of range (expected >= 1)");
 	expect_error(BASE "sim = {\n\tseeds = 0;\n};\n", NULL, 0, -EINVAL,
@@ -297,10 +301,10 @@ static void test_pattern(void **state)
 	(void)state;
 	expect_error(BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2)");
-	expect_error(BASE "traffic = {\n\tpattern = \"bursty-un\";\n};\n", NULL, 0, -EINVAL,
-		     "FILE:10: traffic.pattern: pattern 'bursty-un' is not implemented yet "
-		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
+	expect_error(BASE "traffic = {\n\tpattern = \"halo3d\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: pattern 'halo3d' is not implemented yet "
+		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
 	/* c1's areas of g/4 groups must hold ADV+h: h2 (g = 9) has areas of 2 groups */
 	expect_error(BASE "traffic = {\n\tpattern = \"c1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: c1 splits the g = 9 groups into 4 areas of 2, and "
@@ -313,7 +317,7 @@ static void test_pattern(void **state)
 		     "an integer N)");
 	expect_error(BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
 }
 
 static void test_pattern_own_group(void **state)
@@ -510,6 +514,19 @@ static void test_set_mechanism_pattern(void **state)
 	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=perm"}, 1);
 	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "perm");
 	assert_string_equal(dfly_mode_name(DFLY_MODE_MIN), "min");
+
+	/* bursty-un and mix (spec §7.3, §7.2): their settings; mix's ADV share is ADV+1 */
+	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=bursty-un"}, 1);
+	assert_int_equal(cfg.pattern, DFLY_PAT_BURSTY);
+	assert_true(cfg.burst_len == 5.0);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "bursty-un");
+	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=mix", "traffic.mix_un=0.25"}, 2);
+	assert_int_equal(cfg.pattern, DFLY_PAT_MIX);
+	assert_int_equal(cfg.adv_offset, 1);
+	assert_true(cfg.mix_un == 0.25);
+	assert_string_equal(dfly_pattern_name(&cfg, name, sizeof(name)), "mix");
+	load_ok(&cfg, BASE, (const char *const[]){"traffic.pattern=mix"}, 1);
+	assert_true(cfg.mix_un == 0.5);
 }
 
 /* ---------------------------------------------------------------------------------------------
