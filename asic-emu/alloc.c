@@ -91,7 +91,7 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 	struct asic_pkt *pk = ivc_head(q);
 	struct asic_out *out = &as->out[pk->out_port];
 	uint32_t o = pk->out_port, S = as->par.speedup;
-	uint64_t arr = pk->ready_tick / S - as->par.pipe_route;
+	uint64_t arr = pk->ready_tick / S - as->par.pipe_route - in->damq_pen;
 	uint32_t ser = ser_cycles(as, pk);
 	uint64_t end = tick + ser;
 	struct dfly_regs *regs = as->regs;
@@ -131,7 +131,7 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 	out->occ += pk->len;
 	out->rr = i + 1;
 	if (out->kind != DFLY_PORT_TERMINAL)
-		out->credits[pk->out_vc] -= pk->len;
+		credit_take(out, pk->out_vc, pk->len);
 	out->fifo[out->tail++ & out->mask] = pk;
 	as->out_mask |= 1ull << o;
 
@@ -187,7 +187,8 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 		credit_gauge(as, o, pk->out_vc);
 	regs->vc_ctr[o][pk->out_vc][DFLY_VC_OUT_VC_PKTS]++;
 	pk->vc = pk->out_vc;
-	pk->ready_tick = now + as->par.pipe_xbar; /* from here: cycle the head is in the FIFO */
+	/* from here: cycle the head is in the FIFO (a DAMQ input adds its read penalty) */
+	pk->ready_tick = now + as->par.pipe_xbar + in->damq_pen;
 }
 
 /* The route stage of mode @p M: a direct call, the switch folded away. */

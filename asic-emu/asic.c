@@ -100,11 +100,22 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 		in->kind = kind;
 		in->nvc = par->vcs[kind];
 		regs->nvcs[i] = in->nvc;
+		if (par->damq && kind != DFLY_PORT_TERMINAL &&
+		    par->damq_res[kind] < par->buf[kind]) {
+			/* spec §3.9: the port's memory, buf × VCs, is each VC's reserve plus a pool
+			 */
+			in->damq_res = par->damq_res[kind];
+			in->pool_cap = (par->buf[kind] - in->damq_res) * in->nvc;
+		}
+		if (par->damq && kind != DFLY_PORT_TERMINAL)
+			in->damq_pen = par->damq_penalty;
 		for (uint32_t v = 0; v < in->nvc; v++) {
 			struct asic_ivc *q = &in->vc[v];
-			uint32_t n = pow2_at_least(par->buf[kind] / as->min_len + 1);
+			uint32_t cap =
+			    in->pool_cap != 0 ? in->damq_res + in->pool_cap : par->buf[kind];
+			uint32_t n = pow2_at_least(cap / as->min_len + 1);
 
-			q->cap = par->buf[kind];
+			q->cap = cap;
 			q->mask = n - 1;
 			q->ring = calloc(n, sizeof(*q->ring));
 			if (q->ring == NULL)
@@ -117,13 +128,21 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 		if (out->fifo == NULL)
 			goto out_free;
 		if (kind != DFLY_PORT_TERMINAL) {
+			uint32_t cap = par->buf[kind];
+
 			out->ncvc = par->vcs[kind];
-			for (uint32_t v = 0; v < out->ncvc; v++) {
-				out->credits[v] = (int32_t)par->buf[kind];
-				out->credit_cap[v] = par->buf[kind];
-				regs->vc_gauge[i][v][DFLY_VC_CREDITS] = par->buf[kind];
+			/* the downstream input has the same kind and VCs (links join like ports) */
+			if (par->damq && par->damq_res[kind] < par->buf[kind]) {
+				out->damq_res = par->damq_res[kind];
+				out->pool_cap = (par->buf[kind] - out->damq_res) * out->ncvc;
+				cap = out->damq_res + out->pool_cap;
 			}
-			regs->vc_cap[i] = par->buf[kind];
+			for (uint32_t v = 0; v < out->ncvc; v++) {
+				out->credits[v] = (int32_t)cap;
+				out->credit_cap[v] = cap;
+				regs->vc_gauge[i][v][DFLY_VC_CREDITS] = cap;
+			}
+			regs->vc_cap[i] = cap;
 		}
 	}
 	/* per cycle at most one ejection per terminal port and one drop per incoming link; the
@@ -410,8 +429,33 @@ void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port)
 
 void asic_debug_set_credits(struct asic *as, uint32_t port, uint32_t vc, int32_t credits)
 {
-	as->out[port].credits[vc] = credits;
+	struct asic_out *out = &as->out[port];
+
+	out->credits[vc] = credits;
+	if (out->pool_cap != 0) {
+		out->pool_used = 0;
+		for (uint32_t v = 0; v < out->ncvc; v++)
+			out->pool_used += damq_over(out, v);
+	}
 	credit_gauge(as, port, vc);
+}
+
+void asic_damq_stat(const struct asic *as, uint32_t port, struct asic_damq_stat *st)
+{
+	const struct asic_out *out = &as->out[port];
+
+	memset(st, 0, sizeof(*st));
+	if (out->kind == DFLY_PORT_TERMINAL)
+		return;
+	st->reserve = out->pool_cap != 0 ? out->damq_res : out->credit_cap[0];
+	st->pool_cap = out->pool_cap;
+	st->pool_used = out->pool_used;
+	st->pool_allocs = out->pool_allocs;
+}
+
+int32_t asic_credits_avail(const struct asic *as, uint32_t port, uint32_t vc)
+{
+	return credits_avail(&as->out[port], vc);
 }
 
 int asic_check_heads(const struct asic *as, char *why, unsigned len)
@@ -497,6 +541,11 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 				 "router %u: contention counter of output %u is %u in an "
 				 "empty router",
 				 as->router, i, as->regs->mech.cc[i]);
+			return -EBUSY;
+		}
+		if (as->out[i].pool_used != 0) {
+			snprintf(why, len, "router %u output %u: DAMQ pool holds %u phits",
+				 as->router, i, as->out[i].pool_used);
 			return -EBUSY;
 		}
 		for (uint32_t v = 0; v < as->out[i].ncvc; v++)

@@ -236,6 +236,14 @@ struct asic_params {
 				    link, node link or crossbar port for one cycle whatever its
 				    length (dfly-switch benchmarks); buffers and credits are
 				    still counted in phits */
+	bool damq;             /**< buffers.mode = "damq": the VCs of each local and global input
+				    port share the port's memory, buf[kind] × vcs[kind] phits
+				    (spec §3.9); injection ports stay static. false: static */
+	uint32_t damq_res[3];  /**< DAMQ: phits reserved for each VC, per port kind (≤ buf[kind]);
+				    the rest of the port's memory is the shared pool */
+	uint32_t damq_penalty; /**< DAMQ: cycles added to each write into (the head is ready
+				    later) and each read out of (it reaches the output FIFO
+				    later) a DAMQ input buffer */
 };
 
 /** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */
@@ -432,6 +440,21 @@ int asic_check_heads(const struct asic *as, char *why, unsigned len);
  * decision flags exactly as the allocator would (and draws from the ASIC's PRNG).
  */
 void asic_route_probe(struct asic *as, struct asic_pkt *pkt, uint32_t in_port);
+
+/** What output @p port knows of its downstream input port's DAMQ pool (spec §3.9). */
+struct asic_damq_stat {
+	uint32_t reserve;     /**< phits reserved per VC (static: the VC's size, no pool) */
+	uint32_t pool_cap;    /**< phits of the shared pool (static or 100% reserve: 0) */
+	uint32_t pool_used;   /**< pool phits in use (granted, credits not yet back) */
+	uint64_t pool_allocs; /**< grants that took pool space, since the start */
+};
+
+/** Fill @p st for output @p port (a terminal port has no downstream buffer: all zero). */
+void asic_damq_stat(const struct asic *as, uint32_t port, struct asic_damq_stat *st);
+
+/** Phits output @p port may still send on downstream VC @p vc: its credits, less the pool
+ * phits the port's other VCs hold (DAMQ); the credit counter itself in static mode. */
+int32_t asic_credits_avail(const struct asic *as, uint32_t port, uint32_t vc);
 
 /**
  * Unit-test hook: force the credits output @p port holds for downstream VC @p vc, to build a

@@ -55,6 +55,9 @@ struct asic_in {
 	uint8_t cc_vc;           /* ... the input VC it leaves */
 	uint8_t cc_pend;         /* routing.cc.head = tail: that VC's head waits for the tail */
 	uint64_t node_link_free; /* terminal ports: cycle the node's link is free */
+	uint32_t damq_res;       /* DAMQ: phits reserved per VC (static: unused) */
+	uint32_t pool_cap;       /* DAMQ: phits shared by the VCs (static and 100%: 0) */
+	uint32_t damq_pen;       /* DAMQ: access penalty, cycles per write and per read */
 	uint64_t last_served;    /* LRS at the output stage */
 	struct asic_link *link;  /* incoming link, NULL for terminal ports */
 };
@@ -71,8 +74,13 @@ struct asic_out {
 	uint32_t kind;
 	uint32_t ncvc; /* downstream VCs */
 	int32_t credits[DFLY_MAX_VCS];
-	uint32_t credit_cap[DFLY_MAX_VCS];
-	uint32_t rr;            /* output arbiter: next input to favour */
+	uint32_t credit_cap[DFLY_MAX_VCS]; /* the most a downstream VC holds (DAMQ: its reserve
+					      plus the whole pool) */
+	uint32_t damq_res;                 /* DAMQ: phits reserved per downstream VC */
+	uint32_t pool_cap;    /* DAMQ: the downstream port's shared pool (static and 100%: 0) */
+	uint32_t pool_used;   /* DAMQ: pool phits in use, Σ over VCs of occupancy above reserve */
+	uint64_t pool_allocs; /* DAMQ: grants that took space from the pool */
+	uint32_t rr;          /* output arbiter: next input to favour */
 	struct asic_link *link; /* outgoing link, NULL for terminal ports */
 	uint32_t piggy_cnt;     /* PB in-band: packets since the last piggybacked vector */
 	uint32_t last_vec;      /* PB in-band: last vector sent on this link */
@@ -329,6 +337,61 @@ static inline struct asic_pkt *ivc_head(const struct asic_ivc *q)
 	return q->hd;
 }
 
+/*
+ * Credits (spec §3.3) and DAMQ (spec §3.9, thesis §5.1.2): the upstream router tracks, per
+ * downstream VC, its occupancy (credit_cap − credits, as in static mode) and, per port, the
+ * shared pool's use. A VC's phits fill its reserve first and then the pool; the pool phits of
+ * VC v are max(0, occ_v − damq_res), so pool_used is a function of the per-VC occupancies and
+ * the credit messages stay per VC. VC v may take len phits if its free reserve plus the free
+ * pool hold them: credits[v] − (pool phits of the other VCs) ≥ len. With no pool (static mode,
+ * or a 100% reserve) every helper is the static counter, bit for bit.
+ */
+static inline uint32_t damq_over(const struct asic_out *out, uint32_t v)
+{
+	int32_t occ = (int32_t)out->credit_cap[v] - out->credits[v];
+
+	return occ > (int32_t)out->damq_res ? (uint32_t)occ - out->damq_res : 0;
+}
+
+/* Phits downstream VC @p v of output @p out may still take. */
+static inline int32_t credits_avail(const struct asic_out *out, uint32_t v)
+{
+	if (out->pool_cap == 0)
+		return out->credits[v];
+	return out->credits[v] - (int32_t)(out->pool_used - damq_over(out, v));
+}
+
+/* A grant reserves @p len phits of downstream VC @p v. */
+static inline void credit_take(struct asic_out *out, uint32_t v, uint32_t len)
+{
+	uint32_t before;
+
+	if (out->pool_cap == 0) {
+		out->credits[v] -= (int32_t)len;
+		return;
+	}
+	before = damq_over(out, v);
+	out->credits[v] -= (int32_t)len;
+	if (damq_over(out, v) > before) {
+		out->pool_used += damq_over(out, v) - before;
+		out->pool_allocs++;
+	}
+}
+
+/* @p len phits of downstream VC @p v were freed (a credit came back, or a discard). */
+static inline void credit_give(struct asic_out *out, uint32_t v, uint32_t len)
+{
+	uint32_t before;
+
+	if (out->pool_cap == 0) {
+		out->credits[v] += (int32_t)len;
+		return;
+	}
+	before = damq_over(out, v);
+	out->credits[v] += (int32_t)len;
+	out->pool_used -= before - damq_over(out, v);
+}
+
 /* Keep the credit gauges of output @p o, VC @p v live: the firmware reads them every period. */
 static inline void credit_gauge(struct asic *as, uint32_t o, uint32_t v)
 {
@@ -477,7 +540,7 @@ static inline bool has_credits(const struct asic *as, uint32_t port, uint32_t vc
 {
 	const struct asic_out *out = &as->out[port];
 
-	return out->kind == DFLY_PORT_TERMINAL || out->credits[vc] >= (int32_t)len;
+	return out->kind == DFLY_PORT_TERMINAL || credits_avail(out, vc) >= (int32_t)len;
 }
 
 /* Could a packet of @p len go to output @p port on downstream VC @p vc at @p tick? */

@@ -383,7 +383,7 @@ void asic_rx_credits(struct asic *as, uint64_t now, uint64_t m)
 		       l->credit[l->c_head & l->mask].due <= now) {
 			struct asic_link_credit *c = &l->credit[l->c_head++ & l->mask];
 
-			out->credits[c->vc] += c->phits;
+			credit_give(out, c->vc, c->phits);
 			as->regs->port_ctr[o][DFLY_CREDITS_RX] += c->phits;
 			credit_gauge(as, o, c->vc);
 		}

@@ -32,6 +32,22 @@ static void ivc_push(struct asic *as, uint32_t port, uint32_t v, struct asic_pkt
 	as->regs->port_ctr[port][DFLY_RX_PHITS] += pk->len;
 }
 
+/* DAMQ: would @p len more phits on VC @p v of input @p in stay within its reserve plus the
+ * pool the other VCs leave (the upstream's credits guarantee it; checked as for static VCs)? */
+static bool damq_room(const struct asic_in *in, uint32_t v, uint32_t len)
+{
+	uint32_t pool = 0;
+
+	if (in->pool_cap == 0)
+		return true;
+	for (uint32_t u = 0; u < in->nvc; u++) {
+		uint32_t occ = in->vc[u].occ + (u == v ? len : 0);
+
+		pool += occ > in->damq_res ? occ - in->damq_res : 0;
+	}
+	return pool <= in->pool_cap;
+}
+
 uint32_t asic_inject_room(const struct asic *as, uint32_t port)
 {
 	const struct asic_in *in = &as->in[port];
@@ -144,6 +160,7 @@ void asic_rx_data(struct asic *as, uint64_t now, uint64_t m)
 				continue;
 			}
 			if (in->vc[pk->vc].occ + pk->len > in->vc[pk->vc].cap ||
+			    !damq_room(in, pk->vc, pk->len) ||
 			    ivc_count(&in->vc[pk->vc]) > in->vc[pk->vc].mask) {
 				eject_drop(as, pk, now, DFLY_DROP_NO_ROOM, i);
 				continue;
@@ -154,7 +171,8 @@ void asic_rx_data(struct asic *as, uint64_t now, uint64_t m)
 				pk->flags &= (uint16_t)~ASIC_PKT_PBVEC;
 				pk->pb_vec = 0;
 			}
-			pk->ready_tick = (now + as->par.pipe_route) * as->par.speedup;
+			pk->ready_tick =
+			    (now + as->par.pipe_route + in->damq_pen) * as->par.speedup;
 			pk->out_port = UINT8_MAX;
 			ivc_push(as, i, pk->vc, pk, now);
 		}
@@ -182,7 +200,7 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				out->head++;
 				as->held--;
 				out->occ -= pk->len;
-				out->credits[pk->vc] += pk->len;
+				credit_give(out, pk->vc, pk->len);
 				credit_gauge(as, o, pk->vc);
 				eject_drop(as, pk, now, DFLY_DROP_LINK_DEAD, o);
 			}

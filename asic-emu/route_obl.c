@@ -100,11 +100,11 @@ void asic_flex_pick(struct asic *as, struct asic_pkt *pk)
 		uint32_t v = (uint32_t)__builtin_ctz(m);
 
 		m &= m - 1;
-		if (out->credits[v] < (int32_t)pk->len)
+		if (credits_avail(out, v) < (int32_t)pk->len)
 			continue;
 		ok[n++] = v;
-		if (out->credits[v] >= most) { /* JSQ: ties go to the higher index */
-			most = out->credits[v];
+		if (credits_avail(out, v) >= most) { /* JSQ: ties go to the higher index */
+			most = credits_avail(out, v);
 			best = v;
 		}
 	}

@@ -85,6 +85,7 @@ static const char *const nc_draw_names[] = {"all", "one", NULL};
 static const char *const nc_own_names[] = {"live", "broadcast", NULL};
 static const char *const nc_fail_names[] = {"auto", "on", "off", NULL};
 /* in enum dfly_flexvc_sel order */
+static const char *const nc_bufmode_names[] = {"static", "damq", NULL};
 static const char *const nc_flexvc_names[] = {"off", "jsq", "highest", "lowest", "random", NULL};
 /** ECtN broadcast contents, index = enum fw_ectn_mode. */
 static const char *const nc_ectn_mode_names[] = {"full", "sparse", "incremental", "async", NULL};
@@ -160,6 +161,14 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("buffers.local", NC_U32, buf_local, 32, 1, NC_BUF_MAX, "phits per local input VC"),
 	NC_I("buffers.global", NC_U32, buf_global, 256, 1, NC_BUF_MAX, "phits per global input VC"),
 	NC_I("buffers.output", NC_U32, buf_out, 32, 1, NC_BUF_MAX, "phits per output port FIFO"),
+	NC_E("buffers.mode", buf_mode, nc_bufmode_names,
+	     "local and global input ports: static (one partition per VC) | damq (the port's VCs "
+	     "share its memory, buffers.local or .global × VCs, spec §3.9)"),
+	NC_D("buffers.damq_reserve", damq_reserve, 0.75, 0.0, 1.0,
+	     "damq: share of a VC's size reserved to it, rounded down to phits; the rest of the "
+	     "port's memory is one pool (0: all shared, may deadlock; 1: exactly static)"),
+	NC_I("buffers.damq_penalty", NC_U32, damq_penalty, 0, 0, NC_LAT_MAX,
+	     "damq: cycles added to each write into and each read out of a DAMQ input buffer"),
 
 	NC_G("vcs"),
 	NC_I("vcs.injection", NC_U32, vc_inj, 3, 1, DFLY_MAX_VCS, "VCs per injection port"),
@@ -1993,6 +2002,12 @@ void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *
 	par->min_pkt_phits = cfg->pkt_phits;
 	par->phit_bytes = cfg->phit_bytes;
 	par->no_link_rate = !cfg->link_rate;
+	if (cfg->buf_mode == DFLY_BUF_DAMQ) {
+		par->damq = true;
+		par->damq_penalty = cfg->damq_penalty;
+		for (uint32_t k = DFLY_PORT_LOCAL; k <= DFLY_PORT_GLOBAL; k++)
+			par->damq_res[k] = (uint32_t)floor(cfg->damq_reserve * par->buf[k] + 1e-9);
+	}
 }
 
 uint32_t dfly_netcfg_min_buf(const struct dfly_netcfg *cfg)

@@ -50,6 +50,12 @@ enum dfly_release {
 	DFLY_REL_TAIL,      /**< "tail": when the packet's last phit leaves */
 };
 
+/** Input buffer organisation of local and global ports (spec §3.9). */
+enum dfly_buf_mode {
+	DFLY_BUF_STATIC = 0, /**< "static": one fixed partition per VC (default) */
+	DFLY_BUF_DAMQ,       /**< "damq": the port's VCs share its memory, a reserve per VC */
+};
+
 /** Occupancy granularity for UGAL's Q and PB's bits. */
 enum dfly_occ {
 	DFLY_OCC_VC = 0, /**< "vc": per VC */
@@ -94,10 +100,14 @@ struct dfly_netcfg {
 				 (A-5.6: the papers did not charge them) */
 
 	/* buffers.* (phits) */
-	uint32_t buf_inj;    /**< buffers.injection: per injection VC, default 256 */
-	uint32_t buf_local;  /**< buffers.local: per local input VC, default 32 */
-	uint32_t buf_global; /**< buffers.global: per global input VC, default 256 */
-	uint32_t buf_out;    /**< buffers.output: per output port FIFO, default 32 */
+	uint32_t buf_inj;      /**< buffers.injection: per injection VC, default 256 */
+	uint32_t buf_local;    /**< buffers.local: per local input VC, default 32 */
+	uint32_t buf_global;   /**< buffers.global: per global input VC, default 256 */
+	uint32_t buf_out;      /**< buffers.output: per output port FIFO, default 32 */
+	int buf_mode;          /**< buffers.mode: enum dfly_buf_mode, default "static" */
+	double damq_reserve;   /**< buffers.damq_reserve: share of a VC's size reserved to it,
+				    default 0.75 (spec §3.9) */
+	uint32_t damq_penalty; /**< buffers.damq_penalty: cycles per DAMQ write and read, 0 */
 
 	/* vcs.* */
 	uint32_t vc_inj;    /**< vcs.injection: default 3 */

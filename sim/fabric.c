@@ -1288,6 +1288,11 @@ const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t
 	return fab->regs[r];
 }
 
+const struct asic *dfly_fabric_asic(const struct dfly_fabric *fab, uint32_t r)
+{
+	return fab->asics[r];
+}
+
 const struct fw *dfly_fabric_fw(const struct dfly_fabric *fab, uint32_t r)
 {
 	return fab->fws != NULL ? fab->fws[r] : NULL;

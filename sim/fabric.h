@@ -21,6 +21,7 @@
 #include "netcfg.h"
 
 struct dfly_fabric;
+struct asic;
 
 /** Results of one run (one mechanism, pattern, load and seed). */
 struct dfly_sim_result {
@@ -154,6 +155,8 @@ int dfly_fabric_check_invariants(const struct dfly_fabric *fab, bool drained, ch
 				 size_t len);
 /** Register file of router @p r (read-only use). */
 const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t r);
+/** The ASIC of router @p r (read-only use: asic_damq_stat(), asic_credits_avail()). */
+const struct asic *dfly_fabric_asic(const struct dfly_fabric *fab, uint32_t r);
 struct fw;
 /** Firmware of router @p r (for its counters), or NULL when it runs outside (dfly-controld). */
 const struct fw *dfly_fabric_fw(const struct dfly_fabric *fab, uint32_t r);

@@ -5,7 +5,9 @@
  * and returned when the tail leaves the input buffer, with link latency; back-pressure when the
  * downstream buffer holds one packet; VC assignment by hop role for Valiant; drops with a named
  * reason for a bad VC; injection refusal when full; the table double-buffer protocol; control
- * frames charged to their link (A-5.6).
+ * frames charged to their link (A-5.6); DAMQ input buffers (spec §3.9): the credit accounting
+ * at its boundaries, the pool taken by one VC while another keeps its reserve, 0% and 100%
+ * reserves (100% is the static model, timing and stalls), the access penalty.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1858,6 +1860,262 @@ static void test_link_dead(void **state)
 	net_free(&n);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * DAMQ input buffers (spec §3.9): the VCs of a local port share buf × VCs phits, each VC with a
+ * reserve of @p res phits; the upstream router's credits see a VC's free reserve plus the free
+ * pool. Local ports of default_params(): 4 VCs.
+ */
+static struct asic_params damq_params(uint32_t buf_local, uint32_t res_local)
+{
+	struct asic_params par = default_params(buf_local);
+
+	par.damq = true;
+	par.damq_res[DFLY_PORT_LOCAL] = res_local;
+	par.damq_res[DFLY_PORT_GLOBAL] = par.buf[DFLY_PORT_GLOBAL]; /* global ports static */
+	return par;
+}
+
+/* Router 0's output @p o with its downstream VCs at occupancies @p occ[0..3] (set by hand). */
+static void damq_set_occ(struct net *n, uint32_t o, uint32_t cap, const int32_t occ[4])
+{
+	for (uint32_t v = 0; v < 4; v++)
+		asic_debug_set_credits(n->as[0], o, v, (int32_t)cap - occ[v]);
+}
+
+static void damq_assert_avail(struct net *n, uint32_t o, int32_t a0, int32_t a1, int32_t a2,
+			      int32_t a3, uint32_t pool_used)
+{
+	struct asic_damq_stat st;
+
+	asic_damq_stat(n->as[0], o, &st);
+	assert_int_equal(st.pool_used, pool_used);
+	assert_int_equal(asic_credits_avail(n->as[0], o, 0), a0);
+	assert_int_equal(asic_credits_avail(n->as[0], o, 1), a1);
+	assert_int_equal(asic_credits_avail(n->as[0], o, 2), a2);
+	assert_int_equal(asic_credits_avail(n->as[0], o, 3), a3);
+}
+
+/*
+ * The upstream accounting at its boundaries, occupancies set by hand on router 0's local output
+ * (32 phits per VC, 4 VCs: 128 per port). 75%: reserve 24, pool 4 × 8 = 32, a VC holds at most
+ * 56. 0%: no reserve, pool 128. 100%: no pool, exactly the static counters.
+ */
+static void test_damq_accounting(void **state)
+{
+	struct asic_params par = damq_params(32, 24);
+	struct asic_damq_stat st;
+	struct net n;
+	uint32_t o = 1; /* router 0's local port (p = 1, a = 2, h = 1) */
+
+	(void)state;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	asic_damq_stat(n.as[0], o, &st);
+	assert_int_equal(st.reserve, 24);
+	assert_int_equal(st.pool_cap, 32);
+	asic_sync_gauges(n.as[0]);
+	assert_int_equal(n.regs[0].vc_cap[o], 56);
+	assert_int_equal(n.regs[0].vc_gauge[o][0][DFLY_VC_CREDITS], 56);
+	/* empty: every VC may take its reserve and the whole pool */
+	damq_assert_avail(&n, o, 56, 56, 56, 56, 0);
+	/* VC0's reserve full, the pool untouched: VC0 has the pool left, the others all */
+	damq_set_occ(&n, o, 56, (const int32_t[4]){24, 0, 0, 0});
+	damq_assert_avail(&n, o, 32, 56, 56, 56, 0);
+	/* one phit into the pool */
+	damq_set_occ(&n, o, 56, (const int32_t[4]){25, 0, 0, 0});
+	damq_assert_avail(&n, o, 31, 55, 55, 55, 1);
+	/* the pool exhausted by VC0 alone: VC0 has nothing, the others still have their reserve */
+	damq_set_occ(&n, o, 56, (const int32_t[4]){56, 0, 0, 0});
+	damq_assert_avail(&n, o, 0, 24, 24, 24, 32);
+	damq_set_occ(&n, o, 56, (const int32_t[4]){56, 16, 24, 0});
+	damq_assert_avail(&n, o, 0, 8, 0, 24, 32);
+	/* the pool shared: VC0 16 phits in it, VC1 6; 10 left for everyone */
+	damq_set_occ(&n, o, 56, (const int32_t[4]){40, 30, 0, 0});
+	damq_assert_avail(&n, o, 10, 10, 34, 34, 22);
+	/* the whole port full: 4 × 24 reserve + 32 pool = 128 phits, the static memory */
+	damq_set_occ(&n, o, 56, (const int32_t[4]){56, 24, 24, 24});
+	damq_assert_avail(&n, o, 0, 0, 0, 0, 32);
+	damq_set_occ(&n, o, 56, (const int32_t[4]){0, 0, 0, 0});
+	damq_assert_avail(&n, o, 56, 56, 56, 56, 0);
+	net_free(&n);
+
+	/* 0%: all shared; one VC may hold the whole port and starve the others */
+	par = damq_params(32, 0);
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	asic_damq_stat(n.as[0], o, &st);
+	assert_int_equal(st.reserve, 0);
+	assert_int_equal(st.pool_cap, 128);
+	damq_assert_avail(&n, o, 128, 128, 128, 128, 0);
+	damq_set_occ(&n, o, 128, (const int32_t[4]){100, 0, 0, 0});
+	damq_assert_avail(&n, o, 28, 28, 28, 28, 100);
+	damq_set_occ(&n, o, 128, (const int32_t[4]){128, 0, 0, 0});
+	damq_assert_avail(&n, o, 0, 0, 0, 0, 128);
+	damq_set_occ(&n, o, 128, (const int32_t[4]){0, 0, 0, 0});
+	net_free(&n);
+
+	/* 100%: no pool, the static counters */
+	par = damq_params(32, 32);
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	asic_damq_stat(n.as[0], o, &st);
+	assert_int_equal(st.reserve, 32);
+	assert_int_equal(st.pool_cap, 0);
+	asic_sync_gauges(n.as[0]);
+	assert_int_equal(n.regs[0].vc_cap[o], 32);
+	damq_set_occ(&n, o, 32, (const int32_t[4]){32, 8, 0, 0});
+	damq_assert_avail(&n, o, 0, 24, 32, 32, 0);
+	damq_set_occ(&n, o, 32, (const int32_t[4]){0, 0, 0, 0});
+	net_free(&n);
+}
+
+/*
+ * backpressure() with DAMQ local ports of 8 phits per VC (4 VCs: 32 per port). With a 100%
+ * reserve the second packet waits for the first one's credit exactly as in static mode (tails
+ * 29 and 54, the same credit stalls); with 0% or 50% (a reserve of 4 phits, half a packet) it
+ * takes pool space at once and follows 8 cycles behind (tail 37), no stall. The pool is empty
+ * again once the credits are back.
+ */
+static void damq_two_packets(uint32_t res, uint64_t tail2, uint64_t stalls_want,
+			     uint64_t allocs_want)
+{
+	struct asic_params par = damq_params(8, res);
+	struct asic_damq_stat st;
+	struct net n;
+	struct asic_pkt pk[2];
+	struct asic_ejection ej[4];
+	uint64_t tails[2] = {0, 0}, stalls = 0;
+
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	for (int i = 0; i < 2; i++) {
+		pkt_init(&pk[i], 0, 1, 0);
+		pk[i].id = (uint32_t)i;
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	for (uint64_t c = 0; c < 100; c++) {
+		unsigned got = net_cycle(&n, c, ej, 4);
+
+		for (unsigned k = 0; k < got; k++)
+			tails[ej[k].pkt->id] = ej[k].tail_cycle;
+	}
+	assert_int_equal(tails[0], 29);
+	assert_int_equal(tails[1], tail2);
+	for (int v = 0; v < 3; v++)
+		stalls += n.regs[0].vc_ctr[0][v][DFLY_VC_CREDIT_STALL];
+	assert_int_equal(stalls, stalls_want);
+	asic_damq_stat(n.as[0], 1, &st);
+	assert_int_equal(st.pool_allocs, allocs_want);
+	assert_int_equal(st.pool_used, 0);
+	assert_drained(&n);
+	net_free(&n);
+}
+
+static void test_damq_two_packets(void **state)
+{
+	(void)state;
+	damq_two_packets(8, 54, (28 - 11) * 2, 0); /* 100%: backpressure(false, 28, 54) */
+	damq_two_packets(0, 37, 0, 2);             /* 0%: both packets in the pool */
+	damq_two_packets(4, 37, 0, 2);             /* 50%: 4 reserve + 4 pool phits each */
+}
+
+/*
+ * One VC exhausts the pool while another keeps its reserve. Local ports of 16 phits per VC,
+ * reserve @p res. Router 1's global output is blocked by hand (no credits), so packets from
+ * node 0 to the group behind it (S1 hop: local VC0) pile up in router 1's local input VC0: its
+ * reserve plus the whole pool, @p held packets (the next one stalls at router 0). Then two
+ * packets to node 1 (D2 hop: local VC1), generated at 200: with a reserve of 8 the first goes at
+ * once (tail 229, single_packet_timing) and the second waits for its credit (tail 254, as in
+ * backpressure()); with no reserve neither can go until the global output is unblocked at 300.
+ */
+static void damq_exhaust(uint32_t res, uint32_t held, uint64_t tail_a, uint64_t tail_b)
+{
+	struct asic_params par = damq_params(16, res);
+	struct asic_damq_stat st;
+	struct net n;
+	struct asic_pkt pk[12];
+	struct asic_ejection ej[16];
+	uint64_t tails[12] = {0};
+	uint32_t o = 1, g1 = 0, remote = 0, npk = held + 1;
+
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	g1 = n.topo->first_global; /* router 1's global port */
+	for (uint32_t d = n.topo->p * n.topo->a; d < n.topo->nodes && remote == 0; d++)
+		if (dfly_topo_min_port(n.topo, 0, d / n.topo->p, d) == o)
+			remote = d; /* a node reached through router 1's global link */
+	assert_int_not_equal(remote, 0);
+	asic_debug_set_credits(n.as[1], g1, 0, 0);
+	for (uint32_t i = 0; i < npk; i++) {
+		pkt_init(&pk[i], 0, remote, 0);
+		pk[i].id = i;
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	for (uint64_t c = 0; c < 200; c++)
+		assert_int_equal(net_cycle(&n, c, ej, 16), 0);
+	asic_damq_stat(n.as[0], o, &st);
+	assert_int_equal(st.pool_used, 64 - 4 * res);
+	assert_int_equal(st.pool_allocs, res == 0 ? held : held - res / 8);
+	assert_int_equal(asic_credits_avail(n.as[0], o, 0), 0);
+	assert_int_equal(asic_credits_avail(n.as[0], o, 1), (int32_t)res);
+	for (uint32_t i = npk; i < npk + 2; i++) {
+		pkt_init(&pk[i], 0, 1, 200);
+		pk[i].id = i;
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 200));
+	}
+	for (uint64_t c = 200; c < 800; c++) {
+		unsigned got;
+
+		if (c == 300) /* unblock: the pile drains */
+			asic_debug_set_credits(n.as[1], g1, 0, (int32_t)par.buf[DFLY_PORT_GLOBAL]);
+		got = net_cycle(&n, c, ej, 16);
+		for (unsigned k = 0; k < got; k++) {
+			assert_int_equal(ej[k].drop, 0);
+			tails[ej[k].pkt->id] = ej[k].tail_cycle;
+		}
+	}
+	if (tail_a != 0) {
+		assert_int_equal(tails[npk], tail_a);
+		assert_int_equal(tails[npk + 1], tail_b);
+	} else {
+		assert_true(tails[npk] > 300 && tails[npk + 1] > 300);
+	}
+	for (uint32_t i = 0; i < npk + 2; i++)
+		assert_int_not_equal(tails[i], 0);
+	asic_damq_stat(n.as[0], o, &st);
+	assert_int_equal(st.pool_used, 0);
+	assert_drained(&n);
+	net_free(&n);
+}
+
+static void test_damq_exhaust(void **state)
+{
+	(void)state;
+	damq_exhaust(8, 5, 229, 254); /* 50%: VC0 holds 8 + 32 phits, VC1 keeps its 8 */
+	damq_exhaust(0, 8, 0, 0);     /* 0%: VC0 holds all 64, VC1 waits (the deadlock's seed) */
+}
+
+/*
+ * buffers.damq_penalty: 3 cycles per write into and per read out of a DAMQ input. The single
+ * packet of single_packet_timing (router 0's input is the node's: static) is ready at router 1
+ * 3 cycles later (granted 21) and reaches its output FIFO 3 cycles later again (27): tail 35.
+ */
+static void test_damq_penalty(void **state)
+{
+	struct asic_params par = damq_params(32, 24);
+	struct net n;
+	struct asic_pkt pk;
+	struct asic_ejection ej[4];
+	uint64_t tail = 0;
+
+	(void)state;
+	par.damq_penalty = 3;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	pkt_init(&pk, 0, 1, 0);
+	assert_true(asic_inject(n.as[0], 0, &pk, 0));
+	for (uint64_t c = 0; c < 80; c++)
+		if (net_cycle(&n, c, ej, 4))
+			tail = ej[0].tail_cycle;
+	assert_int_equal(tail, 35);
+	assert_drained(&n);
+	net_free(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1890,6 +2148,10 @@ int main(void)
 	    cmocka_unit_test(test_cc_behind_head),
 	    cmocka_unit_test(test_cc_misroute_release),
 	    cmocka_unit_test(test_ectn_partial_inputs),
+	    cmocka_unit_test(test_damq_accounting),
+	    cmocka_unit_test(test_damq_two_packets),
+	    cmocka_unit_test(test_damq_exhaust),
+	    cmocka_unit_test(test_damq_penalty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "asic.h"
 #include "fw.h"
 #include "netcfg.h"
 
@@ -620,6 +621,46 @@ static void round_trip(const struct dfly_netcfg *in)
 
 /* routing.cc.candidate, routing.cc.head, routing.candidate_draw and dest-block injection VCs:
  * their knobs by default and with FOGSim's other readings. */
+/* buffers.mode (spec §3.9): static by default; DAMQ's reserve in phits per port kind, rounded
+ * down; out-of-range and unknown values refused. */
+static void test_damq(void **state)
+{
+	struct dfly_netcfg cfg;
+	struct asic_params par;
+
+	(void)state;
+	load_ok(&cfg, BASE, NULL, 0);
+	assert_int_equal(cfg.buf_mode, DFLY_BUF_STATIC);
+	assert_true(cfg.damq_reserve == 0.75);
+	assert_int_equal(cfg.damq_penalty, 0);
+	dfly_netcfg_asic_params(&cfg, &par);
+	assert_false(par.damq);
+	assert_int_equal(par.damq_res[DFLY_PORT_LOCAL], 0);
+	load_ok(&cfg, BASE, (const char *const[]){"buffers.mode=damq", "buffers.damq_penalty=3"},
+		2);
+	dfly_netcfg_asic_params(&cfg, &par);
+	assert_true(par.damq);
+	assert_int_equal(par.damq_res[DFLY_PORT_TERMINAL], 0);
+	assert_int_equal(par.damq_res[DFLY_PORT_LOCAL], 24);
+	assert_int_equal(par.damq_res[DFLY_PORT_GLOBAL], 192);
+	assert_int_equal(par.damq_penalty, 3);
+	/* 0.29 × 100 is 28.999... in binary: still 29 phits */
+	load_ok(&cfg, BASE,
+		(const char *const[]){"buffers.mode=damq", "buffers.damq_reserve=0.29",
+				      "buffers.local=100", "buffers.global=30"},
+		4);
+	dfly_netcfg_asic_params(&cfg, &par);
+	assert_int_equal(par.damq_res[DFLY_PORT_LOCAL], 29);
+	assert_int_equal(par.damq_res[DFLY_PORT_GLOBAL], 8);
+	expect_error(BASE, (const char *const[]){"buffers.damq_reserve=1.5"}, 1, -EINVAL,
+		     "--set buffers.damq_reserve=1.5: buffers.damq_reserve: 1.5 is out of range "
+		     "(expected 0..1)");
+	expect_error(
+	    BASE, (const char *const[]){"buffers.mode=shared"}, 1, -EINVAL,
+	    "--set buffers.mode=shared: buffers.mode: unknown value 'shared' (expected one "
+	    "of: static, damq)");
+}
+
 static void test_cc_readings(void **state)
 {
 	static const char *const sets[] = {"routing.cc.candidate=credits", "routing.cc.head=grant",
@@ -865,6 +906,7 @@ int main(void)
 	    T(test_set_creates),
 	    T(test_set_mechanism_pattern),
 	    T(test_defaults),
+	    T(test_damq),
 	    T(test_cc_readings),
 	    T(test_dump_round_trip),
 	    T(test_vc_needs),
