@@ -39,6 +39,8 @@ struct cl_sim {
 	double ctrl_local_rate; /**< with "#counters" in the sets: control frames sent per local
 				     port per cycle, mean over routers and ports; else 0 */
 	unsigned runs;
+	unsigned
+	    failed; /**< runs whose invariants column says FAILED (e.g. the watchdog's deadlock) */
 };
 
 /** One transient point (dfly transient): its bins and its summary. */
@@ -74,8 +76,9 @@ const struct cl_net *cl_net(struct cl_ctx *x, char letter);
 /**
  * A steady point of `dfly sim`: network @p letter, @p mech, @p pattern, offered @p load, and
  * extra settings @p sets ("path=value;path=value", or NULL; the word "#counters" also writes and
- * reads the counters, see cl_sim.ctrl_local_rate). NULL while planning, or if the point has no
- * result (the claim is then not-run).
+ * reads the counters, see cl_sim.ctrl_local_rate; "#may-fail" accepts a run whose invariants
+ * fail, e.g. a deadlock the watchdog reports, as a result: see cl_sim.failed). NULL while planning,
+ * or if the point has no result (the claim is then not-run).
  */
 const struct cl_sim *cl_sim(struct cl_ctx *x, char letter, const char *mech, const char *pattern,
 			    double load, const char *sets);
