@@ -249,37 +249,47 @@ static void test_single_packet_timing_grant(void **state)
  * 49, out 52, tail at the node 52 + 8 = 60. With the credit returned at the grant (back at 28):
  * granted 28, out 31, at router 1 at 41, granted 43, out 46, tail 54.
  */
-static void backpressure(bool credit_at_tail, uint64_t credit_back, uint64_t tail2)
+/*
+ * Two packets from node 0 to node 1 of a 2-router network built with @p par, run for 100
+ * cycles: their tail cycles in @p tails, @return router 0's credit stalls on port 0. The caller
+ * checks what else it needs on @p n and frees it.
+ */
+static uint64_t two_packets(struct net *n, const struct asic_params *par, uint64_t tails[2])
 {
-	struct asic_params par = default_params(8);
-	struct net n;
-	struct asic_pkt pk[2];
+	static struct asic_pkt pk[2]; /* static: the network points at them after we return */
 	struct asic_ejection ej[4];
-	uint64_t tails[2] = {0, 0};
+	uint64_t stalls = 0;
 
-	par.credit_at_tail = credit_at_tail;
-	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	net_build(n, 1, 2, 1, par, DFLY_MODE_MIN, map_min);
 	for (int i = 0; i < 2; i++) {
 		pkt_init(&pk[i], 0, 1, 0);
 		pk[i].id = (uint32_t)i;
-		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+		assert_true(asic_inject(n->as[0], 0, &pk[i], 0));
 	}
+	tails[0] = tails[1] = 0;
 	for (uint64_t c = 0; c < 100; c++) {
-		unsigned got = net_cycle(&n, c, ej, 4);
+		unsigned got = net_cycle(n, c, ej, 4);
 
 		for (unsigned k = 0; k < got; k++)
 			tails[ej[k].pkt->id] = ej[k].tail_cycle;
 	}
+	for (int v = 0; v < 3; v++)
+		stalls += n->regs[0].vc_ctr[0][v][DFLY_VC_CREDIT_STALL];
+	return stalls;
+}
+
+static void backpressure(bool credit_at_tail, uint64_t credit_back, uint64_t tail2)
+{
+	struct asic_params par = default_params(8);
+	struct net n;
+	uint64_t tails[2], stalls;
+
+	par.credit_at_tail = credit_at_tail;
+	stalls = two_packets(&n, &par, tails);
 	assert_int_equal(tails[0], 29);
 	assert_int_equal(tails[1], tail2);
 	/* the second head (ready at 11) waited for its credit, every tick counted as a stall */
-	{
-		uint64_t stalls = 0;
-
-		for (int v = 0; v < 3; v++)
-			stalls += n.regs[0].vc_ctr[0][v][DFLY_VC_CREDIT_STALL];
-		assert_int_equal(stalls, (credit_back - 11) * 2);
-	}
+	assert_int_equal(stalls, (credit_back - 11) * 2);
 	assert_drained(&n);
 	net_free(&n);
 }
@@ -1979,26 +1989,11 @@ static void damq_two_packets(uint32_t res, uint64_t tail2, uint64_t stalls_want,
 	struct asic_params par = damq_params(8, res);
 	struct asic_damq_stat st;
 	struct net n;
-	struct asic_pkt pk[2];
-	struct asic_ejection ej[4];
-	uint64_t tails[2] = {0, 0}, stalls = 0;
+	uint64_t tails[2], stalls;
 
-	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
-	for (int i = 0; i < 2; i++) {
-		pkt_init(&pk[i], 0, 1, 0);
-		pk[i].id = (uint32_t)i;
-		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
-	}
-	for (uint64_t c = 0; c < 100; c++) {
-		unsigned got = net_cycle(&n, c, ej, 4);
-
-		for (unsigned k = 0; k < got; k++)
-			tails[ej[k].pkt->id] = ej[k].tail_cycle;
-	}
+	stalls = two_packets(&n, &par, tails);
 	assert_int_equal(tails[0], 29);
 	assert_int_equal(tails[1], tail2);
-	for (int v = 0; v < 3; v++)
-		stalls += n.regs[0].vc_ctr[0][v][DFLY_VC_CREDIT_STALL];
 	assert_int_equal(stalls, stalls_want);
 	asic_damq_stat(n.as[0], 1, &st);
 	assert_int_equal(st.pool_allocs, allocs_want);

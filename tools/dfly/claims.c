@@ -544,6 +544,7 @@ static int read_sim(const char *path, struct cl_sim *s)
 				      "min_inj",  "max_min", "cov",     "generated",     "cycles"};
 	double *dst[] = {&s->accepted, &s->lat_avg, &s->lat_p99, &s->misrouted, &s->hops,
 			 &s->min_inj,  &s->max_min, &s->cov,     &s->generated, &s->cycles};
+	enum { C_MIN_INJ = 5, C_MAX_MIN = 6 }; /* their places in names[] */
 	char hline[1024], line[1024], *hdr[64], *f[64];
 	int col[10], nh, inv;
 	FILE *fp = fopen(path, "r");
@@ -569,7 +570,7 @@ static int read_sim(const char *path, struct cl_sim *s)
 
 			/* dfly sim writes max/min = 0 when a router injected nothing (min 0): the
 			 * ratio is unbounded, the most unfair figure there is, not the least */
-			if (dst[i] == &s->max_min && strtod(f[col[5]], NULL) <= 0)
+			if (i == C_MAX_MIN && strtod(f[col[C_MIN_INJ]], NULL) <= 0)
 				v = INFINITY;
 			*dst[i] += v;
 		}
