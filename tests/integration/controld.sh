@@ -42,7 +42,7 @@ cmp -s "$tmp/inside.csv" "$tmp/outside.csv" ||
 echo "ok: dfly-controld gives the same run as the firmware inside"
 
 # 2. SIGKILL under load, restart
-long="--set sim.warmup=60000 --set sim.measure=20000 --loads 0.3"
+long="--set sim.warmup=15000 --set sim.measure=5000 --loads 0.3"
 # shellcheck disable=SC2086
 "$controld" "$cfg" --instance "$inst" $mech --quiet 2>"$tmp/cd2.log" &
 cd2=$!
