@@ -43,9 +43,10 @@
 #define ASIC_PKT_PBVEC            0x80u  /**< carries the in-band PB vector in pb_vec */
 #define ASIC_PKT_DECIDING         0x100u /**< source-adaptive decision made here, not yet granted */
 #define ASIC_PKT_SYNTH                                                                             \
-	0x200u                 /**< a generator's packet (dfly-switch): sunk at its node, its      \
-				    payload (if any) opaque; else a host frame */
-#define ASIC_REASON_NONE 0xffu /**< no decision counter pending */
+	0x200u                  /**< a generator's packet (dfly-switch): sunk at its node, its     \
+				     payload (if any) opaque; else a host frame */
+#define ASIC_PKT_REPLY   0x400u /**< class: a reply (traffic.reqrep), else a request */
+#define ASIC_REASON_NONE 0xffu  /**< no decision counter pending */
 
 /** Modes whose route stage decides in transit, at every head, every allocation round. */
 /**

@@ -508,15 +508,17 @@ static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, 
 			      bool towards_root, uint32_t dst_group, bool misroute)
 {
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
-	uint32_t kind = dfly_topo_port_kind(as->topo, port);
+	uint32_t kind = dfly_topo_port_kind(as->topo, port), off;
 	enum dfly_role r;
 
 	if (kind == DFLY_PORT_TERMINAL)
 		return 0;
 	r = hop_role(as, pk, kind, towards_root, dst_group, misroute);
+	/* a reply's VCs follow the request class's (traffic.reqrep) */
+	off = (pk->flags & ASIC_PKT_REPLY) ? k->reply_vc[kind] : 0;
 	if (r == DFLY_ROLE_D2 && pk->ghops > 1 && k->vc_d2_long != 0)
-		return k->vc_d2_long;
-	return k->vc_map[r];
+		return k->vc_d2_long + off;
+	return k->vc_map[r] + off;
 }
 
 /* Occupancy Q of output @p port as UGAL and PB see it: phits used downstream on @p vc (or on

@@ -436,6 +436,8 @@ void asic_pkt_wire(const struct asic_pkt *pk, struct dfly_wire_data *d)
 		f |= DFLY_WIRE_F_PB;
 	if (pk->flags & ASIC_PKT_NOINTER)
 		f |= DFLY_WIRE_F_NOINTER;
+	if (pk->flags & ASIC_PKT_REPLY)
+		f |= DFLY_WIRE_F_REPLY;
 	memset(d, 0, sizeof(*d));
 	d->flags = f;
 	d->global_hops = pk->ghops;

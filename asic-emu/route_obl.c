@@ -16,45 +16,68 @@
  * latest position of its kind. From any allowed VC the rest of the path still climbs the
  * sequence, so a deadlock-free escape exists (thesis Theorem 1).
  */
-#define FLEX_SEQ_MAX (2 * DFLY_MAX_VCS)
+#define FLEX_SEQ_MAX (4 * DFLY_MAX_VCS)
 
-static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, uint8_t kind[FLEX_SEQ_MAX],
-					    uint8_t vc[FLEX_SEQ_MAX], const uint32_t M)
+/* Append one class's sequence to @p kind / @p vc from position @p n: the VCs [lo, hi) of each
+ * link kind (index DFLY_PORT_LOCAL, DFLY_PORT_GLOBAL), the role map shifted by lo. @return the
+ * new length. */
+static ASIC_ALWAYS_INLINE unsigned flex_seq_class(const struct asic *as, uint8_t *kind, uint8_t *vc,
+						  unsigned n, const uint32_t lo[3],
+						  const uint32_t hi[3], const uint32_t M)
 {
 	static const uint8_t min_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_D2};
 	static const uint8_t val_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_I1,
 					    DFLY_ROLE_I2, DFLY_ROLE_G2, DFLY_ROLE_D2};
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	const uint8_t *roles = M == DFLY_MODE_MIN ? min_roles : val_roles;
-	unsigned nroles = M == DFLY_MODE_MIN ? 3 : 6, n = 0;
-	uint32_t used[2] = {0, 0};
+	unsigned nroles = M == DFLY_MODE_MIN ? 3 : 6, first = n;
+	uint32_t used[3] = {0, 0, 0};
 
 	for (unsigned r = 0; r < nroles; r++) {
-		bool g = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2;
+		uint8_t kd = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
+										  : DFLY_PORT_LOCAL;
 
-		used[g] |= 1u << k->vc_map[roles[r]];
+		used[kd] |= 1u << (k->vc_map[roles[r]] + lo[kd]);
 	}
-	for (unsigned g = 0; g < 2; g++) {
-		uint32_t nvc = as->par.vcs[g ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL];
-
-		for (uint32_t v = 0; v < nvc && n < FLEX_SEQ_MAX; v++) {
-			if (used[g] & (1u << v))
+	for (uint8_t kd = DFLY_PORT_LOCAL; kd <= DFLY_PORT_GLOBAL; kd++) {
+		for (uint32_t v = lo[kd]; v < hi[kd] && n < FLEX_SEQ_MAX; v++) {
+			if (used[kd] & (1u << v))
 				continue;
-			kind[n] = g ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL;
+			kind[n] = kd;
 			vc[n++] = (uint8_t)v;
 		}
 	}
 	for (unsigned r = 0; r < nroles && n < FLEX_SEQ_MAX; r++) {
 		uint8_t kd = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
 										  : DFLY_PORT_LOCAL;
-		uint8_t v = k->vc_map[roles[r]];
+		uint8_t v = (uint8_t)(k->vc_map[roles[r]] + lo[kd]);
 
-		if (n > 0 && kind[n - 1] == kd && vc[n - 1] == v)
+		if (n > first && kind[n - 1] == kd && vc[n - 1] == v)
 			continue;
 		kind[n] = kd;
 		vc[n++] = v;
 	}
 	return n;
+}
+
+/* The reference sequence of the packet's class: a request's (or the only class's) over its VCs;
+ * a reply's is the request sequence followed by the reply class's own (thesis §5.2.2, Theorem
+ * 2: "replies may use reply VCs and also request VCs"). */
+static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, const struct asic_pkt *pk,
+					    uint8_t kind[FLEX_SEQ_MAX], uint8_t vc[FLEX_SEQ_MAX],
+					    const uint32_t M)
+{
+	const uint32_t *rep = as->regs->knobs.reply_vc;
+	const uint32_t zero[3] = {0, 0, 0};
+	uint32_t all[3] = {0, as->par.vcs[DFLY_PORT_LOCAL], as->par.vcs[DFLY_PORT_GLOBAL]};
+	unsigned n;
+
+	if (rep[DFLY_PORT_LOCAL] == 0)
+		return flex_seq_class(as, kind, vc, 0, zero, all, M);
+	n = flex_seq_class(as, kind, vc, 0, zero, rep, M);
+	if (!(pk->flags & ASIC_PKT_REPLY))
+		return n;
+	return flex_seq_class(as, kind, vc, n, rep, all, M);
 }
 
 /* The VCs the hop out of this router may use (bit mask), for a packet going to @p target and,
@@ -66,7 +89,7 @@ static ASIC_ALWAYS_INLINE uint8_t flex_allow(const struct asic *as, const struct
 {
 	uint8_t kind[FLEX_SEQ_MAX], vc[FLEX_SEQ_MAX], allow = 0;
 	struct dfly_hop hops[6];
-	unsigned n, m = flex_seq(as, kind, vc, M);
+	unsigned n, m = flex_seq(as, pk, kind, vc, M);
 	int ptr = (int)m - 1, pos = -1;
 
 	n = dfly_topo_min_path(as->topo, as->router, target, pk->dst_node, hops);

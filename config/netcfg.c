@@ -176,6 +176,10 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("vcs.global", NC_U32, vc_global, 2, 1, DFLY_MAX_VCS, "VCs per global port"),
 	NC_E("vcs.flexvc", flexvc, nc_flexvc_names,
 	     "FlexVC VC choice (MIN, VAL): off | jsq | highest | lowest | random"),
+	NC_I("vcs.reply_local", NC_U32, vc_reply_local, 0, 0, DFLY_MAX_VCS,
+	     "traffic.reqrep: local VCs of the reply class, the last ones; 0 = half"),
+	NC_I("vcs.reply_global", NC_U32, vc_reply_global, 0, 0, DFLY_MAX_VCS,
+	     "traffic.reqrep: global VCs of the reply class, the last ones; 0 = half"),
 
 	NC_G("links"),
 	NC_I("links.local_latency", NC_U32, lat_local, 10, 1, NC_LAT_MAX, "cycles"),
@@ -314,6 +318,9 @@ static const struct nc_setting nc_settings[] = {
 	     "bursty-un: B, mean packets per burst to one destination (thesis 5.3: 5)"),
 	NC_D("traffic.mix_un", mix_un, 0.5, 0.0, 1.0,
 	     "mix: probability that a packet is UN, else ADV+1 (spec 7.2 gives none)"),
+	NC_B("traffic.reqrep", reqrep, false,
+	     "request-reply (spec 7.5): requests of the pattern at half the load, each answered "
+	     "by a same-size reply on the reply VCs (MIN, VAL)"),
 	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest | dest-block"),
 	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
 
@@ -1398,6 +1405,32 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	char what[64], roles[64];
 
 	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
+	if (cfg->reqrep) {
+		uint32_t rl, rg;
+
+		if (!dfly_mode_is(cfg->mode, DFLY_MODEF_FLEXVC))
+			return nc_fail(
+			    c, "traffic.reqrep",
+			    "request-reply is built for the oblivious mechanisms (%s) "
+			    "only, not %s: adaptive routing would mix the classes in its "
+			    "occupancy and needs minCred (spec 2.4), not built",
+			    dfly_mode_list(DFLY_MODEF_FLEXVC, roles, sizeof(roles)),
+			    dfly_mode_name(cfg->mode));
+		dfly_netcfg_reply_vcs(cfg, &rl, &rg);
+		/* each class its own copy of the reference path (spec 2.2's doubled path) */
+		if (rl < need_l || cfg->vc_local < rl + need_l)
+			return nc_fail(
+			    c, cfg->vc_reply_local != 0 ? "vcs.reply_local" : "vcs.local",
+			    "request-reply with %s needs %" PRIu32 " local VCs per class: "
+			    "%" PRIu32 " request + %" PRIu32 " reply (spec 2.2)",
+			    dfly_mode_name(cfg->mode), need_l, cfg->vc_local - rl, rl);
+		if (rg < need_g || cfg->vc_global < rg + need_g)
+			return nc_fail(
+			    c, cfg->vc_reply_global != 0 ? "vcs.reply_global" : "vcs.global",
+			    "request-reply with %s needs %" PRIu32 " global VCs per class: "
+			    "%" PRIu32 " request + %" PRIu32 " reply (spec 2.2)",
+			    dfly_mode_name(cfg->mode), need_g, cfg->vc_global - rg, rg);
+	}
 	if (dfly_mode_is(cfg->mode, DFLY_MODEF_PATH_A))
 		snprintf(what, sizeof(what), "%s with path_a %s%s", dfly_mode_name(cfg->mode),
 			 dfly_val_variant_name(cfg->val_variant),
@@ -1437,7 +1470,9 @@ static bool nc_fail_possible(const struct dfly_netcfg *cfg)
 {
 	if (nc_nonmin(cfg))
 		return true;
-	return cfg->vc_local >= 4 && cfg->vc_global >= 2 && cfg->flexvc == DFLY_FLEXVC_OFF;
+	/* request-reply: the VCs above MIN's are the reply class's */
+	return cfg->vc_local >= 4 && cfg->vc_global >= 2 && cfg->flexvc == DFLY_FLEXVC_OFF &&
+	       !cfg->reqrep;
 }
 
 bool dfly_netcfg_failover(const struct dfly_netcfg *cfg)
@@ -1875,6 +1910,15 @@ int dfly_netcfg_setting_get(size_t i, struct dfly_netcfg_setting *d)
  * VC requirements (spec §2.2)
  */
 
+void dfly_netcfg_reply_vcs(const struct dfly_netcfg *cfg, uint32_t *local, uint32_t *global)
+{
+	*local = *global = 0;
+	if (!cfg->reqrep)
+		return;
+	*local = cfg->vc_reply_local != 0 ? cfg->vc_reply_local : cfg->vc_local / 2;
+	*global = cfg->vc_reply_global != 0 ? cfg->vc_reply_global : cfg->vc_global / 2;
+}
+
 void dfly_netcfg_vc_needs(const struct dfly_netcfg *cfg, uint32_t *local, uint32_t *global,
 			  uint8_t vc_map[DFLY_ROLE_COUNT])
 {
@@ -1894,6 +1938,14 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->val_recompute = cfg->val_recompute;
 	k->val_exclude = cfg->val_exclude;
 	k->flexvc = (uint32_t)cfg->flexvc;
+	if (cfg->reqrep) {
+		uint32_t rl, rg;
+
+		/* the request class: the first VCs; the reply class's start */
+		dfly_netcfg_reply_vcs(cfg, &rl, &rg);
+		k->reply_vc[DFLY_PORT_LOCAL] = cfg->vc_local - rl;
+		k->reply_vc[DFLY_PORT_GLOBAL] = cfg->vc_global - rg;
+	}
 	k->in_transit_priority = cfg->in_transit_priority;
 	k->ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);
 	k->ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);

@@ -114,6 +114,8 @@ struct dfly_netcfg {
 	uint32_t vc_local;  /**< vcs.local: default 4 */
 	uint32_t vc_global; /**< vcs.global: default 2 */
 	int flexvc;         /**< vcs.flexvc: enum dfly_flexvc_sel, default 0 "off" (spec 2.4) */
+	uint32_t vc_reply_local;  /**< vcs.reply_local: reply class's local VCs (0: half) */
+	uint32_t vc_reply_global; /**< vcs.reply_global: reply class's global VCs (0: half) */
 
 	/* links.* (cycles) */
 	uint32_t lat_local;    /**< links.local_latency: default 10 */
@@ -203,6 +205,7 @@ struct dfly_netcfg {
 	int adv_offset;                  /**< N of adv+N / adv-N; 1 for mix (its ADV+1) */
 	double burst_len;                /**< traffic.burst_length: bursty-un's B, packets */
 	double mix_un;                   /**< traffic.mix_un: mix's share of UN packets */
+	bool reqrep;                     /**< traffic.reqrep: request-reply (spec 7.5) */
 	double load;                     /**< traffic.load: phits/(node·cycle), default 0.1 */
 	enum dfly_inj_select inj_select; /**< traffic.injection_vc: "jsq" (default) | ... */
 	enum dfly_source_mode source;    /**< traffic.source: "skip" (default) | "unbounded" */
@@ -285,6 +288,9 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 
 /** Whether routing.failover runs for @p cfg ("auto": every mode but MIN without 4/2 VCs). */
 bool dfly_netcfg_failover(const struct dfly_netcfg *cfg);
+
+/** traffic.reqrep: the VCs of the reply class per port (the last ones); 0, 0 without it. */
+void dfly_netcfg_reply_vcs(const struct dfly_netcfg *cfg, uint32_t *local, uint32_t *global);
 
 /**
  * VCs the configured mechanism needs per local and global port (spec §2.2): MIN 2/1; VAL with a

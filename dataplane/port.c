@@ -166,6 +166,8 @@ static uint16_t asic_flags(uint8_t f)
 		a |= ASIC_PKT_PBVEC;
 	if (f & DFLY_WIRE_F_NOINTER)
 		a |= ASIC_PKT_NOINTER;
+	if (f & DFLY_WIRE_F_REPLY)
+		a |= ASIC_PKT_REPLY;
 	return a;
 }
 

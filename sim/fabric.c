@@ -490,7 +490,7 @@ uint32_t dfly_fabric_pick_dst(struct dfly_fabric *fab, uint32_t n)
 
 void dfly_fabric_set_load(struct dfly_fabric *fab, double load)
 {
-	dfly_gen_set_load(&fab->gen, load, fab->cfg.pkt_phits);
+	dfly_gen_set_load(&fab->gen, fab->cfg.reqrep ? load / 2 : load, fab->cfg.pkt_phits);
 }
 
 static void generate(struct dfly_fabric *fab)
@@ -697,8 +697,9 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			}
 		}
 	}
-	if (dfly_gen_init(&fab->gen, t, cfg->pattern, cfg->adv_offset, cfg->load, cfg->pkt_phits,
-			  seed) < 0 ||
+	/* request-reply: the requests at half the load, their replies the other half (spec 7.5) */
+	if (dfly_gen_init(&fab->gen, t, cfg->pattern, cfg->adv_offset,
+			  cfg->reqrep ? cfg->load / 2 : cfg->load, cfg->pkt_phits, seed) < 0 ||
 	    dfly_gen_set_shape(&fab->gen, cfg->burst_len, cfg->mix_un) < 0) {
 		snprintf(err, errlen, "traffic: cannot set up the sources of %s", cfg->path);
 		errno = EINVAL;
@@ -707,6 +708,7 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	if (dfly_edge_init(&fab->edge, t, &fab->gen, cfg->pkt_phits,
 			   cfg->source == DFLY_SRC_UNBOUNDED, NULL) < 0)
 		goto out_nomem;
+	fab->edge.reqrep = cfg->reqrep;
 	{
 		int rc;
 
@@ -1139,6 +1141,9 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
 	res->offered = fab->cfg.load;
 	res->generated = fab->st.m_attempts * (double)fab->cfg.pkt_phits / (M * t->nodes);
 	res->accepted = (double)fab->st.m_phits / (M * t->nodes);
+	res->accepted_rep = (double)fab->st.m_rep_phits / (M * t->nodes);
+	if (fab->st.m_rep_pkts)
+		res->lat_avg_rep = fab->st.m_rep_lat_sum / fab->st.m_rep_pkts;
 	res->pkts_delivered = fab->st.m_pkts;
 	if (fab->st.m_pkts) {
 		res->lat_avg = fab->st.m_lat_sum / fab->st.m_pkts;

@@ -25,10 +25,13 @@ struct asic;
 
 /** Results of one run (one mechanism, pattern, load and seed). */
 struct dfly_sim_result {
-	double offered;   /**< configured load, phits/(node·cycle) */
-	double generated; /**< load the sources attempted in the window */
-	double accepted;  /**< phits delivered in the window / (window · nodes) */
-	double lat_avg;   /**< cycles, generation → tail delivery, packets delivered in window */
+	double offered;      /**< configured load, phits/(node·cycle) */
+	double generated;    /**< load the sources attempted in the window */
+	double accepted;     /**< phits delivered in the window / (window · nodes) */
+	double accepted_rep; /**< traffic.reqrep: the replies' part of accepted (requests: the
+				  rest) */
+	double lat_avg_rep;  /**< traffic.reqrep: the replies' lat_avg */
+	double lat_avg; /**< cycles, generation → tail delivery, packets delivered in window */
 	double lat_p50, lat_p99;
 	uint64_t lat_max;
 	double net_lat_avg;   /**< cycles, injection-queue exit → tail delivery */

@@ -101,6 +101,18 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 		uint32_t n = n0 + i;
 		struct asic_pkt *q;
 
+		while (s->r_head != NULL) {
+			struct asic_pkt *h = s->r_head;
+
+			if (!asic_inject(as, i, h, now))
+				break;
+			s->r_head = h->next;
+			if (s->r_head == NULL)
+				s->r_tail = NULL;
+			st->queued_src--;
+			st->gen_total++;
+			injected++;
+		}
 		while (e->unbounded && s->q_head != NULL) {
 			struct asic_pkt *h = s->q_head, *nx = h->next;
 
@@ -178,6 +190,60 @@ static void tap_delivery(const struct dfly_edge *e, const struct asic_ejection *
 	e->tap(e->tap_ctx, &d);
 }
 
+/* The window's statistics of a delivered generated packet (its generation in the window). */
+static void account(struct dfly_edge_lane *ln, const struct asic_pkt *pk,
+		    const struct asic_ejection *ej)
+{
+	struct dfly_edge_stats *st = ln->st;
+	uint64_t lat;
+
+	/* clocks of two processes (dfly-switch): never below 0 */
+	lat = ej->tail_cycle >= pk->gen_cycle ? ej->tail_cycle - pk->gen_cycle : 0;
+	st->m_pkts++;
+	st->m_phits += pk->len;
+	st->m_lat_sum += (double)lat;
+	st->m_net_lat_sum +=
+	    (double)(ej->tail_cycle >= pk->inj_cycle ? ej->tail_cycle - pk->inj_cycle : 0);
+	ln->lat_hist[lat < DFLY_EDGE_LAT_BUCKETS ? lat : DFLY_EDGE_LAT_BUCKETS - 1]++;
+	if (lat > st->m_lat_max)
+		st->m_lat_max = lat;
+	st->m_nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
+	st->m_hops += pk->lhops + pk->ghops;
+	st->m_lhops += pk->lhops;
+	st->m_ghops += pk->ghops;
+	if (pk->flags & ASIC_PKT_REPLY) {
+		st->m_rep_pkts++;
+		st->m_rep_phits += pk->len;
+		st->m_rep_lat_sum += (double)lat;
+	}
+}
+
+/* traffic.reqrep: the delivered request @p pk becomes its reply, generated at @p now, queued at
+ * its destination node (the router that ejected it, so this lane's). */
+static void make_reply(struct dfly_edge_lane *ln, struct asic_pkt *pk, uint64_t now)
+{
+	struct dfly_edge_node *s = &ln->edge->node[pk->dst_node];
+	uint32_t src = pk->src_node, dst = pk->dst_node;
+	uint16_t len = pk->len;
+
+	memset(pk, 0, sizeof(*pk));
+	pk->src_node = dst;
+	pk->dst_node = src;
+	pk->val_router = ASIC_NONE;
+	pk->cand_root = ASIC_NONE;
+	pk->flags = ASIC_PKT_SYNTH | ASIC_PKT_REPLY;
+	pk->len = len;
+	pk->gen_cycle = now;
+	pk->id = ln->next_id++;
+	pk->next = NULL;
+	if (s->r_tail != NULL)
+		s->r_tail->next = pk;
+	else
+		s->r_head = pk;
+	s->r_tail = pk;
+	ln->st->queued_src++;
+}
+
 unsigned dfly_edge_collect_burst(struct dfly_edge_lane *ln, struct asic *as, uint64_t now,
 				 struct asic_ejection *host, unsigned *nhost)
 {
@@ -190,14 +256,13 @@ unsigned dfly_edge_collect_burst(struct dfly_edge_lane *ln, struct asic *as, uin
 
 	for (unsigned k = 0; k < n; k++) {
 		struct asic_pkt *pk = ej[k].pkt;
-		uint64_t lat;
 
 		if (!(pk->flags & ASIC_PKT_SYNTH)) {
 			host[(*nhost)++] = ej[k];
 			continue;
 		}
-		done[ndone++] = pk;
 		if (ej[k].drop) {
+			done[ndone++] = pk;
 			st->drop_fabric++;
 			continue;
 		}
@@ -208,23 +273,12 @@ unsigned dfly_edge_collect_burst(struct dfly_edge_lane *ln, struct asic *as, uin
 			st->last_delivery = now;
 		if (e->tap)
 			tap_delivery(e, &ej[k]);
-		if (!e->measuring || pk->gen_cycle < from)
-			continue;
-		/* clocks of two processes (dfly-switch): never below 0 */
-		lat = ej[k].tail_cycle >= pk->gen_cycle ? ej[k].tail_cycle - pk->gen_cycle : 0;
-		st->m_pkts++;
-		st->m_phits += pk->len;
-		st->m_lat_sum += (double)lat;
-		st->m_net_lat_sum +=
-		    (double)(ej[k].tail_cycle >= pk->inj_cycle ? ej[k].tail_cycle - pk->inj_cycle
-							       : 0);
-		ln->lat_hist[lat < DFLY_EDGE_LAT_BUCKETS ? lat : DFLY_EDGE_LAT_BUCKETS - 1]++;
-		if (lat > st->m_lat_max)
-			st->m_lat_max = lat;
-		st->m_nonmin += (pk->flags & ASIC_PKT_NONMIN) != 0;
-		st->m_hops += pk->lhops + pk->ghops;
-		st->m_lhops += pk->lhops;
-		st->m_ghops += pk->ghops;
+		if (e->measuring && pk->gen_cycle >= from)
+			account(ln, pk, &ej[k]);
+		if (e->reqrep && !(pk->flags & ASIC_PKT_REPLY))
+			make_reply(ln, pk, ej[k].tail_cycle);
+		else
+			done[ndone++] = pk;
 	}
 	if (ndone > 0)
 		ln->ops->free_burst(ln->pool, done, ndone);
@@ -248,6 +302,9 @@ void dfly_edge_stats_add(struct dfly_edge_stats *t, const struct dfly_edge_stats
 	t->m_hops += d->m_hops;
 	t->m_lhops += d->m_lhops;
 	t->m_ghops += d->m_ghops;
+	t->m_rep_pkts += d->m_rep_pkts;
+	t->m_rep_phits += d->m_rep_phits;
+	t->m_rep_lat_sum += d->m_rep_lat_sum;
 	t->m_lat_sum += d->m_lat_sum;
 	t->m_net_lat_sum += d->m_net_lat_sum;
 	if (d->m_lat_max > t->m_lat_max)

@@ -58,7 +58,9 @@ struct dfly_edge_stats {
 	uint64_t queued_src;  /**< in unbounded source queues (a lane's: a difference, may wrap) */
 	uint64_t last_delivery; /**< latest cycle a packet was delivered */
 	uint64_t m_attempts, m_pkts, m_phits, m_nonmin, m_hops, m_lhops, m_ghops;
-	double m_lat_sum, m_net_lat_sum; /**< sums of integers below 2^53: exact in any order */
+	uint64_t m_rep_pkts, m_rep_phits; /**< traffic.reqrep: the replies among m_pkts, m_phits */
+	double m_rep_lat_sum;             /**< traffic.reqrep: the replies' latency sum */
+	double m_lat_sum, m_net_lat_sum;  /**< sums of integers below 2^53: exact in any order */
 	uint64_t m_lat_max;
 };
 
@@ -75,19 +77,26 @@ struct dfly_edge_pool_ops {
 	void (*free_burst)(void *pool, struct asic_pkt **pkts, unsigned n);
 };
 
-/** A node's unbounded source queue (traffic.source = "unbounded"). */
+/** A node's unbounded source queue (traffic.source = "unbounded"), and its replies waiting
+ *  for injection (traffic.reqrep: a node never refuses a request, spec 7.5). */
 struct dfly_edge_node {
 	struct asic_pkt *q_head, *q_tail;
 	uint64_t q_len;
+	struct asic_pkt *r_head, *r_tail;
 };
 
 /** The nodes of a network, shared by every lane. */
 struct dfly_edge {
 	const struct dfly_topo *topo;
-	struct dfly_gen *gen;        /**< the nodes' sources (the caller's) */
-	const bool *gen_node;        /**< [node]: runs a generator; NULL: every node does */
-	uint32_t pkt_phits;          /**< size of a generated packet */
-	bool unbounded;              /**< unbounded source queues, else generate-or-skip */
+	struct dfly_gen *gen; /**< the nodes' sources (the caller's) */
+	const bool *gen_node; /**< [node]: runs a generator; NULL: every node does */
+	uint32_t pkt_phits;   /**< size of a generated packet */
+	bool unbounded;       /**< unbounded source queues, else generate-or-skip */
+	/** request-reply (traffic.reqrep, spec 7.5): a delivered request becomes, in the same
+	 *  descriptor, a reply of its size from its destination to its source, generated at the
+	 *  tail's arrival, queued at that node and injected before its new requests (it counts
+	 *  in queued_src while it waits); the caller generates requests at half the load */
+	bool reqrep;
 	struct dfly_edge_node *node; /**< [node] */
 	/** the measurement window is open (dfly sim: from sim.warmup for sim.measure cycles;
 	 *  dfly-switch: always, packets counted by measure_from) */

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 14u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 15u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -402,6 +402,12 @@ struct dfly_regs_knobs {
 	 *  olm::nominateCandidates [xcheck]); 0 "all" (default), uniform among the valid
 	 *  candidates (CBAR §IV-A; spec §4.10, §5.3) */
 	uint32_t cand_draw_one;
+	/** traffic.reqrep (spec §2.4, §7.5): the VC classes. 0: one class. Else the request
+	 *  class has the first reply_vc[kind] VCs of each link kind (local, global: index
+	 *  DFLY_PORT_LOCAL, DFLY_PORT_GLOBAL), the reply class the rest; a reply's role VC is
+	 *  vc_map[role] + reply_vc[kind] and under FlexVC it may also take any request VC of the
+	 *  kind (the concatenated sequence of thesis Theorem 2) */
+	uint32_t reply_vc[3];
 };
 
 /**

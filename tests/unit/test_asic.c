@@ -536,8 +536,8 @@ static void test_val_roles(void **state)
  * role map (l0, g0, l1). VAL uses all of 4/2: LOWEST puts every hop on VC 0, HIGHEST keeps the
  * role map except where a hop's role is not its latest place (below).
  */
-static void flexvc_hops(enum dfly_route_mode mode, const uint8_t *map, uint32_t sel, uint64_t lv[4],
-			uint64_t gv[2])
+static void flexvc_hops_class(enum dfly_route_mode mode, const uint8_t *map, uint32_t sel,
+			      int reqrep, uint64_t lv[4], uint64_t gv[2])
 {
 	struct asic_params par = default_params(32);
 	struct net n;
@@ -547,14 +547,21 @@ static void flexvc_hops(enum dfly_route_mode mode, const uint8_t *map, uint32_t 
 	unsigned done = 0;
 
 	net_build(&n, 2, 4, 2, &par, mode, map);
-	for (uint32_t r = 0; r < n.topo->routers; r++)
+	for (uint32_t r = 0; r < n.topo->routers; r++) {
 		n.regs[r].knobs.flexvc = sel;
+		if (reqrep) { /* MIN's 2/1 twice: the reply class from l2, g1 */
+			n.regs[r].knobs.reply_vc[DFLY_PORT_LOCAL] = 2;
+			n.regs[r].knobs.reply_vc[DFLY_PORT_GLOBAL] = 1;
+		}
+	}
 	for (uint32_t i = 0; i < NPKT; i++) {
 		uint32_t src = (i * 7) % n.topo->nodes, dst = (i * 13 + 5) % n.topo->nodes;
 
 		if (dst == src)
 			dst = (dst + 1) % n.topo->nodes;
 		pkt_init(&pk[i], src, dst, 0);
+		if (reqrep > 1)
+			pk[i].flags |= ASIC_PKT_REPLY;
 		assert_true(asic_inject(n.as[src / 2], src % 2, &pk[i], i * 2000));
 		for (uint64_t c = i * 2000; c < i * 2000 + 2000; c++) {
 			unsigned got = net_cycle(&n, c, ej, 64);
@@ -580,6 +587,49 @@ static void flexvc_hops(enum dfly_route_mode mode, const uint8_t *map, uint32_t 
 	assert_drained(&n);
 	net_free(&n);
 	free(pk);
+}
+
+static void flexvc_hops(enum dfly_route_mode mode, const uint8_t *map, uint32_t sel, uint64_t lv[4],
+			uint64_t gv[2])
+{
+	flexvc_hops_class(mode, map, sel, 0, lv, gv);
+}
+
+/*
+ * Request-reply (traffic.reqrep) under MIN with 4/2 VCs, 2/1 per class (spec 2.2, 2.4): a
+ * request keeps to l0 l1 g0, a reply to l2 l3 g1 on its role map; under FlexVC a reply may also
+ * take the request VCs (the concatenated sequence, request VCs first: thesis Theorem 2), a
+ * request never the reply VCs. LOWEST shows it: replies then travel on l0 and g0.
+ */
+static void test_reqrep_classes(void **state)
+{
+	uint64_t lv[4], gv[2];
+
+	(void)state;
+	flexvc_hops_class(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_OFF, 1, lv, gv);
+	assert_true(lv[0] > 0 && lv[1] > 0 && gv[0] > 0);
+	assert_true(lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
+	flexvc_hops_class(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_OFF, 2, lv, gv);
+	assert_true(lv[2] > 0 && lv[3] > 0 && gv[1] > 0);
+	assert_true(lv[0] == 0 && lv[1] == 0 && gv[0] == 0);
+	/* FlexVC, HIGHEST: each class's own role VCs are its latest places */
+	flexvc_hops_class(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_HIGHEST, 1, lv, gv);
+	assert_true(lv[0] > 0 && lv[1] > 0 && gv[0] > 0);
+	assert_true(lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
+	flexvc_hops_class(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_HIGHEST, 2, lv, gv);
+	assert_true(lv[2] > 0 && lv[3] > 0 && gv[1] > 0);
+	assert_true(lv[0] == 0 && lv[1] == 0 && gv[0] == 0);
+	/* LOWEST: a reply takes the first request VC of each kind; a request too */
+	flexvc_hops_class(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_LOWEST, 2, lv, gv);
+	assert_true(lv[0] > 0 && gv[0] > 0);
+	assert_true(lv[1] == 0 && lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
+	flexvc_hops_class(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_LOWEST, 1, lv, gv);
+	assert_true(lv[0] > 0 && gv[0] > 0);
+	assert_true(lv[1] == 0 && lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
+	/* JSQ with equal credits, requests: the higher of l0 l1 where both are allowed (D2),
+	 * never a reply VC */
+	flexvc_hops_class(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_JSQ, 1, lv, gv);
+	assert_true(lv[1] > 0 && gv[0] > 0 && lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
 }
 
 static void test_flexvc_allowed(void **state)
@@ -2132,6 +2182,7 @@ int main(void)
 	    cmocka_unit_test(test_ctrl_charge),
 	    cmocka_unit_test(test_val_roles),
 	    cmocka_unit_test(test_flexvc_allowed),
+	    cmocka_unit_test(test_reqrep_classes),
 	    cmocka_unit_test(test_table_double_buffer),
 	    cmocka_unit_test(test_ugal_per_vc_boundary),
 	    cmocka_unit_test(test_ugal_remove_rtt),

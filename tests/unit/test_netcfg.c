@@ -274,6 +274,25 @@ static void test_mechanism(void **state)
 		     "--set vcs.flexvc=jsq: vcs.flexvc: FlexVC is built for the oblivious "
 		     "mechanisms (min, val) only, not ugal: adaptive routing under FlexVC needs "
 		     "minCred (spec 2.4), not built");
+	/* request-reply (spec 7.5): the oblivious mechanisms, each class its reference path */
+	expect_error(BASE, (const char *const[]){"routing.mechanism=ugal", "traffic.reqrep=true"},
+		     2, -EINVAL,
+		     "--set traffic.reqrep=true: traffic.reqrep: request-reply is built for the "
+		     "oblivious mechanisms (min, val) only, not ugal: adaptive routing would mix "
+		     "the classes in its occupancy and needs minCred (spec 2.4), not built");
+	expect_error(
+	    BASE,
+	    (const char *const[]){"routing.mechanism=min", "traffic.reqrep=true", "vcs.local=3"}, 3,
+	    -EINVAL,
+	    "--set vcs.local=3: vcs.local: request-reply with min needs 2 local VCs per "
+	    "class: 2 request + 1 reply (spec 2.2)");
+	expect_error(
+	    BASE,
+	    (const char *const[]){"routing.mechanism=min", "traffic.reqrep=true",
+				  "vcs.reply_global=2"},
+	    3, -EINVAL,
+	    "--set vcs.reply_global=2: vcs.reply_global: request-reply with min needs 1 global "
+	    "VCs per class: 0 request + 2 reply (spec 2.2)");
 	expect_error(BASE, (const char *const[]){"vcs.flexvc=fifo"}, 1, -EINVAL,
 		     "--set vcs.flexvc=fifo: vcs.flexvc: unknown value 'fifo' (expected one of: "
 		     "off, jsq, highest, lowest, random)");

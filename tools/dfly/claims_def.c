@@ -321,6 +321,42 @@ static void h11(struct cl_ctx *x)
 	}
 }
 
+/*
+ * CBAR Fig. 6 / thesis Fig. 4.7: latency at 0.35 with a concurrent mix of ADV+1 and UN (each
+ * packet UN with probability mix_un, spec §7.2). The figures' x axis is the split; their exact
+ * ratios are not in the text, so the three interior quarters are checked ("even in
+ * intermediate cases in which the traffic pattern is not clearly shaped").
+ */
+static void h12(struct cl_ctx *x)
+{
+	static const char *const others[] = {"olm", "pb", "val", "base", "filtered", "hybrid"};
+	static const double mix[] = {0.25, 0.5, 0.75};
+	char sets[64], what[128];
+
+	for (unsigned r = 0; r < 3; r++) {
+		const struct cl_sim *e, *o;
+
+		snprintf(sets, sizeof(sets), "traffic.mix_un=%.2f", mix[r]);
+		e = S(x, 'T', "ectn", "mix", 0.35, sets);
+		o = S(x, 'T', "olm", "mix", 0.35, sets);
+		for (unsigned i = 0; i < 6; i++) {
+			const struct cl_sim *s = S(x, 'T', others[i], "mix", 0.35, sets);
+
+			if (!e || !s)
+				continue;
+			snprintf(what, sizeof(what), "%.0f %% UN at 0.35: ECtN latency below %s's",
+				 100 * mix[r], others[i]);
+			cl_order(x, what, "ECtN", e->lat_avg, others[i], s->lat_avg);
+			if (o && i >= 3) {
+				snprintf(what, sizeof(what),
+					 "%.0f %% UN at 0.35: %s latency (OLM's)", 100 * mix[r],
+					 others[i]);
+				cl_near(x, what, s->lat_avg, o->lat_avg);
+			}
+		}
+	}
+}
+
 static void h13(struct cl_ctx *x)
 {
 	/* UN -> ADV+1 at 0.2 (CBAR §V-B): reaction times of the 10-cycle MA of % misrouted */
@@ -502,18 +538,41 @@ static const char *fair_sets(struct cl_ctx *x, char *buf, size_t len, const char
 	return buf;
 }
 
+/*
+ * The thesis's routing x global-misrouting-policy combinations of Chapter 3 (§3.3, "Src" is PB,
+ * "Obl" VAL, "In-Trns" OLM; "their original definition only considers one concrete global
+ * misrouting policy, RRG for PB and MM for OLM"). With Valiant to a router (4/2 VCs, thesis
+ * §1.4.3) RRG draws the intermediate router anywhere (path_a lgl, the default) and CRG only in
+ * the groups the source router's own global links reach (path_a -gl: "there is always a 1 hop
+ * distance towards the intermediate group, skipping the first nonminimal local hop").
+ */
+#define PRIO "router.in_transit_priority=true"
+#define AGE  "router.output_arbiter=age;router.input_arbiter=age"
+#define CRG  "routing.val.path_a=-gl"
+
 static void h20(struct cl_ctx *x)
 {
-	char b[160];
-	const struct cl_sim *s = S(x, 'T', "olm", "advc", 0.4,
-				   fair_sets(x, b, sizeof(b), "router.in_transit_priority=true"));
+	char b[3][160];
+	const struct cl_sim *s = S(x, 'T', "olm", "advc", 0.4, fair_sets(x, b[0], 160, PRIO));
+	const struct cl_sim *oc =
+	    S(x, 'T', "val", "advc", 0.4, fair_sets(x, b[1], 160, PRIO ";" CRG));
+	const struct cl_sim *sr = S(x, 'T', "pb", "advc", 0.3, fair_sets(x, b[2], 160, PRIO));
 
-	cl_part_missing(x, "Obl-CRG and Src-RRG (the misrouting policies are not settings)");
-	if (!s)
-		return;
-	cl_near(x, "In-Trns-MM min injection at 0.40, RR + priority", s->min_inj, 0.0053);
-	cl_near(x, "In-Trns-MM Max/Min", s->max_min, 79.7);
-	cl_near(x, "In-Trns-MM CoV", s->cov, 0.244);
+	if (s) {
+		cl_near(x, "In-Trns-MM min injection at 0.40, RR + priority", s->min_inj, 0.0053);
+		cl_near(x, "In-Trns-MM Max/Min", s->max_min, 79.7);
+		cl_near(x, "In-Trns-MM CoV", s->cov, 0.244);
+	}
+	if (oc) {
+		cl_near(x, "Obl-CRG min injection at 0.40", oc->min_inj, 0.3913);
+		cl_near(x, "Obl-CRG Max/Min", oc->max_min, 1.045);
+		cl_near(x, "Obl-CRG CoV", oc->cov, 0.0063);
+	}
+	if (sr) {
+		cl_near(x, "Src-RRG (PB) min injection at 0.30", sr->min_inj, 0.1589);
+		cl_near(x, "Src-RRG Max/Min", sr->max_min, 1.925);
+		cl_near(x, "Src-RRG CoV", sr->cov, 0.0483);
+	}
 }
 
 static void h21(struct cl_ctx *x)
@@ -521,7 +580,7 @@ static void h21(struct cl_ctx *x)
 	char b[160];
 	const struct cl_sim *s = S(x, 'T', "olm", "advc", 0.4, fair_sets(x, b, sizeof(b), NULL));
 
-	cl_part_missing(x, "R_out's share and Src-CRG (per-router injection not in the CSV)");
+	cl_part_missing(x, "R_out's share and Src-CRG's (per-router injection not in the CSV)");
 	if (!s)
 		return;
 	cl_near(x, "In-Trns-MM min injection at 0.40, RR", s->min_inj, 0.2634);
@@ -534,36 +593,42 @@ static void h22(struct cl_ctx *x)
 	/* age arbitration in place of RR, without in-transit priority: thesis §3.3.4, "age-based
 	 * arbitration with the priority of transit traffic over injection present similar
 	 * pathologies [to RR with priority], and are omitted" */
-	char b[160];
-	const struct cl_sim *s =
-	    S(x, 'T', "olm", "advc", 0.4,
-	      fair_sets(x, b, sizeof(b), "router.output_arbiter=age;router.input_arbiter=age"));
+	char b[2][160];
+	const struct cl_sim *s = S(x, 'T', "olm", "advc", 0.4, fair_sets(x, b[0], 160, AGE));
+	const struct cl_sim *sc =
+	    S(x, 'T', "pb", "advc", 0.55, fair_sets(x, b[1], 160, AGE ";" CRG));
 
-	cl_part_missing(x, "Src-CRG at 0.55");
-	if (!s)
-		return;
-	cl_near(x, "In-Trns-MM min injection at 0.40, age", s->min_inj, 0.3896);
-	cl_near(x, "In-Trns-MM Max/Min", s->max_min, 1.050);
-	cl_near(x, "In-Trns-MM CoV", s->cov, 0.0068);
+	if (s) {
+		cl_near(x, "In-Trns-MM min injection at 0.40, age", s->min_inj, 0.3896);
+		cl_near(x, "In-Trns-MM Max/Min", s->max_min, 1.050);
+		cl_near(x, "In-Trns-MM CoV", s->cov, 0.0068);
+	}
+	if (sc)
+		cl_near(x, "Src-CRG (PB) Max/Min at 0.55, age (still unfair)", sc->max_min, 4.167);
 }
 
 static void h23(struct cl_ctx *x)
 {
+	/* thesis §3.3.2: Src is PB (its ECN broadcast of saturated global links, §3.3); the
+	 * Src-RRG point is H20's */
+	char b[2][160];
 	const struct cl_net *n = cl_net(x, 'T');
-	const struct cl_sim *s = S(x, 'T', "ugal", "advc", 0.3, "router.in_transit_priority=true");
+	const struct cl_sim *s = S(x, 'T', "pb", "advc", 0.3, fair_sets(x, b[0], 160, PRIO));
+	const struct cl_sim *c = S(x, 'T', "pb", "advc", 0.3, PRIO ";" CRG);
 
-	cl_part_missing(x, "Src-CRG (the misrouting policy is not a setting)");
-	if (!s)
-		return;
-	/* Src-RRG: source-adaptive UGAL-L with a random intermediate group */
-	cl_check(x,
-		 100 - s->misrouted >= 15 * (1 - CL_TOL_BOUND) &&
-		     100 - s->misrouted <= 20 * (1 + CL_TOL_BOUND),
-		 "+-10%", "15-20 %", "Src-RRG %% minimal under ADVc at 0.3 = %.1f",
-		 100 - s->misrouted);
-	cl_check(x, 100 - s->misrouted > 100.0 / (2 * n->h), "ordering", "> 1/(2h)",
-		 "Src-RRG %% minimal %.1f above the ideal %.2f", 100 - s->misrouted,
-		 100.0 / (2 * n->h));
+	if (s) {
+		cl_check(x,
+			 100 - s->misrouted >= 15 * (1 - CL_TOL_BOUND) &&
+			     100 - s->misrouted <= 20 * (1 + CL_TOL_BOUND),
+			 "+-10%", "15-20 %", "Src-RRG (PB) %% minimal under ADVc at 0.3 = %.1f",
+			 100 - s->misrouted);
+		cl_check(x, 100 - s->misrouted > 100.0 / (2 * n->h), "ordering", "> 1/(2h)",
+			 "Src-RRG %% minimal %.1f above the ideal %.2f", 100 - s->misrouted,
+			 100.0 / (2 * n->h));
+	}
+	if (c)
+		cl_near(x, "Src-CRG (PB) % minimal under ADVc at 0.3 (thesis: ~40)",
+			100 - c->misrouted, 40);
 }
 
 /* ---- 9.4 indirect adaptive routing (CFG-I) ---- */
@@ -834,6 +899,48 @@ static void h39(struct cl_ctx *x)
 	}
 }
 
+static void h40(struct cl_ctx *x)
+{
+	/*
+	 * Thesis §5.3.2.2, Fig. 5.9: MIN under request-reply UN (spec 7.5: requests at half the
+	 * load, a same-size reply each), throughput at the highest offered load, 1.0. 4/2 VCs are
+	 * 2/1 per class; DAMQ at its 75 % reserve; FlexVC 6/4 is 4/3 for requests and 2/1 for
+	 * replies. "Less than a 2 % drop from peak to highest offered load" is read against the
+	 * best of 0.7, 0.8 and 0.9.
+	 */
+#define RR42 "traffic.reqrep=true;vcs.local=4;vcs.global=2"
+#define RR64 "traffic.reqrep=true;vcs.local=6;vcs.global=4;vcs.reply_local=2;vcs.reply_global=1"
+	static const double below[] = {0.7, 0.8, 0.9};
+	const struct cl_sim *b = S(x, 'T', "min", "un", 1.0, RR42);
+	const struct cl_sim *d = S(x, 'T', "min", "un", 1.0, RR42 ";buffers.mode=damq");
+	const struct cl_sim *f = S(x, 'T', "min", "un", 1.0, RR42 ";vcs.flexvc=jsq");
+	const struct cl_sim *f6 = S(x, 'T', "min", "un", 1.0, RR64 ";vcs.flexvc=jsq");
+	const struct cl_sim *p[3];
+	double peak = 0;
+	bool all = true;
+
+	for (unsigned i = 0; i < 3; i++) {
+		p[i] = S(x, 'T', "min", "un", below[i], RR64 ";vcs.flexvc=jsq");
+		all = all && p[i] != NULL;
+		if (p[i])
+			peak = fmax(peak, p[i]->accepted);
+	}
+	if (b && f)
+		cl_near(x, "FlexVC 4/2 accepted at 1.0 above MIN's (%)",
+			100 * (f->accepted / b->accepted - 1), 24.6);
+	if (d && f)
+		cl_near(x, "FlexVC 4/2 accepted at 1.0 above DAMQ's (%)",
+			100 * (f->accepted / d->accepted - 1), 17.9);
+	if (b && f6)
+		cl_near(x, "FlexVC 6/4 (4/3+2/1) accepted at 1.0 above MIN's (%)",
+			100 * (f6->accepted / b->accepted - 1), 23.7);
+	if (f6 && all)
+		cl_le(x, "FlexVC 6/4 drop from its peak (0.7-0.9) to 1.0 (%)",
+		      100 * (1 - f6->accepted / fmax(peak, f6->accepted)), 2);
+#undef RR42
+#undef RR64
+}
+
 static void h43(struct cl_ctx *x)
 {
 	/*
@@ -958,10 +1065,10 @@ const struct claim cl_claims[] = {
      "ADV+h: like ADV+1, but throughput drops after saturation for all in-transit mechanisms "
      "and VAL. OLM beats ECtN at 0.1-0.25 load",
      "thesis §4.3.1; CBAR §V-A", NULL, true, h11},
-    {"H12", "",
+    {"H12", "T",
      "Mixed ADV+1/UN at 0.35 load: ECtN best at every mix ratio; the other counter "
      "variants are close to OLM",
-     "CBAR Fig. 6; thesis Fig. 4.7", "mixed traffic (a share of nodes per pattern)", false, NULL},
+     "CBAR Fig. 6; thesis Fig. 4.7", NULL, false, h12},
     {"H13", "T",
      "UN->ADV+1 at 0.2: PB and OLM take ~100 cycles; Base and Hybrid react in ~10 cycles; "
      "Filtered lags Base slightly",
@@ -1055,10 +1162,10 @@ const struct claim cl_claims[] = {
      "Oblivious routing: FlexVC 8/4 reaches ~0.9 under UN; +8-12% at 64/256 phits; BURSTY-UN "
      "latency -4.8% (DAMQ) ... -27.6% (FlexVC 8/4)",
      "thesis §5.3.2.1", NULL, true, h39},
-    {"H40", "",
+    {"H40", "T",
      "Request-reply under MIN with 4/2 VCs: FlexVC +24.6% over baseline, +17.9% over "
-     "DAMQ",
-     "thesis §5.3.2.2", "request-reply traffic and DAMQ (issue 25)", false, NULL},
+     "DAMQ; 6/4 (4/3+2/1) +23.7% and < 2% drop after its peak",
+     "thesis §5.3.2.2", NULL, false, h40},
     {"H41", "", "Request-reply PB: FlexVC-minCred +20.4% UN throughput with 25% fewer buffers",
      "thesis §5.3.3.2", "FlexVC for adaptive routing (minCred) and request-reply (issue 25)", false,
      NULL},

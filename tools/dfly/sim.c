@@ -129,20 +129,23 @@ static void usage_sim(FILE *f)
 static const char csv_header[] =
     "mechanism,pattern,offered,accepted,lat_avg,lat_p50,lat_p99,misrouted_pct,hops_avg,"
     "min_inj,max_min,cov,seed,generated,lat_max,net_lat_avg,lhops_avg,ghops_avg,jain,"
-    "pkts_delivered,drop_inj,cycles,invariants\n";
+    "pkts_delivered,drop_inj,cycles,invariants";
 
 static void csv_row(FILE *f, const char *mech, const char *pat, uint64_t seed,
-		    const struct dfly_sim_result *r)
+		    const struct dfly_sim_result *r, bool reqrep)
 {
 	fprintf(f,
 		"%s,%s,%.4f,%.6f,%.3f,%.0f,%.0f,%.3f,%.4f,%.6f,%.4f,%.6f,%llu,%.6f,%llu,%.3f,%.4f,"
-		"%.4f,%.6f,%llu,%llu,%llu,%s\n",
+		"%.4f,%.6f,%llu,%llu,%llu,%s",
 		mech, pat, r->offered, r->accepted, r->lat_avg, r->lat_p50, r->lat_p99,
 		r->misrouted_pct, r->hops_avg, r->min_inj, r->max_min, r->cov,
 		(unsigned long long)seed, r->generated, (unsigned long long)r->lat_max,
 		r->net_lat_avg, r->lhops_avg, r->ghops_avg, r->jain,
 		(unsigned long long)r->pkts_delivered, (unsigned long long)r->drop_inj,
 		(unsigned long long)r->cycles, r->invariants_ok ? "ok" : "FAILED");
+	if (reqrep)
+		fprintf(f, ",%.6f,%.3f", r->accepted_rep, r->lat_avg_rep);
+	fputc('\n', f);
 }
 
 /* The capture file of one run: @p base itself, or with several runs
@@ -262,6 +265,7 @@ struct sim_args {
 struct sim_out {
 	FILE *csv, *ctr;                      /* open before the first run */
 	bool head_done;                       /* the table's heading printed */
+	bool reqrep;                          /* a run has traffic.reqrep: its CSV columns */
 	uint64_t cycles, router_cycles, pkts; /* totals for the speed line */
 	int status;                           /* exit status so far */
 };
@@ -497,6 +501,7 @@ static int sim_check(const struct sim_args *a, struct sim_out *o)
 			if ((rc = sim_plan(a, mi, pi, &cfg)) != 0)
 				return rc;
 			runs += (uint64_t)cfg.seeds * (uint64_t)(a->nloads ? a->nloads : 1);
+			o->reqrep |= cfg.reqrep;
 		}
 	}
 	if (a->fopts.shm_instance && runs > 1) {
@@ -512,7 +517,8 @@ static int sim_check(const struct sim_args *a, struct sim_out *o)
 			fprintf(stderr, "dfly sim: %s: %s\n", a->csv_path, strerror(errno));
 			return 2;
 		}
-		fputs(csv_header, o->csv);
+		/* traffic.reqrep: the replies' figures last (requests: accepted less replies') */
+		fprintf(o->csv, "%s%s\n", csv_header, o->reqrep ? ",accepted_rep,lat_avg_rep" : "");
 	}
 	if (a->ctr_path != NULL) {
 		o->ctr = fopen(a->ctr_path, "w");
@@ -620,7 +626,7 @@ static int sim_run(const struct sim_args *a, struct sim_out *o, const struct dfl
 	o->pkts += r->dlv_total;
 	dfly_fabric_destroy(fab);
 	if (o->csv)
-		csv_row(o->csv, dfly_mode_name(cfg->mode), patname, seed, r);
+		csv_row(o->csv, dfly_mode_name(cfg->mode), patname, seed, r, o->reqrep);
 	if (r->deadlock || !r->invariants_ok || !r->drained) {
 		fprintf(stderr, "dfly sim: %s %s load %.3f seed %llu: %s\n",
 			dfly_mode_name(cfg->mode), patname, cfg->load, (unsigned long long)seed,
@@ -638,6 +644,10 @@ static void sim_report_point(const struct dfly_netcfg *cfg, const char *patname,
 	       dfly_mode_name(cfg->mode), patname, cfg->load, acc->accepted / n, acc->lat_avg / n,
 	       acc->lat_p50 / n, acc->lat_p99 / n, acc->misrouted_pct / n, acc->hops_avg / n,
 	       acc->min_inj / n, acc->max_min / n, acc->cov / n);
+	if (cfg->reqrep)
+		printf("      of which requests %.4f, replies %.4f (reply latency %.1f)\n",
+		       (acc->accepted - acc->accepted_rep) / n, acc->accepted_rep / n,
+		       acc->lat_avg_rep / n);
 	fflush(stdout);
 }
 
@@ -682,6 +692,8 @@ static int sim_point(const struct sim_args *a, struct sim_out *o, struct dfly_ne
 			if ((rc = sim_run(a, o, cfg, patname, cfg->seed + sd, &r)) != 0)
 				return rc;
 			acc.accepted += r.accepted;
+			acc.accepted_rep += r.accepted_rep;
+			acc.lat_avg_rep += r.lat_avg_rep;
 			acc.lat_avg += r.lat_avg;
 			acc.lat_p50 += r.lat_p50;
 			acc.lat_p99 += r.lat_p99;
