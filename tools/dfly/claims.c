@@ -317,6 +317,39 @@ double cl_tr_mean(const struct cl_tr *t, const double *v, int64_t lo, int64_t hi
 	return n ? s / n : NAN;
 }
 
+int64_t cl_tr_settle(const struct cl_tr *t, const double *v, int64_t ma, double tol_rel)
+{
+	unsigned first = t->n, nsteady;
+	double S = 0;
+	int64_t at = -1;
+
+	for (unsigned i = 0; i < t->n; i++)
+		if (t->cycle[i] >= 0) {
+			first = i;
+			break;
+		}
+	if (first == t->n)
+		return -1;
+	nsteady = (t->n - first) / 5 > 0 ? (t->n - first) / 5 : 1;
+	for (unsigned i = t->n - nsteady; i < t->n; i++)
+		S += v[i];
+	S /= nsteady;
+	/* from the last bin backwards: the earliest bin of the final in-band run */
+	for (unsigned k = t->n; k-- > first;) {
+		double m = 0;
+		unsigned nm = 0;
+
+		for (unsigned i = k + 1; i-- > 0 && t->cycle[i] > t->cycle[k] - ma;) {
+			m += v[i];
+			nm++;
+		}
+		if (fabs(m / nm - S) > tol_rel * fabs(S))
+			break;
+		at = t->cycle[k];
+	}
+	return at;
+}
+
 void cl_check(struct cl_ctx *x, bool ok, const char *tol, const char *expected, const char *fmt,
 	      ...)
 {

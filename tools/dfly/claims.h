@@ -90,6 +90,14 @@ const struct cl_tr *cl_tr(struct cl_ctx *x, char letter, const char *mech, const
 /** Mean of @p v over the bins with cycle in [lo, hi) (NAN if none). */
 double cl_tr_mean(const struct cl_tr *t, const double *v, int64_t lo, int64_t hi);
 
+/**
+ * Settling time of series @p v of @p t after t0 (cycle 0): the first bin from which its
+ * moving average over @p ma cycles stays within ±@p tol_rel (relative) of its steady value, the
+ * mean over the last 20 % of the post window's bins (spec §8.6's rule, on a series whose steady
+ * value is never 0, e.g. latency). -1 if the last bin is out of the band, or no post bins.
+ */
+int64_t cl_tr_settle(const struct cl_tr *t, const double *v, int64_t ma, double tol_rel);
+
 /** Record a check: @p ok, what was measured, what the claim expects, the tolerance used. */
 void cl_check(struct cl_ctx *x, bool ok, const char *tol, const char *expected, const char *fmt,
 	      ...) __attribute__((format(printf, 5, 6)));
