@@ -71,6 +71,7 @@ static const char *const nc_arr_names[] = {"palmtree", "consecutive", NULL};
 static const char *const nc_arb_names[] = {"rr", "lrs", "age", NULL};
 static const char *const nc_inj_names[] = {"jsq", "random", "dest", "dest-block", NULL};
 static const char *const nc_src_names[] = {"skip", "unbounded", NULL};
+static const char *const nc_place_names[] = {"consecutive", "random", NULL};
 static const char *const nc_excl_names[] = {"src+dst", "src", NULL};
 static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
@@ -312,12 +313,14 @@ static const struct nc_setting nc_settings[] = {
 
 	NC_G("traffic"),
 	NC_S("traffic.pattern", false, "un", pattern,
-	     "un | adv+N | adv-N | advc | perm | c1 | c2 | bursty-un | mix"),
+	     "un | adv+N | adv-N | advc | perm | c1 | c2 | bursty-un | mix | all-to-all"),
 	NC_D("traffic.load", load, 0.1, 0.0, 1.0, "phits/(node*cycle)"),
 	NC_D("traffic.burst_length", burst_len, 5.0, 1.0, 10000.0,
 	     "bursty-un: B, mean packets per burst to one destination (thesis 5.3: 5)"),
 	NC_D("traffic.mix_un", mix_un, 0.5, 0.0, 1.0,
 	     "mix: probability that a packet is UN, else ADV+1 (spec 7.2 gives none)"),
+	NC_E("traffic.placement", placement, nc_place_names,
+	     "all-to-all: tasks on nodes consecutive (task i on node i) | random (spec 7.6)"),
 	NC_B("traffic.reqrep", reqrep, false,
 	     "request-reply (spec 7.5): requests of the pattern at half the load, each answered "
 	     "by a same-size reply on the reply VCs (MIN, VAL)"),
@@ -340,6 +343,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("sim.warmup", NC_U64, warmup, 60000, 0, INT64_MAX, "cycles, statistics discarded"),
 	NC_I("sim.measure", NC_U64, measure, 60000, 1, INT64_MAX, "cycles measured"),
 	NC_I("sim.drain", NC_U64, drain, 200000, 0, INT64_MAX, "max cycles to drain"),
+	NC_I("sim.workload_cycles", NC_U64, workload_cycles, 20000000, 1, INT64_MAX,
+	     "cycle limit of a workload run to completion (all-to-all); reached: the run fails"),
 	NC_I("sim.watchdog", NC_U64, watchdog, 10000, 1, INT64_MAX,
 	     "cycles without delivery with packets queued"),
 	NC_I("sim.seed", NC_U64, seed, 1, 0, INT64_MAX, "first seed"),
@@ -499,6 +504,9 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 	case DFLY_PAT_MIX:
 		snprintf(buf, len, "mix");
 		break;
+	case DFLY_PAT_A2A:
+		snprintf(buf, len, cfg->placement ? "all-to-all-random" : "all-to-all");
+		break;
 	default:
 		snprintf(buf, len, "?");
 		break;
@@ -554,10 +562,11 @@ static void nc_print_path_a(const struct dfly_netcfg *cfg, char *buf, size_t len
 
 static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
-	static const char *const fixed[] = {"un", "advc", "perm", "c1", "c2", "bursty-un", "mix"};
-	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN, DFLY_PAT_ADVC, DFLY_PAT_PERM,
-						      DFLY_PAT_C1, DFLY_PAT_C2,   DFLY_PAT_BURSTY,
-						      DFLY_PAT_MIX};
+	static const char *const fixed[] = {"un", "advc",      "perm", "c1",
+					    "c2", "bursty-un", "mix",  "all-to-all"};
+	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN,  DFLY_PAT_ADVC, DFLY_PAT_PERM,
+						      DFLY_PAT_C1,  DFLY_PAT_C2,   DFLY_PAT_BURSTY,
+						      DFLY_PAT_MIX, DFLY_PAT_A2A};
 
 	cfg->adv_offset = 0;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
@@ -1405,6 +1414,10 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	char what[64], roles[64];
 
 	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
+	if (cfg->reqrep && cfg->pattern == DFLY_PAT_A2A)
+		return nc_fail(c, "traffic.reqrep",
+			       "request-reply on the all-to-all workload is not built (spec 7.5 "
+			       "defines it on the steady patterns)");
 	if (cfg->reqrep) {
 		uint32_t rl, rg;
 

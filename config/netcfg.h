@@ -30,6 +30,7 @@ enum dfly_pattern {
 	DFLY_PAT_C2,     /**< "c2": odd nodes ADV+1, even nodes ADV+h, each to its own parity */
 	DFLY_PAT_BURSTY, /**< "bursty-un": ON/OFF sources, a uniform destination per burst */
 	DFLY_PAT_MIX,    /**< "mix": UN with probability traffic.mix_un, else ADV+1, per packet */
+	DFLY_PAT_A2A,    /**< "all-to-all": linear shift to completion (spec 7.6), a workload */
 	DFLY_PAT_COUNT
 };
 
@@ -201,11 +202,13 @@ struct dfly_netcfg {
 	uint32_t fail_age;    /**< routing.failover.age: periods before a silent row clears (4) */
 
 	/* traffic.* */
-	enum dfly_pattern pattern;       /**< traffic.pattern: "un" (default) | "adv+N" | ... */
-	int adv_offset;                  /**< N of adv+N / adv-N; 1 for mix (its ADV+1) */
-	double burst_len;                /**< traffic.burst_length: bursty-un's B, packets */
-	double mix_un;                   /**< traffic.mix_un: mix's share of UN packets */
-	bool reqrep;                     /**< traffic.reqrep: request-reply (spec 7.5) */
+	enum dfly_pattern pattern; /**< traffic.pattern: "un" (default) | "adv+N" | ... */
+	int adv_offset;            /**< N of adv+N / adv-N; 1 for mix (its ADV+1) */
+	double burst_len;          /**< traffic.burst_length: bursty-un's B, packets */
+	double mix_un;             /**< traffic.mix_un: mix's share of UN packets */
+	bool reqrep;               /**< traffic.reqrep: request-reply (spec 7.5) */
+	int placement; /**< traffic.placement: 0 consecutive, 1 random (all-to-all, spec 7.6) */
+	uint64_t workload_cycles;        /**< sim.workload_cycles: a workload's cycle limit */
 	double load;                     /**< traffic.load: phits/(node·cycle), default 0.1 */
 	enum dfly_inj_select inj_select; /**< traffic.injection_vc: "jsq" (default) | ... */
 	enum dfly_source_mode source;    /**< traffic.source: "skip" (default) | "unbounded" */

@@ -1651,6 +1651,13 @@ static int plan_traffic(void)
 	dfly_wire_limits_init(
 	    &app.env.lim, app.topo, vcs,
 	    max_u32(max_u32(app.env.host_max_phits, nc->pkt_phits), app.gen_phits));
+	if (nc->pattern == DFLY_PAT_A2A) {
+		fprintf(stderr,
+			"dfly-switch: %s: traffic.pattern all-to-all is a workload run to "
+			"completion in dfly sim only\n",
+			nc->path);
+		return 1;
+	}
 	if (nc->reqrep) {
 		/* the edge answers requests (traffic/edge.c), but a reply's injection by a port
 		 * that does not generate, and the per-class figures, are not wired here yet */

@@ -709,6 +709,12 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			   cfg->source == DFLY_SRC_UNBOUNDED, NULL) < 0)
 		goto out_nomem;
 	fab->edge.reqrep = cfg->reqrep;
+	if (cfg->pattern == DFLY_PAT_A2A) {
+		/* a workload: each node's packet not yet injected waits at its source */
+		if (dfly_gen_set_placement(&fab->gen, cfg->placement == 1) < 0)
+			goto out_nomem;
+		fab->edge.unbounded = fab->edge.closed_loop = true;
+	}
 	{
 		int rc;
 
@@ -1138,6 +1144,12 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
 	uint64_t p50 = 0, p99 = 0;
 	const struct dfly_edge_lane *lanes[64];
 
+	if (fab->cfg.pattern == DFLY_PAT_A2A) {
+		/* a workload's window is the whole run, to its last delivery */
+		res->completion = fab->st.last_delivery;
+		M = res->completion > 0 ? (double)res->completion : 1;
+	}
+
 	res->offered = fab->cfg.load;
 	res->generated = fab->st.m_attempts * (double)fab->cfg.pkt_phits / (M * t->nodes);
 	res->accepted = (double)fab->st.m_phits / (M * t->nodes);
@@ -1180,6 +1192,43 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
 	}
 }
 
+/*
+ * A workload run to completion (all-to-all, spec 7.6): measured from cycle 0 until every node
+ * has sent all its packets and the network is empty; the completion time is the last
+ * delivery. sim.warmup and sim.measure do not apply; sim.workload_cycles caps the run (reached:
+ * a deadlock-like failure, said in why).
+ */
+static int run_workload(struct dfly_fabric *fab, struct dfly_sim_result *res, bool progress,
+			double t0)
+{
+	const struct dfly_netcfg *cfg = &fab->cfg;
+	double last = t0;
+	int rc = 0;
+
+	fab->edge.measuring = true;
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		fab->inj_at_start[r] = router_injected(fab, r);
+	while (!(dfly_gen_done(&fab->gen) && fab->st.queued_src == 0 &&
+		 dfly_fabric_in_flight(fab) == 0)) {
+		if (stopped(fab))
+			return -EINTR;
+		if (fab->now >= cfg->workload_cycles) {
+			snprintf(res->why, sizeof(res->why),
+				 "workload not complete after sim.workload_cycles = %llu cycles",
+				 (unsigned long long)cfg->workload_cycles);
+			return -ETIME;
+		}
+		advance(fab, to_1024(fab, cfg->workload_cycles - fab->now));
+		if ((fab->now & 1023) == 0) {
+			if ((rc = watchdog(fab, res->why, sizeof(res->why))) != 0)
+				return rc;
+			if (progress)
+				progress_line(fab, cfg->workload_cycles, t0, &last);
+		}
+	}
+	return 0;
+}
+
 int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool progress)
 {
 	const struct dfly_netcfg *cfg = &fab->cfg;
@@ -1188,6 +1237,12 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	if (cfg->pattern == DFLY_PAT_A2A) {
+		rc = run_workload(fab, res, progress, t0);
+		if (rc == -EINTR)
+			goto interrupted;
+		total = fab->now; /* the loop below does not run */
+	}
 	while (fab->now < total) {
 		uint64_t k;
 

@@ -31,6 +31,8 @@ struct dfly_sim_result {
 	double accepted_rep; /**< traffic.reqrep: the replies' part of accepted (requests: the
 				  rest) */
 	double lat_avg_rep;  /**< traffic.reqrep: the replies' lat_avg */
+	uint64_t completion; /**< a workload's (all-to-all) completion: its last delivery's cycle;
+				  its window is [0, completion] */
 	double lat_avg; /**< cycles, generation → tail delivery, packets delivered in window */
 	double lat_p50, lat_p99;
 	uint64_t lat_max;

@@ -87,6 +87,9 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 	for (uint32_t i = 0; i < p; i++) {
 		if (e->gen_node != NULL && !e->gen_node[n0 + i])
 			continue;
+		/* a workload's node offers its next packet once the last one is in */
+		if (e->closed_loop && e->node[n0 + i].q_head != NULL)
+			continue;
 		if (!dfly_gen_fire(e->gen, n0 + i))
 			continue;
 		fired[nf++] = (uint8_t)i;

@@ -97,6 +97,9 @@ struct dfly_edge {
 	 *  tail's arrival, queued at that node and injected before its new requests (it counts
 	 *  in queued_src while it waits); the caller generates requests at half the load */
 	bool reqrep;
+	/** a workload (all-to-all, spec 7.6): a node draws its next packet only once its last
+	 *  one left the source queue (set with unbounded: the one not injected waits there) */
+	bool closed_loop;
 	struct dfly_edge_node *node; /**< [node] */
 	/** the measurement window is open (dfly sim: from sim.warmup for sim.measure cycles;
 	 *  dfly-switch: always, packets counted by measure_from) */

@@ -51,7 +51,44 @@ int dfly_gen_set_pattern(struct dfly_gen *g, enum dfly_pattern pattern, int adv_
 	if (pattern == DFLY_PAT_BURSTY)
 		for (uint32_t n = 0; n < g->topo->nodes; n++)
 			g->node[n].burst_on = false;
+	if (pattern == DFLY_PAT_A2A)
+		return dfly_gen_set_placement(g, false);
 	return pattern == DFLY_PAT_PERM ? make_derangement(g) : 0;
+}
+
+int dfly_gen_set_placement(struct dfly_gen *g, bool random)
+{
+	uint32_t N = g->topo->nodes;
+	struct dfly_rng r;
+
+	if (g->pattern != DFLY_PAT_A2A)
+		return -EINVAL;
+	if (g->a2a_node == NULL && (g->a2a_node = malloc(N * sizeof(*g->a2a_node))) == NULL)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < N; i++)
+		g->a2a_node[i] = i;
+	if (random) {
+		dfly_rng_seed(&r, g->seed, 0x300000000ull);
+		for (uint32_t i = N - 1; i > 0; i--) {
+			uint32_t j = dfly_rng_below(&r, i + 1), x = g->a2a_node[i];
+
+			g->a2a_node[i] = g->a2a_node[j];
+			g->a2a_node[j] = x;
+		}
+	}
+	for (uint32_t t = 0; t < N; t++) {
+		g->node[g->a2a_node[t]].a2a_task = t;
+		g->node[g->a2a_node[t]].a2a_round = 1;
+	}
+	return 0;
+}
+
+bool dfly_gen_done(const struct dfly_gen *g)
+{
+	for (uint32_t n = 0; n < g->topo->nodes; n++)
+		if (g->node[n].a2a_round < g->topo->nodes)
+			return false;
+	return true;
 }
 
 /* A probability as a 2^-64 fraction for dfly_rng_chance(). */
@@ -98,6 +135,7 @@ int dfly_gen_init(struct dfly_gen *g, const struct dfly_topo *topo, enum dfly_pa
 
 	g->topo = topo;
 	g->seed = seed;
+	g->a2a_node = NULL;
 	g->node = calloc(topo->nodes, sizeof(*g->node));
 	if (g->node == NULL)
 		return -ENOMEM;
@@ -117,7 +155,9 @@ int dfly_gen_init(struct dfly_gen *g, const struct dfly_topo *topo, enum dfly_pa
 void dfly_gen_fini(struct dfly_gen *g)
 {
 	free(g->node);
+	free(g->a2a_node);
 	g->node = NULL;
+	g->a2a_node = NULL;
 }
 
 /* UN: uniform over the other nodes. */
@@ -217,6 +257,12 @@ uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 		return s->pkt_dst;
 	case DFLY_PAT_C1:
 		return pick_c1(g, n);
+	case DFLY_PAT_A2A: {
+		/* round j: task i sends to task (i + j) mod N (spec 7.6) */
+		uint32_t N = t->nodes, j = s->a2a_round++;
+
+		return g->a2a_node[(s->a2a_task + j) % N];
+	}
 	case DFLY_PAT_C2: {
 		/* odd nodes ADV+1, even nodes ADV+h, each to a node of its own parity (parity of
 		 * the index in the group: the node id's when a·p is even, as in balanced networks)

@@ -26,6 +26,8 @@ struct dfly_gen_node {
 	uint32_t burst_dst; /**< BURSTY: the current burst's destination (valid while ON) */
 	uint32_t pkt_dst;   /**< BURSTY: destination of the packet the last fire() generated */
 	bool burst_on;      /**< BURSTY: the source is ON */
+	uint32_t a2a_task;  /**< A2A: the task this node runs (traffic.placement) */
+	uint32_t a2a_round; /**< A2A: round j of its next packet, 1 .. N-1; N: done */
 };
 
 /** Default of traffic.burst_length: B = 5 packets (spec §7.3, thesis §5.3). */
@@ -45,7 +47,8 @@ struct dfly_gen {
 	double burst_len; /**< BURSTY: B, mean packets per burst (traffic.burst_length) */
 	uint64_t p_leave; /**< BURSTY: p_on→off = 1/B, · 2^64 (eq. 1.6) */
 	uint64_t p_enter; /**< BURSTY: p_off→on = P_ON/(B + P_ON·(1 − B)), · 2^64 (eq. 1.7) */
-	uint64_t p_mix_un; /**< MIX: probability of a UN packet · 2^64 (traffic.mix_un) */
+	uint64_t p_mix_un;  /**< MIX: probability of a UN packet · 2^64 (traffic.mix_un) */
+	uint32_t *a2a_node; /**< A2A: [task] the node running it */
 	struct dfly_gen_node *node;
 };
 
@@ -74,15 +77,28 @@ int dfly_gen_set_pattern(struct dfly_gen *g, enum dfly_pattern pattern, int adv_
  */
 int dfly_gen_set_shape(struct dfly_gen *g, double burst_len, double mix_un);
 
+/**
+ * All-to-all's task placement (spec 7.6): task i on node i, or with @p random a uniform
+ * permutation drawn from the seed (its own stream). Starts every node at round 1. @return 0,
+ * -EINVAL (pattern not all-to-all) or -ENOMEM.
+ */
+int dfly_gen_set_placement(struct dfly_gen *g, bool random);
+
+/** All-to-all: has every node sent its N - 1 packets? */
+bool dfly_gen_done(const struct dfly_gen *g);
+
 /** Bursty-UN's step of node @p n's ON/OFF chain (dfly_gen_fire()). */
 bool dfly_gen_fire_bursty(struct dfly_gen *g, uint32_t n);
 
 /**
  * Does node @p n generate a packet this cycle? One Bernoulli draw when the load is > 0; under
- * BURSTY, one step of the node's ON/OFF chain.
+ * BURSTY, one step of the node's ON/OFF chain; under A2A, whether it has packets left (the load
+ * does not apply: the edge offers its next packet once the last one is injected).
  */
 static inline bool dfly_gen_fire(struct dfly_gen *g, uint32_t n)
 {
+	if (g->pattern == DFLY_PAT_A2A) /* a workload: every packet, as fast as injected */
+		return g->node[n].a2a_round < g->topo->nodes;
 	if (!g->on)
 		return false;
 	if (g->pattern == DFLY_PAT_BURSTY)

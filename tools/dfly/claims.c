@@ -579,7 +579,7 @@ static int read_sim(const char *path, struct cl_sim *s)
 			 &s->min_inj,  &s->max_min, &s->cov,     &s->generated, &s->cycles};
 	enum { C_MIN_INJ = 5, C_MAX_MIN = 6 }; /* their places in names[] */
 	char hline[1024], line[1024], *hdr[64], *f[64];
-	int col[10], nh, inv;
+	int col[10], nh, inv, comp;
 	FILE *fp = fopen(path, "r");
 
 	memset(s, 0, sizeof(*s));
@@ -590,6 +590,7 @@ static int read_sim(const char *path, struct cl_sim *s)
 	}
 	nh = csv_split(hline, hdr, 64);
 	inv = col_of(hdr, nh, "invariants");
+	comp = col_of(hdr, nh, "completion"); /* a workload's (all-to-all) */
 	for (unsigned i = 0; i < 10; i++)
 		if ((col[i] = col_of(hdr, nh, names[i])) < 0) {
 			fclose(fp);
@@ -609,6 +610,8 @@ static int read_sim(const char *path, struct cl_sim *s)
 		}
 		if (inv >= 0 && strncmp(f[inv], "FAILED", 6) == 0)
 			s->failed++;
+		if (comp >= 0)
+			s->completion += strtod(f[comp], NULL);
 		s->runs++;
 	}
 	fclose(fp);
@@ -616,6 +619,7 @@ static int read_sim(const char *path, struct cl_sim *s)
 		return -1;
 	for (unsigned i = 0; i < 10; i++)
 		*dst[i] /= s->runs;
+	s->completion /= s->runs;
 	return 0;
 }
 

@@ -36,6 +36,7 @@ struct cl_net {
 struct cl_sim {
 	double accepted, lat_avg, lat_p99, misrouted, hops, min_inj, max_min, cov, generated;
 	double cycles;          /**< cycles simulated (warm-up, window, drain) */
+	double completion;      /**< a workload's completion time, cycles (all-to-all); else 0 */
 	double ctrl_local_rate; /**< with "#counters" in the sets: control frames sent per local
 				     port per cycle, mean over routers and ports; else 0 */
 	unsigned runs;

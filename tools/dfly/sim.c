@@ -132,7 +132,7 @@ static const char csv_header[] =
     "pkts_delivered,drop_inj,cycles,invariants";
 
 static void csv_row(FILE *f, const char *mech, const char *pat, uint64_t seed,
-		    const struct dfly_sim_result *r, bool reqrep)
+		    const struct dfly_sim_result *r, bool reqrep, bool workload)
 {
 	fprintf(f,
 		"%s,%s,%.4f,%.6f,%.3f,%.0f,%.0f,%.3f,%.4f,%.6f,%.4f,%.6f,%llu,%.6f,%llu,%.3f,%.4f,"
@@ -145,6 +145,8 @@ static void csv_row(FILE *f, const char *mech, const char *pat, uint64_t seed,
 		(unsigned long long)r->cycles, r->invariants_ok ? "ok" : "FAILED");
 	if (reqrep)
 		fprintf(f, ",%.6f,%.3f", r->accepted_rep, r->lat_avg_rep);
+	if (workload)
+		fprintf(f, ",%llu", (unsigned long long)r->completion);
 	fputc('\n', f);
 }
 
@@ -266,6 +268,7 @@ struct sim_out {
 	FILE *csv, *ctr;                      /* open before the first run */
 	bool head_done;                       /* the table's heading printed */
 	bool reqrep;                          /* a run has traffic.reqrep: its CSV columns */
+	bool workload;                        /* a run is a workload: the completion column */
 	uint64_t cycles, router_cycles, pkts; /* totals for the speed line */
 	int status;                           /* exit status so far */
 };
@@ -502,6 +505,7 @@ static int sim_check(const struct sim_args *a, struct sim_out *o)
 				return rc;
 			runs += (uint64_t)cfg.seeds * (uint64_t)(a->nloads ? a->nloads : 1);
 			o->reqrep |= cfg.reqrep;
+			o->workload |= cfg.pattern == DFLY_PAT_A2A;
 		}
 	}
 	if (a->fopts.shm_instance && runs > 1) {
@@ -518,7 +522,9 @@ static int sim_check(const struct sim_args *a, struct sim_out *o)
 			return 2;
 		}
 		/* traffic.reqrep: the replies' figures last (requests: accepted less replies') */
-		fprintf(o->csv, "%s%s\n", csv_header, o->reqrep ? ",accepted_rep,lat_avg_rep" : "");
+		fprintf(o->csv, "%s%s%s\n", csv_header,
+			o->reqrep ? ",accepted_rep,lat_avg_rep" : "",
+			o->workload ? ",completion" : "");
 	}
 	if (a->ctr_path != NULL) {
 		o->ctr = fopen(a->ctr_path, "w");
@@ -626,7 +632,8 @@ static int sim_run(const struct sim_args *a, struct sim_out *o, const struct dfl
 	o->pkts += r->dlv_total;
 	dfly_fabric_destroy(fab);
 	if (o->csv)
-		csv_row(o->csv, dfly_mode_name(cfg->mode), patname, seed, r, o->reqrep);
+		csv_row(o->csv, dfly_mode_name(cfg->mode), patname, seed, r, o->reqrep,
+			o->workload);
 	if (r->deadlock || !r->invariants_ok || !r->drained) {
 		fprintf(stderr, "dfly sim: %s %s load %.3f seed %llu: %s\n",
 			dfly_mode_name(cfg->mode), patname, cfg->load, (unsigned long long)seed,
@@ -644,6 +651,11 @@ static void sim_report_point(const struct dfly_netcfg *cfg, const char *patname,
 	       dfly_mode_name(cfg->mode), patname, cfg->load, acc->accepted / n, acc->lat_avg / n,
 	       acc->lat_p50 / n, acc->lat_p99 / n, acc->misrouted_pct / n, acc->hops_avg / n,
 	       acc->min_inj / n, acc->max_min / n, acc->cov / n);
+	if (cfg->pattern == DFLY_PAT_A2A)
+		printf(
+		    "      completion %.0f cycles (%s placement; runs to completion from an empty "
+		    "network: sim.warmup, sim.measure and traffic.load do not apply)\n",
+		    (double)acc->completion / n, cfg->placement ? "random" : "consecutive");
 	if (cfg->reqrep)
 		printf("      of which requests %.4f, replies %.4f (reply latency %.1f)\n",
 		       (acc->accepted - acc->accepted_rep) / n, acc->accepted_rep / n,
@@ -693,6 +705,7 @@ static int sim_point(const struct sim_args *a, struct sim_out *o, struct dfly_ne
 				return rc;
 			acc.accepted += r.accepted;
 			acc.accepted_rep += r.accepted_rep;
+			acc.completion += r.completion;
 			acc.lat_avg_rep += r.lat_avg_rep;
 			acc.lat_avg += r.lat_avg;
 			acc.lat_p50 += r.lat_p50;
