@@ -906,15 +906,13 @@ static void h38(struct cl_ctx *x)
 	if (r)
 		cl_near(x, "MIN all-to-all, random placement: completion (cycles)",
 			(double)r->completion, 75555);
-	if (!r)
-		return;
-	if (l)
+	if (r && l)
 		cl_order(x, "random placement: LIA faster than MIN", "LIA", (double)l->completion,
 			 "MIN", (double)r->completion);
 	for (unsigned i = 0; i < sizeof(o) / sizeof(o[0]); i++) {
 		const struct cl_sim *s = S(x, 'L', o[i].mech, "all-to-all", 1.0, o[i].sets);
 
-		if (!s)
+		if (!r || !s)
 			continue;
 		snprintf(what, sizeof(what), "random placement: %s not faster than MIN", o[i].name);
 		cl_order(x, what, "MIN", (double)r->completion, o[i].name,
