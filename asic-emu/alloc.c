@@ -47,6 +47,17 @@ void asic_release_inputs(struct asic *as, uint64_t tick, uint64_t now)
 			continue;
 		in->vc[in->rel_vc].occ -= in->rel_len;
 		as->regs->vc_ctr[i][in->rel_vc][DFLY_VC_DEQ_PKTS]++;
+		if (as->crt != NULL && in->link != NULL && in->kind == DFLY_PORT_LOCAL &&
+		    as->out[in->rel_out].kind == DFLY_PORT_GLOBAL) {
+			/* CRT: the credit of a packet leaving a local input for a global channel
+			 * waits out that channel's extra round trip (spec §4.8) */
+			uint32_t d = asic_crt_delay(as, in->rel_out);
+
+			if (d > 0 && asic_crt_hold(as, i, in->rel_vc, in->rel_len, d, now)) {
+				as->rel_mask &= ~(1ull << i);
+				continue;
+			}
+		}
 		if (in->link != NULL) {
 			link_put_credit(in->link, in->rel_vc, in->rel_len, now + in->link->latency);
 			as->regs->port_ctr[i][DFLY_CREDITS_TX] += in->rel_len;
@@ -121,6 +132,7 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 	in->rel_tick = as->par.credit_at_tail ? end : tick;
 	in->rel_len = pk->len;
 	in->rel_vc = (uint8_t)v;
+	in->rel_out = (uint8_t)o;
 	as->rel_mask |= 1ull << i;
 	if (!as->par.credit_at_tail)
 		asic_release_inputs(as, tick, now);

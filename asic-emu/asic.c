@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "asic_priv.h"
+#include "dfly/log.h"
 
 /* The route stage and allocator of every mode; a mode register outside the enum routes as UGAL-L
  * (what the route stage did with one before it was specialised). */
@@ -47,6 +48,11 @@ void asic_mode_pick(struct asic *as)
 
 	as->mode = mode;
 	as->ops = &asic_mode_ops[mode < DFLY_MODE_COUNT ? mode : DFLY_MODE_UGAL];
+	/* CRT's state, the first time the router runs it (out of memory: credits are not held) */
+	if (mode == DFLY_MODE_CRT && asic_crt_enable(as) < 0)
+		dfly_log(DFLY_LOG_ASIC, DFLY_LOG_ERR,
+			 "router %u: no memory for CRT's timestamp queues: credits are not held",
+			 as->router);
 }
 
 struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
@@ -172,6 +178,7 @@ void asic_destroy(struct asic *as)
 			free(as->in[i].vc[v].ring);
 		free(as->out[i].fifo);
 	}
+	asic_crt_free(as);
 	free(as->ej);
 	free(as->cal);
 	free(as->min_grp);
@@ -391,6 +398,8 @@ void asic_step(struct asic *as, uint64_t now)
 	if (atomic_load_explicit(&as->regs->cpu_tx.head, memory_order_relaxed) !=
 	    atomic_load_explicit(&as->regs->cpu_tx.tail, memory_order_acquire))
 		asic_tx_cpu(as, now);
+	if (as->crt != NULL && asic_crt_held(as) > 0)
+		asic_crt_release(as, now);
 	if (as->out_mask)
 		asic_out_stage(as, now);
 	if (as->regs->knobs.pb_inband)

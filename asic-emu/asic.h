@@ -408,6 +408,9 @@ unsigned asic_eject_burst(struct asic *as, struct asic_ejection *out, unsigned m
 /** Packets currently held (input buffers, crossbar, output FIFOs, terminal links). */
 uint64_t asic_pkts_held(const struct asic *as);
 
+/** CRT (spec §4.8): credits this router holds back, not yet returned upstream (0 unless CRT). */
+uint32_t asic_crt_held(const struct asic *as);
+
 /**
  * Contention counters (spec §5.2), recomputed from the buffers: head packets not yet granted
  * plus packets whose tail has not left the input, by minimal output; and the ECtN partial array.

@@ -49,6 +49,7 @@ struct asic_in {
 	uint64_t rel_tick;   /* tick the tail of the crossing packet leaves the buffer */
 	uint16_t rel_len;
 	uint8_t rel_vc;
+	uint8_t rel_out;         /* CRT: the output the crossing packet takes */
 	uint64_t cc_tick;        /* contention counters: tick the crossing packet's tail leaves */
 	uint8_t cc_port;         /* ... its minimal output (spec §5.2), counted until cc_tick */
 	uint16_t cc_grp;         /* ... its ECtN partial group, or CC_NO_GROUP */
@@ -170,6 +171,7 @@ struct asic {
 	/* failover (cold: read when a link is down) */
 	const struct dfly_tbl_fail *tbl_fail; /* the network's down group pairs */
 	uint64_t fail_down_seen;              /* ports_down the view was built with */
+	struct asic_crt *crt;                 /* CRT's state (crt.c), once the mode ran */
 	uint32_t fail_knob;                   /* knobs.failover the view was built with */
 	uint16_t gdown[DFLY_MAX_A];          /* the group's down global ports by rho (own entry from
 						down_mask, the others from DFLY_TBL_FAIL) */
@@ -641,5 +643,21 @@ static ASIC_ALWAYS_INLINE uint32_t route_path(struct asic *as, struct asic_pkt *
 	pk->vc_allow = 0;
 	return target;
 }
+
+/* CRT (crt.c, spec §4.8) */
+struct asic_crt;
+int asic_crt_enable(struct asic *as);
+void asic_crt_free(struct asic *as);
+/* a packet of @p phits sent on global output @p o, downstream VC @p vc */
+void asic_crt_sent(struct asic *as, uint32_t o, uint32_t vc, uint16_t phits, uint64_t now);
+/* credits of @p phits back on global output @p o: the round trip of what they complete */
+void asic_crt_credit(struct asic *as, uint32_t o, uint32_t vc, uint32_t phits, uint64_t now);
+/* how long a credit for a packet that left towards global output @p o is held */
+uint32_t asic_crt_delay(const struct asic *as, uint32_t o);
+/* hold the credit of local input @p in for @p delay cycles; false: no room, return it now */
+bool asic_crt_hold(struct asic *as, uint32_t in, uint32_t vc, uint16_t phits, uint32_t delay,
+		   uint64_t now);
+/* return the held credits whose time has come */
+void asic_crt_release(struct asic *as, uint64_t now);
 
 #endif /* ASIC_PRIV_H */

@@ -384,6 +384,8 @@ void asic_rx_credits(struct asic *as, uint64_t now, uint64_t m)
 			struct asic_link_credit *c = &l->credit[l->c_head++ & l->mask];
 
 			credit_give(out, c->vc, c->phits);
+			if (as->crt != NULL && out->kind == DFLY_PORT_GLOBAL)
+				asic_crt_credit(as, o, c->vc, c->phits, now);
 			as->regs->port_ctr[o][DFLY_CREDITS_RX] += c->phits;
 			credit_gauge(as, o, c->vc);
 		}

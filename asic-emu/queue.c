@@ -240,6 +240,8 @@ void asic_out_stage(struct asic *as, uint64_t now)
 						as->regs->port_ctr[o][DFLY_PB_PIGGY_TX]++;
 					}
 					link_put_data(l, pk, now + l->latency);
+					if (as->crt != NULL && out->kind == DFLY_PORT_GLOBAL)
+						asic_crt_sent(as, o, pk->vc, pk->len, now);
 					if (TRACING(as, DFLY_TRACE_PORT_TX))
 						asic_trace_pkt(as, DFLY_TRACE_PORT_TX, o, pk->vc,
 							       pk, now, DFLY_TRACE_NONE);

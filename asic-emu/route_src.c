@@ -256,6 +256,7 @@ ROUTE_SRC(LIA)
 ROUTE_SRC(TPR)
 ROUTE_SRC(PB_ACOR)
 ROUTE_SRC(UGAL_G)
+ROUTE_SRC(CRT) /* UGAL-L; its credit delays are in the credit path (crt.c) */
 
 /* UGAL-L's decision alone (no mode's own inputs: UGAL-G queues, LIA/TPR T, PB bits): what MIN
  * and VAL apply to a head still deciding when the mode register changed under it. */

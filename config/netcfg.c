@@ -77,7 +77,7 @@ static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
 
 /** Routing mechanisms of spec §4–§6 that are not implemented yet. */
-static const char *const nc_mech_later[] = {"crt", "res", NULL};
+static const char *const nc_mech_later[] = {"res", NULL};
 /* Implemented mechanisms: the registry, dfly/mode.h. */
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
 static const char *const nc_cccand_names[] = {"now", "credits", NULL};
@@ -94,7 +94,7 @@ static const char *const nc_occ_names[] = {"vc", "port", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 /** Traffic patterns of spec §7 that are not implemented yet. */
-static const char *const nc_pat_later[] = {"all-to-all", "graph500", "halo3d", NULL};
+static const char *const nc_pat_later[] = {"graph500", "halo3d", NULL};
 
 static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern, nc_parse_cap_file,
     nc_parse_cap_points, nc_parse_cap_routers, nc_parse_cap_ports;
@@ -599,13 +599,13 @@ static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg,
 		snprintf(
 		    msg, len,
 		    "pattern '%s' is not implemented yet (implemented: un, adv+N, adv-N, advc, "
-		    "perm, c1, c2, bursty-un, mix)",
+		    "perm, c1, c2, bursty-un, mix, all-to-all)",
 		    val);
 		return -1;
 	}
 	snprintf(msg, len,
 		 "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm, c1, c2, "
-		 "bursty-un, mix)",
+		 "bursty-un, mix, all-to-all)",
 		 val);
 	return -1;
 }

@@ -804,6 +804,16 @@ uint64_t dfly_fabric_in_flight(const struct dfly_fabric *fab)
 	return n;
 }
 
+/* CRT (spec §4.8): credits the routers still hold back; the drain waits for them. */
+static uint64_t crt_held(const struct dfly_fabric *fab)
+{
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		n += asic_crt_held(fab->asics[r]);
+	return n;
+}
+
 /* Packets injected by the nodes of router r so far (left the injection queues). */
 static uint64_t router_injected(const struct dfly_fabric *fab, uint32_t r)
 {
@@ -1277,7 +1287,8 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	if (rc == 0) {
 		uint64_t limit = fab->now + cfg->drain;
 
-		while ((dfly_fabric_in_flight(fab) || fab->st.queued_src) && fab->now < limit) {
+		while ((dfly_fabric_in_flight(fab) || fab->st.queued_src || crt_held(fab)) &&
+		       fab->now < limit) {
 			one_cycle(fab);
 			if ((fab->now & 1023) == 0 && stopped(fab))
 				goto interrupted;

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 15u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 16u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -108,7 +108,13 @@ extern "C" {
 	  "times this fabric link was declared down: no frame from the peer for link.dead_us")     \
 	X(LINK_UPS, link_ups, "times this fabric link came back up after being declared down")     \
 	X(CTRL_DELAYED, ctrl_delayed,                                                              \
-	  "control frames sent late on purpose by a link fault (dfly sim --ctrl-fault)")
+	  "control frames sent late on purpose by a link fault (dfly sim --ctrl-fault)")           \
+	X(CRT_HELD, crt_held,                                                                      \
+	  "CRT: credits of this local input held back for a global channel's round-trip delay")    \
+	X(CRT_HELD_CYCLES, crt_held_cycles, "CRT: cycles those credits were held, summed")         \
+	X(CRT_TD, crt_td,                                                                          \
+	  "CRT: t_d of this global channel, the latest credit round trip less the zero-load one "  \
+	  "(a gauge, cycles)")
 
 /** Per (port, VC) counters; the input side of the VC unless stated. */
 #define DFLY_FOREACH_VC_CTR(X)                                                                     \

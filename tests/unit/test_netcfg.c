@@ -244,14 +244,15 @@ static void test_mechanism(void **state)
 	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"foo\";\n};\n", NULL,
 	    0, -EINVAL,
 	    "FILE:3: routing.mechanism: unknown mechanism 'foo' (expected one of: min, "
-	    "val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g)");
+	    "val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, "
+	    "crt)");
 	expect_error(
-	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"crt\";\n"
+	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"res\";\n"
 	    "};\n",
 	    NULL, 0, -EINVAL,
-	    "FILE:3: routing.mechanism: mechanism 'crt' is not implemented yet "
+	    "FILE:3: routing.mechanism: mechanism 'res' is not implemented yet "
 	    "(implemented: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, "
-	    "tpr, pb-acor, ugal-g)");
+	    "tpr, pb-acor, ugal-g, crt)");
 	/* LIA: t = 1 only; the window in whole buckets; w in hundredths */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=lia", "topology.t=2"}, 2,
 		     -EINVAL,
@@ -321,10 +322,11 @@ static void test_pattern(void **state)
 	(void)state;
 	expect_error(BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all)");
 	expect_error(BASE "traffic = {\n\tpattern = \"halo3d\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: pattern 'halo3d' is not implemented yet "
-		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
+		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, "
+		     "all-to-all)");
 	/* c1's areas of g/4 groups must hold ADV+h: h2 (g = 9) has areas of 2 groups */
 	expect_error(BASE "traffic = {\n\tpattern = \"c1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: c1 splits the g = 9 groups into 4 areas of 2, and "
@@ -337,7 +339,7 @@ static void test_pattern(void **state)
 		     "an integer N)");
 	expect_error(BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all)");
 }
 
 static void test_pattern_own_group(void **state)

@@ -37,7 +37,7 @@ static void test_mode_names(void **state)
 			assert_string_not_equal(n, dfly_mode_name(o));
 	}
 	assert_string_equal(dfly_mode_name(DFLY_MODE_COUNT), "?");
-	assert_int_equal(dfly_mode_lookup("crt"), -1);
+	assert_int_equal(dfly_mode_lookup("res"), -1);
 	assert_int_equal(dfly_mode_lookup(""), -1);
 	assert_int_equal(dfly_mode_lookup(NULL), -1);
 	assert_int_equal(dfly_mode_lookup("MIN"), -1);
@@ -49,7 +49,7 @@ static void test_mode_abi(void **state)
 {
 	static const char *const names[] = {"min", "val",  "ugal",     "pb",     "par",
 					    "olm", "base", "filtered", "hybrid", "ectn",
-					    "lia", "tpr",  "pb-acor",  "ugal-g"};
+					    "lia", "tpr",  "pb-acor",  "ugal-g", "crt"};
 	char buf[256];
 
 	(void)state;
@@ -59,9 +59,10 @@ static void test_mode_abi(void **state)
 	assert_int_equal(DFLY_MODE_MIN, 0);
 	assert_int_equal(DFLY_MODE_VAL, 1);
 	assert_int_equal(DFLY_MODE_UGAL_G, 13);
+	assert_int_equal(DFLY_MODE_CRT, 14);
 	assert_string_equal(dfly_mode_list(0, buf, sizeof(buf)),
 			    "min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, "
-			    "pb-acor, ugal-g");
+			    "pb-acor, ugal-g, crt");
 	assert_string_equal(dfly_mode_list(DFLY_MODEF_FLEXVC, buf, sizeof(buf)), "min, val");
 	assert_string_equal(dfly_mode_list(DFLY_MODEF_CC, buf, sizeof(buf)),
 			    "base, filtered, hybrid, ectn");

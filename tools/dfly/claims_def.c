@@ -648,24 +648,30 @@ static void h23(struct cl_ctx *x)
 /* ---- 9.4 indirect adaptive routing (CFG-I) ---- */
 
 #define PAR_VCS "vcs.local=5"
+/* CRT's UGAL threshold on CFG-I: 1 packet (IAR §6.3; spec §4.8) */
+#define CRT_T "routing.ugal.t=1"
 
 static void h24(struct cl_ctx *x)
 {
 	const struct cl_sim *pb = S(x, 'I', "pb", "un", 0.7, NULL);
 	const struct cl_sim *par = S(x, 'I', "par", "un", 0.7, PAR_VCS);
 	const struct cl_sim *ug = S(x, 'I', "ugal", "un", 0.7, NULL);
+	const struct cl_sim *crt = S(x, 'I', "crt", "un", 0.7, CRT_T);
 
-	cl_part_missing(x, "CRT (not implemented)");
-	if (!ALL(pb, par, ug))
+	if (!ALL(pb, par, ug, crt))
 		return;
 	{
-		double lo = fmin(pb->lat_avg, fmin(par->lat_avg, ug->lat_avg));
+		double lo = fmin(fmin(pb->lat_avg, crt->lat_avg), fmin(par->lat_avg, ug->lat_avg));
 
 		cl_le(x, "PB UR latency at 0.7 (within 7% of the lowest)", pb->lat_avg, lo * 1.07);
 		cl_le(x, "PAR UR latency at 0.7 (within 7% of the lowest)", par->lat_avg,
 		      lo * 1.07);
+		cl_le(x, "CRT UR latency at 0.7 (within 7% of the lowest)", crt->lat_avg,
+		      lo * 1.07);
 		cl_order(x, "UR latency at 0.7, PB below the others", "PB", pb->lat_avg, "PAR",
 			 par->lat_avg);
+		cl_order(x, "UR latency at 0.7, PB below the others", "PB", pb->lat_avg, "CRT",
+			 crt->lat_avg);
 	}
 }
 
@@ -675,10 +681,12 @@ static void h26(struct cl_ctx *x)
 	const struct cl_sim *pb = S(x, 'I', "pb", "perm", 0.4, NULL);
 	const struct cl_sim *par = S(x, 'I', "par", "perm", 0.4, PAR_VCS);
 	const struct cl_sim *v = S(x, 'I', "val", "perm", 0.4, NULL);
+	const struct cl_sim *crt = S(x, 'I', "crt", "perm", 0.4, CRT_T);
 
-	cl_part_missing(x, "CRT; 1000 permutations (the runs' seeds draw the permutations)");
-	if (!ALL(m, pb, par, v))
+	cl_part_missing(x, "1000 permutations (the runs' seeds draw the permutations)");
+	if (!ALL(m, pb, par, v, crt))
 		return;
+	cl_near(x, "CRT latency on permutations (PB's, within 5%)", crt->lat_avg, pb->lat_avg);
 	cl_order(x, "MIN saturates on permutations at 0.4", "accepted", m->accepted, "offered",
 		 0.4 * (1 - CL_TOL_BOUND));
 	cl_near(x, "PAR latency on permutations (PB's, within 5%)", par->lat_avg, pb->lat_avg);
@@ -690,10 +698,11 @@ static void h27(struct cl_ctx *x)
 	const struct cl_tr *par = TR(x, 'I', "par", "un", "adv+1", 0.35, 1000, PAR_VCS);
 	const struct cl_tr *pb = TR(x, 'I', "pb", "un", "adv+1", 0.35, 1000, NULL);
 	const struct cl_tr *p10 = TR(x, 'I', "par", "adv+1", "adv+10", 0.35, 1000, PAR_VCS);
+	const struct cl_tr *crt = TR(x, 'I', "crt", "un", "adv+1", 0.35, 1000, CRT_T);
 
-	cl_part_missing(x, "CRT");
-	if (!ALL(par, pb, p10))
+	if (!ALL(par, pb, p10, crt))
 		return;
+	cl_factor(x, "CRT settles after UR->WC1 (cycles)", (double)crt->reaction, 40);
 	cl_factor(x, "PAR settles after UR->WC1 (cycles)", (double)par->reaction, 40);
 	cl_factor(x, "PB settles after UR->WC1 (cycles)", (double)pb->reaction, 80);
 	cl_factor(x, "PAR settles after WC1->WC10 (cycles)", (double)p10->reaction, 25);
