@@ -116,8 +116,10 @@ static void usage_sim(FILE *f)
 	usage_mechanisms(f);
 	fprintf(f,
 		"FlexVC for %s: vcs.flexvc. Patterns (traffic.pattern): un, adv+N, adv-N, advc,\n"
-		"perm, c1, c2, bursty-un (traffic.burst_length), mix (traffic.mix_un). Every\n"
-		"setting, its default and its source in the papers:\n"
+		"perm, c1, c2, bursty-un (traffic.burst_length), mix (traffic.mix_un), and\n"
+		"all-to-all, a workload run to completion (traffic.placement). Request-reply on\n"
+		"any pattern: traffic.reqrep (min, val). Every setting, its default and its\n"
+		"source in the papers:\n"
 		"configs/README.md. Transients: dfly transient --help.\n"
 		"\n"
 		"Exit status: 0 if every run kept its invariants, 1 on a deadlock or a violated\n"
