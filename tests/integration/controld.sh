@@ -42,7 +42,8 @@ cmp -s "$tmp/inside.csv" "$tmp/outside.csv" ||
 echo "ok: dfly-controld gives the same run as the firmware inside"
 
 # 2. SIGKILL under load, restart
-long="--set sim.warmup=15000 --set sim.measure=5000 --loads 0.3"
+# 170k cycles: ~11 s uncontended, so the kill at 0.5 s and the restart at 1 s land inside it
+long="--set sim.warmup=150000 --set sim.measure=20000 --loads 0.3"
 # shellcheck disable=SC2086
 "$controld" "$cfg" --instance "$inst" $mech --quiet 2>"$tmp/cd2.log" &
 cd2=$!
@@ -58,6 +59,8 @@ sleep 0.5
 # shellcheck disable=SC2086
 "$controld" "$cfg" --instance "$inst" $mech --idle-exit 2000 2>"$tmp/cd3.log" &
 pids="$pids $!"
+# the run must outlast the restart, or there is nothing to reattach to (a fast machine)
+kill -0 "$sim" 2>/dev/null || fail "the run ended before dfly-controld was restarted: lengthen \$long"
 wait "$sim" || { cat "$tmp/sim2.log"; fail "the run after SIGKILL broke an invariant"; }
 grep -q ',ok$' "$tmp/kill.csv" || fail "invariants not ok in the CSV"
 absent=$(sed -n 's/^run: \([0-9]*\) cycles without.*/\1/p' "$tmp/sim2.log")
