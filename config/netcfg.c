@@ -1407,10 +1407,29 @@ static unsigned nc_roles_used(const struct dfly_netcfg *cfg)
 	return dfly_mode_roles(cfg->mode, nc_val_group(cfg));
 }
 
+/* traffic.reqrep: @p total VCs of one link kind hold a reply class of @p reply and a request
+ * class of the rest, each at least @p need (the mechanism's reference path). The error names the
+ * reply setting when the file set it (@p explicit_reply), else the VC count. */
+static int nc_check_class(struct nc_ctx *c, const struct dfly_netcfg *cfg, const char *kind,
+			  bool explicit_reply, uint32_t total, uint32_t reply, uint32_t need)
+{
+	char path[32];
+
+	if (reply >= need && total >= reply + need)
+		return 0;
+	snprintf(path, sizeof(path), "vcs.%s%s", explicit_reply ? "reply_" : "", kind);
+	return nc_fail(c, path,
+		       "request-reply with %s needs %" PRIu32 " %s VCs per class: %" PRIu32
+		       " request + %" PRIu32 " reply (spec 2.2)",
+		       dfly_mode_name(cfg->mode), need, kind, total > reply ? total - reply : 0,
+		       reply);
+}
+
 static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 {
 	uint8_t map[DFLY_ROLE_COUNT];
 	uint32_t need_l, need_g;
+	int rc;
 	char what[64], roles[64];
 
 	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
@@ -1431,18 +1450,11 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			    dfly_mode_name(cfg->mode));
 		dfly_netcfg_reply_vcs(cfg, &rl, &rg);
 		/* each class its own copy of the reference path (spec 2.2's doubled path) */
-		if (rl < need_l || cfg->vc_local < rl + need_l)
-			return nc_fail(
-			    c, cfg->vc_reply_local != 0 ? "vcs.reply_local" : "vcs.local",
-			    "request-reply with %s needs %" PRIu32 " local VCs per class: "
-			    "%" PRIu32 " request + %" PRIu32 " reply (spec 2.2)",
-			    dfly_mode_name(cfg->mode), need_l, cfg->vc_local - rl, rl);
-		if (rg < need_g || cfg->vc_global < rg + need_g)
-			return nc_fail(
-			    c, cfg->vc_reply_global != 0 ? "vcs.reply_global" : "vcs.global",
-			    "request-reply with %s needs %" PRIu32 " global VCs per class: "
-			    "%" PRIu32 " request + %" PRIu32 " reply (spec 2.2)",
-			    dfly_mode_name(cfg->mode), need_g, cfg->vc_global - rg, rg);
+		if ((rc = nc_check_class(c, cfg, "local", cfg->vc_reply_local != 0, cfg->vc_local,
+					 rl, need_l)) != 0 ||
+		    (rc = nc_check_class(c, cfg, "global", cfg->vc_reply_global != 0,
+					 cfg->vc_global, rg, need_g)) != 0)
+			return rc;
 	}
 	if (dfly_mode_is(cfg->mode, DFLY_MODEF_PATH_A))
 		snprintf(what, sizeof(what), "%s with path_a %s%s", dfly_mode_name(cfg->mode),

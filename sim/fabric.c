@@ -488,9 +488,16 @@ uint32_t dfly_fabric_pick_dst(struct dfly_fabric *fab, uint32_t n)
 	return dfly_gen_pick_dst(&fab->gen, n);
 }
 
+/* The sources' load: request-reply generates its requests at half of it, the replies carry the
+ * other half (spec 7.5). */
+static double request_load(const struct dfly_netcfg *cfg, double load)
+{
+	return cfg->reqrep ? load / 2 : load;
+}
+
 void dfly_fabric_set_load(struct dfly_fabric *fab, double load)
 {
-	dfly_gen_set_load(&fab->gen, fab->cfg.reqrep ? load / 2 : load, fab->cfg.pkt_phits);
+	dfly_gen_set_load(&fab->gen, request_load(&fab->cfg, load), fab->cfg.pkt_phits);
 }
 
 static void generate(struct dfly_fabric *fab)
@@ -697,9 +704,8 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			}
 		}
 	}
-	/* request-reply: the requests at half the load, their replies the other half (spec 7.5) */
-	if (dfly_gen_init(&fab->gen, t, cfg->pattern, cfg->adv_offset,
-			  cfg->reqrep ? cfg->load / 2 : cfg->load, cfg->pkt_phits, seed) < 0 ||
+	if (dfly_gen_init(&fab->gen, t, cfg->pattern, cfg->adv_offset, request_load(cfg, cfg->load),
+			  cfg->pkt_phits, seed) < 0 ||
 	    dfly_gen_set_shape(&fab->gen, cfg->burst_len, cfg->mix_un) < 0) {
 		snprintf(err, errlen, "traffic: cannot set up the sources of %s", cfg->path);
 		errno = EINVAL;

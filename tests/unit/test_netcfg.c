@@ -294,6 +294,14 @@ static void test_mechanism(void **state)
 	    3, -EINVAL,
 	    "--set vcs.reply_global=2: vcs.reply_global: request-reply with min needs 1 global "
 	    "VCs per class: 0 request + 2 reply (spec 2.2)");
+	/* a reply class larger than the port: the request side is 0, not a wrapped count */
+	expect_error(
+	    BASE,
+	    (const char *const[]){"routing.mechanism=min", "traffic.reqrep=true",
+				  "vcs.reply_local=8"},
+	    3, -EINVAL,
+	    "--set vcs.reply_local=8: vcs.reply_local: request-reply with min needs 2 local "
+	    "VCs per class: 0 request + 8 reply (spec 2.2)");
 	expect_error(BASE, (const char *const[]){"vcs.flexvc=fifo"}, 1, -EINVAL,
 		     "--set vcs.flexvc=fifo: vcs.flexvc: unknown value 'fifo' (expected one of: "
 		     "off, jsq, highest, lowest, random)");
