@@ -186,6 +186,11 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 		regs->route[DFLY_ROUTE_HOP_LOCAL]++;
 		break;
 	case DFLY_PORT_GLOBAL:
+		if (pk->flags & ASIC_PKT_RES_MIN) {
+			/* RES: the reserved phits leave R of the channel they reserved */
+			asic_res_sent(as, o, pk->len);
+			pk->flags &= (uint16_t)~ASIC_PKT_RES_MIN;
+		}
 		pk->ghops++;
 		pk->grp_lhops = 0;
 		pk->flags &= (uint16_t) ~(ASIC_PKT_MANDATORY_GLOBAL | ASIC_PKT_LMIS_DONE);

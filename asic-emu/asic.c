@@ -53,6 +53,11 @@ void asic_mode_pick(struct asic *as)
 		dfly_log(DFLY_LOG_ASIC, DFLY_LOG_ERR,
 			 "router %u: no memory for CRT's timestamp queues: credits are not held",
 			 as->router);
+	/* RES's state likewise (out of memory: packets route without reservations) */
+	if (mode == DFLY_MODE_RES && asic_res_enable(as) < 0)
+		dfly_log(DFLY_LOG_ASIC, DFLY_LOG_ERR,
+			 "router %u: no memory for RES's reservation state: routing without it",
+			 as->router);
 }
 
 struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
@@ -179,6 +184,7 @@ void asic_destroy(struct asic *as)
 		free(as->out[i].fifo);
 	}
 	asic_crt_free(as);
+	asic_res_free(as);
 	free(as->ej);
 	free(as->cal);
 	free(as->min_grp);
@@ -400,6 +406,9 @@ void asic_step(struct asic *as, uint64_t now)
 		asic_tx_cpu(as, now);
 	if (as->crt != NULL && asic_crt_held(as) > 0)
 		asic_crt_release(as, now);
+	/* RES flits go ahead of the data on their local links */
+	if (as->res != NULL)
+		asic_res_tx(as, now);
 	if (as->out_mask)
 		asic_out_stage(as, now);
 	if (as->regs->knobs.pb_inband)
@@ -566,6 +575,8 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 				return -EBUSY;
 			}
 	}
+	if (asic_res_check_drained(as, why, len) != 0)
+		return -EBUSY;
 	for (uint32_t D = 0; D < as->topo->g; D++) {
 		if (as->regs->mech.ectn_partial[D] != 0) {
 			snprintf(why, len, "router %u: ECtN partial[%u] is %u in an empty router",

@@ -43,10 +43,13 @@
 #define ASIC_PKT_PBVEC            0x80u  /**< carries the in-band PB vector in pb_vec */
 #define ASIC_PKT_DECIDING         0x100u /**< source-adaptive decision made here, not yet granted */
 #define ASIC_PKT_SYNTH                                                                             \
-	0x200u                  /**< a generator's packet (dfly-switch): sunk at its node, its     \
-				     payload (if any) opaque; else a host frame */
-#define ASIC_PKT_REPLY   0x400u /**< class: a reply (traffic.reqrep), else a request */
-#define ASIC_REASON_NONE 0xffu  /**< no decision counter pending */
+	0x200u                /**< a generator's packet (dfly-switch): sunk at its node, its       \
+				   payload (if any) opaque; else a host frame */
+#define ASIC_PKT_REPLY 0x400u /**< class: a reply (traffic.reqrep), else a request */
+#define ASIC_PKT_RES_MIN                                                                           \
+	0x800u                 /**< RES: its minimal global channel is reserved for it: routed     \
+				    minimally, and R of that channel drops by its length there */
+#define ASIC_REASON_NONE 0xffu /**< no decision counter pending */
 
 /** Modes whose route stage decides in transit, at every head, every allocation round. */
 /**
@@ -172,6 +175,21 @@ struct asic_link_pkt {
 enum asic_ctrl_kind {
 	ASIC_CTRL_FRAME = 0, /**< an encoded 0x88B6 control frame from the firmware */
 	ASIC_CTRL_PB_INFO,   /**< IAR in-band PB information flit (4-byte vector) */
+	ASIC_CTRL_RES_REQ,   /**< RES reservation request flit (struct asic_res_flit) */
+	ASIC_CTRL_RES_REP,   /**< RES reservation reply flit (struct asic_res_flit) */
+};
+
+/**
+ * A RES reservation flit (spec §4.9, IAR §3.4), the body of an ASIC_CTRL_RES_REQ or _REP record:
+ * a request from the source router to the router owning the minimal global channel, the reply
+ * back. One phit on the local link. The owner echoes @p cookie, which only the source reads.
+ */
+struct asic_res_flit {
+	uint32_t cookie; /**< the source's handle of the waiting packet */
+	uint32_t rbar;   /**< request: R̄, the source router's average R (phits) */
+	uint16_t len;    /**< request: the packet's length (phits) */
+	uint8_t gc;      /**< request: the global port index q (0..h−1) at the owner */
+	uint8_t grant;   /**< reply: 1 granted (route MIN), 0 refused (route VAL) */
 };
 
 /** One in-flight credit return. */
@@ -348,6 +366,9 @@ bool asic_link_push_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint
 /** Driver side: the next control record due by @p now (kind, bytes up to @p max, length). */
 bool asic_link_pop_ctrl(struct asic_link *l, uint64_t now, enum asic_ctrl_kind *kind, void *buf,
 			uint32_t max, uint16_t *len);
+/** Driver side: the kind of the next control record due by @p now, left on the line.
+ *  @return false if none is due. */
+bool asic_link_peek_ctrl(const struct asic_link *l, uint64_t now, enum asic_ctrl_kind *kind);
 /** Driver side: a control record arrived. @return false if the control line is full. */
 bool asic_link_push_ctrl(struct asic_link *l, enum asic_ctrl_kind kind, const void *buf,
 			 uint16_t len, uint64_t due);

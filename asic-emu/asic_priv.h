@@ -172,6 +172,7 @@ struct asic {
 	const struct dfly_tbl_fail *tbl_fail; /* the network's down group pairs */
 	uint64_t fail_down_seen;              /* ports_down the view was built with */
 	struct asic_crt *crt;                 /* CRT's state (crt.c), once the mode ran */
+	struct asic_res *res;                 /* RES's state (res.c), once the mode ran */
 	uint32_t fail_knob;                   /* knobs.failover the view was built with */
 	uint16_t gdown[DFLY_MAX_A];          /* the group's down global ports by rho (own entry from
 						down_mask, the others from DFLY_TBL_FAIL) */
@@ -197,6 +198,17 @@ void asic_out_stage(struct asic *as, uint64_t now);
 /* cpu.c */
 void asic_rx_ctrl(struct asic *as, uint64_t now, uint64_t m);
 void asic_tx_cpu(struct asic *as, uint64_t now);
+
+/* res.c: RES (spec §4.9) */
+int asic_res_enable(struct asic *as);
+void asic_res_free(struct asic *as);
+void asic_res_inject(struct asic *as, uint32_t port, struct asic_pkt *pk, uint64_t start);
+void asic_res_rx(struct asic *as, uint32_t in_port, uint8_t kind, const void *body, uint16_t len,
+		 uint64_t now);
+void asic_res_tx(struct asic *as, uint64_t now);
+void asic_res_sent(struct asic *as, uint32_t o, uint32_t len);
+bool asic_res_busy(const struct asic *as);
+int asic_res_check_drained(const struct asic *as, char *why, unsigned len);
 
 /* cc.c */
 void asic_cc_head(struct asic *as, uint32_t in_port, const struct asic_pkt *pk);

@@ -32,6 +32,10 @@ void asic_rx_ctrl(struct asic *as, uint64_t now, uint64_t m)
 				pb_rx(as, i, vec);
 				continue;
 			}
+			if (kind == ASIC_CTRL_RES_REQ || kind == ASIC_CTRL_RES_REP) {
+				asic_res_rx(as, i, kind, buf, len, now);
+				continue;
+			}
 			if (len > DFLY_CPU_FRAME_MAX ||
 			    dfly_wire_classify(buf, len) != DFLY_WIRE_CLASS_CTRL) {
 				as->regs->drop[DFLY_DROP_DECODE]++;

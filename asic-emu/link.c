@@ -288,18 +288,25 @@ bool asic_ctrl_push(struct asic_link *l, uint64_t now, uint64_t due, enum asic_c
 	return true;
 }
 
-/* Next record due by @p now: fills kind/len/bytes (up to @p max) and pops it. */
-bool asic_ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t *len, void *b,
-		   uint32_t max)
+/* The header of the next record, if one is due by @p now. */
+static bool ctrl_due(const struct asic_link *l, uint64_t now, uint8_t hdr[CREC_HDR])
 {
-	uint8_t hdr[CREC_HDR];
 	uint64_t due;
 
 	if (l->cb_head == LOAD_ACQ(l->cb_tail))
 		return false;
 	cb_copy_out(l, l->cb_head, hdr, CREC_HDR);
 	memcpy(&due, hdr, 8);
-	if (due > now)
+	return due <= now;
+}
+
+/* Next record due by @p now: fills kind/len/bytes (up to @p max) and pops it. */
+bool asic_ctrl_pop(struct asic_link *l, uint64_t now, uint8_t *kind, uint16_t *len, void *b,
+		   uint32_t max)
+{
+	uint8_t hdr[CREC_HDR];
+
+	if (!ctrl_due(l, now, hdr))
 		return false;
 	memcpy(len, hdr + 8, 2);
 	*kind = hdr[10];
@@ -362,6 +369,16 @@ bool asic_link_pop_ctrl(struct asic_link *l, uint64_t now, enum asic_ctrl_kind *
 	if (!asic_ctrl_pop(l, now, &k, len, buf, max))
 		return false;
 	*kind = (enum asic_ctrl_kind)k;
+	return true;
+}
+
+bool asic_link_peek_ctrl(const struct asic_link *l, uint64_t now, enum asic_ctrl_kind *kind)
+{
+	uint8_t hdr[CREC_HDR];
+
+	if (!ctrl_due(l, now, hdr))
+		return false;
+	*kind = (enum asic_ctrl_kind)hdr[10];
 	return true;
 }
 
@@ -440,6 +457,8 @@ void asic_pkt_wire(const struct asic_pkt *pk, struct dfly_wire_data *d)
 		f |= DFLY_WIRE_F_NOINTER;
 	if (pk->flags & ASIC_PKT_REPLY)
 		f |= DFLY_WIRE_F_REPLY;
+	if (pk->flags & ASIC_PKT_RES_MIN)
+		f |= DFLY_WIRE_F_RES_MIN;
 	memset(d, 0, sizeof(*d));
 	d->flags = f;
 	d->global_hops = pk->ghops;

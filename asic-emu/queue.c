@@ -118,6 +118,13 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	pkt->vc_allow = 0;
 	dec_reset(&pkt->dec);
 	pkt->dec.reason = pkt->dec.trig = 0xff;
+	/* RES: a packet to another group waits for its reservation (res.c). Injection is between
+	 * steps, a step boundary: the mode register is taken here too (the first packets of a run
+	 * come before the router's first step) */
+	if (as->regs->knobs.mode != as->mode)
+		asic_mode_pick(as);
+	if (as->res != NULL && as->mode == DFLY_MODE_RES)
+		asic_res_inject(as, port, pkt, start);
 	if (TRACING(as, DFLY_TRACE_HOST_RX))
 		asic_trace_pkt(as, DFLY_TRACE_HOST_RX, port, (uint8_t)v, pkt, now, DFLY_TRACE_NONE);
 	ivc_push(as, port, v, pkt, now);

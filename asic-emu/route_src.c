@@ -258,6 +258,43 @@ ROUTE_SRC(PB_ACOR)
 ROUTE_SRC(UGAL_G)
 ROUTE_SRC(CRT) /* UGAL-L; its credit delays are in the credit path (crt.c) */
 
+/*
+ * RES (spec §4.9, IAR §3.4): the decision was the reservation's (res.c), made before the head
+ * could route: minimal if the minimal global channel was reserved for it (ASIC_PKT_RES_MIN),
+ * else Valiant towards a freshly drawn S_ROOT. Fixed once made: no UGAL comparison here.
+ */
+void asic_route_RES(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t dst_router = pk->dst_node / t->p;
+	uint32_t dst_group = dst_router / t->a;
+	bool towards_root;
+
+	pk->trig = ASIC_REASON_NONE;
+	dec_reset(&pk->dec);
+	if (!(pk->flags & ASIC_PKT_ROUTED)) {
+		pk->flags |= ASIC_PKT_ROUTED;
+		pk->flags &= (uint16_t) ~(ASIC_PKT_NONMIN | ASIC_PKT_NOINTER);
+		pk->val_router = ASIC_NONE;
+		if (dst_group == as->group) {
+			pk->reason = in_port < t->p ? DFLY_ROUTE_SRC_MIN_INTRA : ASIC_REASON_NONE;
+		} else if (pk->flags & ASIC_PKT_RES_MIN) {
+			pk->reason = DFLY_ROUTE_RES_MIN;
+		} else {
+			route_draw_root(as, pk, dst_group, DFLY_MODE_RES);
+			if (pk->cand_root == UINT32_MAX) {
+				pk->flags |= ASIC_PKT_NOINTER;
+				pk->reason = ASIC_REASON_NONE;
+			} else {
+				pk->val_router = pk->cand_root;
+				pk->flags |= ASIC_PKT_NONMIN;
+				pk->reason = DFLY_ROUTE_RES_VAL;
+			}
+		}
+	}
+	route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
+}
+
 /* UGAL-L's decision alone (no mode's own inputs: UGAL-G queues, LIA/TPR T, PB bits): what MIN
  * and VAL apply to a head still deciding when the mode register changed under it. */
 void asic_src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group, bool transit)

@@ -236,6 +236,11 @@ static int data_check_static(const struct dfly_wire_data *d)
 		if (d->size_phits != 1 || d->payload_len != 0)
 			return -DFLY_WIRE_E_BAD_SIZE;
 		break;
+	case DFLY_WIRE_PKT_RES_REQ:
+	case DFLY_WIRE_PKT_RES_REP:
+		if (d->size_phits != 1 || d->payload_len != DFLY_WIRE_RES_LEN)
+			return -DFLY_WIRE_E_BAD_SIZE;
+		break;
 	default:
 		break;
 	}
@@ -337,6 +342,38 @@ int dfly_wire_data_decode(const void *buf, size_t len, const struct dfly_wire_li
 		return -DFLY_WIRE_E_BAD_NODE;
 	if (d->via_router != DFLY_WIRE_NO_ROUTER && d->via_router >= lim->routers)
 		return -DFLY_WIRE_E_BAD_ROUTER;
+	return 0;
+}
+
+void dfly_wire_res_put(void *buf, const struct dfly_wire_res *r)
+{
+	uint8_t *b = buf;
+
+	put32(b, r->cookie);
+	put32(b + 4, r->rbar);
+	put16(b + 8, r->len);
+	b[10] = r->gc;
+	b[11] = r->grant;
+}
+
+int dfly_wire_res_get(const void *buf, uint8_t type, const struct dfly_wire_limits *lim,
+		      struct dfly_wire_res *r)
+{
+	const uint8_t *b = buf;
+
+	if (type != DFLY_WIRE_PKT_RES_REQ && type != DFLY_WIRE_PKT_RES_REP)
+		return -DFLY_WIRE_E_BAD_TYPE;
+	r->cookie = get32(b);
+	r->rbar = get32(b + 4);
+	r->len = get16(b + 8);
+	r->gc = b[10];
+	r->grant = b[11];
+	if (r->grant > (type == DFLY_WIRE_PKT_RES_REP ? 1u : 0u))
+		return -DFLY_WIRE_E_RESERVED;
+	if (r->gc >= lim->h)
+		return -DFLY_WIRE_E_BAD_PORT;
+	if (r->len == 0 || r->len > lim->max_phits)
+		return -DFLY_WIRE_E_BAD_SIZE;
 	return 0;
 }
 

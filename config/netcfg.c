@@ -76,9 +76,7 @@ static const char *const nc_excl_names[] = {"src+dst", "src", NULL};
 static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
 
-/** Routing mechanisms of spec §4–§6 that are not implemented yet. */
-static const char *const nc_mech_later[] = {"res", NULL};
-/* Implemented mechanisms: the registry, dfly/mode.h. */
+/* Mechanisms: the registry, dfly/mode.h (every one of spec §4–§6 is implemented). */
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
 static const char *const nc_cccand_names[] = {"now", "credits", NULL};
 static const char *const nc_cchead_names[] = {"tail", "grant", NULL};
@@ -211,6 +209,9 @@ static const struct nc_setting nc_settings[] = {
 	NC_E("routing.ugal.occupancy", ugal_occ, nc_occ_names, "Q per hop VC | whole port"),
 	NC_B("routing.ugal.remove_rtt", ugal_remove_rtt, false,
 	     "Q without the link's credit round trip, 2*latency phits (IAR's BookSim)"),
+	NC_G("routing.res"),
+	NC_D("routing.res.t", res_t, 3.0, -1000.0, 1000.0,
+	     "RES: grant iff R <= 2*R_avg + T; T in packets (x packet.phits), 3 (IAR 4.1)"),
 	NC_G("routing.pb"),
 	NC_D("routing.pb.f", pb_f, 2.0, 0.0, 64.0, "F of S = Q > F*Qavg + T"),
 	NC_D("routing.pb.t", pb_t, 3.0, -1000.0, 1000.0, "T in packets (x packet.phits)"),
@@ -528,11 +529,6 @@ static int nc_parse_mechanism(struct dfly_netcfg *cfg, const char *val, char *ms
 		return 0;
 	}
 	dfly_mode_list(0, names, sizeof(names));
-	if (nc_name_index(nc_mech_later, val) >= 0) {
-		snprintf(msg, len, "mechanism '%s' is not implemented yet (implemented: %s)", val,
-			 names);
-		return -1;
-	}
 	snprintf(msg, len, "unknown mechanism '%s' (expected one of: %s)", val, names);
 	return -1;
 }
@@ -1493,6 +1489,10 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
  */
 static bool nc_fail_possible(const struct dfly_netcfg *cfg)
 {
+	/* RES: a reserved packet moved off its channel would leave its phits in that channel's
+	 * R for ever (res.c); reservations and failover are not combined */
+	if (cfg->mode == DFLY_MODE_RES)
+		return false;
 	if (nc_nonmin(cfg))
 		return true;
 	/* request-reply: the VCs above MIN's are the reply class's */
@@ -1580,6 +1580,12 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       " can never mark a channel: Q > F*(sum of the h queues)/h + T needs "
 			       "F < h (expected F < h, or average = \"other\")",
 			       cfg->pb_f, cfg->h);
+	if (cfg->fail_mode == 1 && cfg->mode == DFLY_MODE_RES)
+		return nc_fail(
+		    c, "routing.failover.enabled",
+		    "\"on\" with routing.mechanism = \"res\": a reserved packet moved off "
+		    "its global channel would hold that channel's reservation for ever; "
+		    "use \"auto\" (off for res)");
 	if (cfg->fail_mode == 1 && !nc_fail_possible(cfg))
 		return nc_fail(
 		    c, "routing.failover.enabled",
@@ -1974,6 +1980,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->in_transit_priority = cfg->in_transit_priority;
 	k->ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);
 	k->ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);
+	k->res_t = (int32_t)lround(cfg->res_t * cfg->pkt_phits);
 	k->ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
 	k->ugal_remove_rtt = cfg->ugal_remove_rtt;
 	k->nonmin_needs_credits = cfg->cand_credits;

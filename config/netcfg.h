@@ -134,10 +134,11 @@ struct dfly_netcfg {
 	enum dfly_val_variant val_variant; /**< routing.val.path_a: "lgl" (default) | "lg-" | ... */
 	bool val_recompute;                /**< routing.val.recompute: default false (spec §4.3) */
 	enum dfly_val_exclude val_exclude; /**< routing.val.exclude: "src+dst" (default) | "src" */
-	bool cand_credits;       /**< routing.candidate_credits: default true (spec §4.1) */
-	bool reevaluate;         /**< routing.reevaluate: default true (A-3.4) */
-	double ugal_f;           /**< routing.ugal.f: F of UGAL-L, default 2 (IAR eq. 2) */
-	double ugal_t;           /**< routing.ugal.t: T in packets, default 3 */
+	bool cand_credits; /**< routing.candidate_credits: default true (spec §4.1) */
+	bool reevaluate;   /**< routing.reevaluate: default true (A-3.4) */
+	double ugal_f;     /**< routing.ugal.f: F of UGAL-L, default 2 (IAR eq. 2) */
+	double ugal_t;     /**< routing.ugal.t: T in packets, default 3 */
+	double res_t;      /**< routing.res.t: RES's T in packets, default 3 (IAR §4.1, CFG-I) */
 	enum dfly_occ ugal_occ;  /**< routing.ugal.occupancy: "vc" (default, A-4.4) | "port" */
 	bool ugal_remove_rtt;    /**< routing.ugal.remove_rtt: Q without the link's credit round
 				      trip (IAR's BookSim); default false (spec §3.3) */

@@ -245,9 +245,36 @@ static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uin
 	p->nak_sent = false;
 	if (p->unacked++ == 0)
 		p->ack_first_ns = now_ns;
-	if (d.type == DFLY_WIRE_PKT_INFO) {
+	if (d.type == DFLY_WIRE_PKT_INFO || d.type == DFLY_WIRE_PKT_RES_REP) {
 		p->st.info++;
 		rte_pktmbuf_free(m);
+		return;
+	}
+	if (d.type == DFLY_WIRE_PKT_RES_REQ) {
+		/* a RES reservation for a channel of this peer, which has no network behind it:
+		 * refused (the packet goes Valiant), answered at once and sequenced like data */
+		struct dfly_wire_res r;
+		struct dfly_wire_eth eth;
+		uint8_t *w;
+
+		p->st.info++;
+		if (p->ntx == RTE_DIM(p->txq) ||
+		    dfly_wire_res_get(b + d.payload_off, d.type, &p->env->lim, &r) < 0) {
+			count(p, &p->st.no_room);
+			rte_pktmbuf_free(m);
+			return;
+		}
+		r.grant = 0;
+		d.type = DFLY_WIRE_PKT_RES_REP;
+		d.seq = p->next_seq++;
+		memcpy(eth.dst, p->peer_mac, 6);
+		memcpy(eth.src, p->mac, 6);
+		rte_pktmbuf_adj(
+		    m, (uint16_t)(d.payload_off - DFLY_WIRE_ETH_LEN - DFLY_WIRE_DATA_HDR_LEN));
+		w = rte_pktmbuf_mtod(m, uint8_t *);
+		dfly_wire_res_put(w + DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN, &r);
+		dfly_wire_data_encode(w, rte_pktmbuf_data_len(m), &eth, &d, NULL);
+		p->txq[p->ntx++] = m;
 		return;
 	}
 	if (p->q_tail - p->q_head == PEER_BACKLOG || d.vc >= p->nvc) {

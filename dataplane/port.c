@@ -168,6 +168,8 @@ static uint16_t asic_flags(uint8_t f)
 		a |= ASIC_PKT_NOINTER;
 	if (f & DFLY_WIRE_F_REPLY)
 		a |= ASIC_PKT_REPLY;
+	if (f & DFLY_WIRE_F_RES_MIN)
+		a |= ASIC_PKT_RES_MIN;
 	return a;
 }
 
@@ -204,7 +206,28 @@ static void send_copy(struct dp_port *p, struct rte_mempool *mp, struct rte_mbuf
 	txq_put(p, c);
 }
 
-/* A PB in-band information flit: a 1-phit INFO data frame, sequenced like data. */
+/* A flit of the link (not a packet): a 1-phit data frame @p d with @p body (d->payload_len
+ * bytes, or none), sequenced like data, so the link-level retry makes it arrive. */
+static void send_flit(struct dp_port *p, struct rte_mempool *mp, struct dfly_wire_data *d,
+		      const void *body, uint64_t now_ns)
+{
+	struct dfly_wire_eth eth;
+	struct rte_mbuf *m;
+	uint8_t *b;
+
+	m = frame_alloc(p, mp, DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN + d->payload_len, &b);
+	if (m == NULL)
+		return;
+	memset(dp_mbuf_pkt(m), 0, sizeof(struct asic_pkt));
+	*dp_mbuf_due(m) = DFLY_WIRE_ACK_NONE; /* not timed: link timing is about packets */
+	memcpy(eth.dst, p->peer_mac, 6);
+	memcpy(eth.src, p->mac, 6);
+	d->seq = dp_llr_tx_push(&p->tx, m, now_ns);
+	dfly_wire_data_encode(b, rte_pktmbuf_data_len(m), &eth, d, body);
+	send_copy(p, mp, m);
+}
+
+/* A PB in-band information flit: a 1-phit INFO data frame. */
 static void send_info(struct dp_port *p, struct rte_mempool *mp, uint32_t vec, uint64_t now_ns)
 {
 	struct dfly_wire_data d = {.type = DFLY_WIRE_PKT_INFO,
@@ -212,20 +235,26 @@ static void send_info(struct dp_port *p, struct rte_mempool *mp, uint32_t vec, u
 				   .size_phits = 1,
 				   .via_router = DFLY_WIRE_NO_ROUTER,
 				   .pb_vec = vec};
-	struct dfly_wire_eth eth;
-	struct rte_mbuf *m;
-	uint8_t *b;
 
-	m = frame_alloc(p, mp, DFLY_WIRE_ETH_LEN + DFLY_WIRE_DATA_HDR_LEN, &b);
-	if (m == NULL)
-		return;
-	memset(dp_mbuf_pkt(m), 0, sizeof(struct asic_pkt));
-	*dp_mbuf_due(m) = DFLY_WIRE_ACK_NONE; /* not timed: link timing is about packets */
-	memcpy(eth.dst, p->peer_mac, 6);
-	memcpy(eth.src, p->mac, 6);
-	d.seq = dp_llr_tx_push(&p->tx, m, now_ns);
-	dfly_wire_data_encode(b, rte_pktmbuf_data_len(m), &eth, &d, NULL);
-	send_copy(p, mp, m);
+	send_flit(p, mp, &d, NULL, now_ns);
+}
+
+/* A RES reservation flit (spec §4.9): a RES_REQ or RES_REP data frame with its 12-byte body (a
+ * lost one would leave its packet waiting for ever: the retry makes it arrive). */
+static void send_res(struct dp_port *p, struct rte_mempool *mp, uint8_t kind,
+		     const struct asic_res_flit *f, uint64_t now_ns)
+{
+	struct dfly_wire_data d = {.type = kind == ASIC_CTRL_RES_REQ ? DFLY_WIRE_PKT_RES_REQ
+								     : DFLY_WIRE_PKT_RES_REP,
+				   .size_phits = 1,
+				   .via_router = DFLY_WIRE_NO_ROUTER,
+				   .payload_len = DFLY_WIRE_RES_LEN};
+	struct dfly_wire_res r = {
+	    .cookie = f->cookie, .rbar = f->rbar, .len = f->len, .gc = f->gc, .grant = f->grant};
+	uint8_t body[DFLY_WIRE_RES_LEN];
+
+	dfly_wire_res_put(body, &r);
+	send_flit(p, mp, &d, body, now_ns);
 }
 
 static void sync_llr(struct dp_port *p)
@@ -332,8 +361,13 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 		dp_llr_tx_push(&p->tx, m, now_ns);
 		send_copy(p, env->mp, m);
 	}
-	/* control line: firmware frames and PB information flits */
-	while (asic_link_pop_ctrl(p->out, cur, &kind, buf, sizeof(buf), &len)) {
+	/* control line: firmware frames, PB information and RES flits. A RES flit must not be
+	 * lost (its packet would wait for ever): like data, it waits on the line while the link
+	 * is down or the retry buffer full, and what is behind it waits too */
+	while (asic_link_peek_ctrl(p->out, cur, &kind) &&
+	       (!(kind == ASIC_CTRL_RES_REQ || kind == ASIC_CTRL_RES_REP) ||
+		(up && dp_llr_tx_room(&p->tx))) &&
+	       asic_link_pop_ctrl(p->out, cur, &kind, buf, sizeof(buf), &len)) {
 		if (!up) {
 			drop(p, DFLY_DROP_LINK_DOWN);
 			continue;
@@ -346,6 +380,13 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 				send_info(p, env->mp, vec, now_ns);
 			else
 				drop(p, DFLY_DROP_CTRL_LINK_FULL);
+			continue;
+		}
+		if (kind == ASIC_CTRL_RES_REQ || kind == ASIC_CTRL_RES_REP) {
+			struct asic_res_flit f;
+
+			memcpy(&f, buf, sizeof(f));
+			send_res(p, env->mp, (uint8_t)kind, &f, now_ns);
 			continue;
 		}
 		{
@@ -442,6 +483,25 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_PB_INFO, &d.pb_vec, sizeof(d.pb_vec),
 					 cur))
 			drop(p, DFLY_DROP_CTRL_LINK_FULL);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (d.type == DFLY_WIRE_PKT_RES_REQ || d.type == DFLY_WIRE_PKT_RES_REP) {
+		struct dfly_wire_res r;
+		struct asic_res_flit f;
+
+		rc = dfly_wire_res_get(b + d.payload_off, d.type, &env->lim, &r);
+		if (rc < 0) {
+			drop(p, dfly_drop_of_wire_err(rc));
+		} else {
+			f = (struct asic_res_flit){r.cookie, r.rbar, r.len, r.gc, r.grant};
+			if (!asic_link_push_ctrl(p->in,
+						 d.type == DFLY_WIRE_PKT_RES_REQ
+						     ? ASIC_CTRL_RES_REQ
+						     : ASIC_CTRL_RES_REP,
+						 &f, sizeof(f), cur))
+				drop(p, DFLY_DROP_CTRL_LINK_FULL);
+		}
 		rte_pktmbuf_free(m);
 		return;
 	}

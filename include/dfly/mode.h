@@ -137,7 +137,10 @@ enum dfly_mode_vcs {
 	  0, "UGAL-G, global queue information: an oracle, dfly sim only (spec 4.5)")               \
 	X(CRT, "crt", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                     \
 	  "CRT, UGAL-L with local credits held by the global channel's credit round-trip delay; "  \
-	  "routing.ugal.* (spec 4.8)")
+	  "routing.ugal.* (spec 4.8)")                                                             \
+	X(RES, "res", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                     \
+	  "RES, the minimal global channel reserved by a flit to its router: MIN on a grant, VAL " \
+	  "on a refusal; routing.res.t in packets (spec 4.9)")
 /* clang-format on */
 
 #define DFLY__ENUM(E, n, f, v, fw, tb, h) DFLY_MODE_##E,
@@ -151,7 +154,7 @@ _Static_assert(DFLY_MODE_MIN == 0 && DFLY_MODE_VAL == 1 && DFLY_MODE_UGAL == 2 &
 		   DFLY_MODE_BASE == 6 && DFLY_MODE_FILTERED == 7 && DFLY_MODE_HYBRID == 8 &&
 		   DFLY_MODE_ECTN == 9 && DFLY_MODE_LIA == 10 && DFLY_MODE_TPR == 11 &&
 		   DFLY_MODE_PB_ACOR == 12 && DFLY_MODE_UGAL_G == 13 && DFLY_MODE_CRT == 14 &&
-		   DFLY_MODE_COUNT == 15,
+		   DFLY_MODE_RES == 15 && DFLY_MODE_COUNT == 16,
 	       "enum dfly_route_mode is the register file's numbering: append only");
 
 /* One column of the registry for mode @p m (a switch generated from the list: constant-folded

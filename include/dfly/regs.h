@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 16u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 17u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -114,7 +114,11 @@ extern "C" {
 	X(CRT_HELD_CYCLES, crt_held_cycles, "CRT: cycles those credits were held, summed")         \
 	X(CRT_TD, crt_td,                                                                          \
 	  "CRT: t_d of this global channel, the latest credit round trip less the zero-load one "  \
-	  "(a gauge, cycles)")
+	  "(a gauge, cycles)")                                                                     \
+	X(RES_REQ_TX, res_req_tx, "RES: reservation request flits sent on this local link")        \
+	X(RES_REP_TX, res_rep_tx, "RES: reservation reply flits sent on this local link")          \
+	X(RES_R, res_r,                                                                            \
+	  "RES: R of this global channel, phits reserved and not yet sent on it (a gauge)")
 
 /** Per (port, VC) counters; the input side of the VC unless stated. */
 #define DFLY_FOREACH_VC_CTR(X)                                                                     \
@@ -247,7 +251,14 @@ extern "C" {
 	X(FAIL_WAIT, fail_wait,                                                                    \
 	  "failover: granted to a down link with no way around it from here (past its first "      \
 	  "global hop, or no usable global port): after the link returned, or discarded there "    \
-	  "once it is dead (drop.link_dead)")
+	  "once it is dead (drop.link_dead)")                                                      \
+	X(RES_MIN, res_min, "RES: minimal at the source, the reservation was granted")             \
+	X(RES_VAL, res_val, "RES: Valiant at the source, the reservation was refused")             \
+	X(RES_GRANT, res_grant,                                                                    \
+	  "RES: reservations of this router's global channels granted (R <= 2 R_avg + T)")         \
+	X(RES_DENY, res_deny, "RES: reservations of this router's global channels refused")        \
+	X(RES_WAIT_CYCLES, res_wait_cycles,                                                        \
+	  "RES: cycles packets of this router's injection buffers waited for their reply, summed")
 
 #define DFLY__ENUM(E, n, d) DFLY_##E,
 enum dfly_port_ctr { DFLY_FOREACH_PORT_CTR(DFLY__ENUM) DFLY_PORT_CTR_COUNT };
@@ -414,6 +425,10 @@ struct dfly_regs_knobs {
 	 *  vc_map[role] + reply_vc[kind] and under FlexVC it may also take any request VC of the
 	 *  kind (the concatenated sequence of thesis Theorem 2) */
 	uint32_t reply_vc[3];
+	/** routing.res.t (spec §4.9, IAR §3.4): a reservation of global channel GC is granted iff
+	 *  R_GC ≤ 2·R̄ + res_t, R̄ the average R of the requesting router's global channels; phits
+	 *  (the config's packets × packet length) */
+	int32_t res_t;
 };
 
 /**

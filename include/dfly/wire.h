@@ -126,7 +126,8 @@ extern "C" {
 #define DFLY_WIRE_F_REPLY               (1u << 4) /**< class: 0 request, 1 reply */
 #define DFLY_WIRE_F_PB                  (1u << 5) /**< pb_vec carries the in-band PB vector */
 #define DFLY_WIRE_F_NOINTER             (1u << 6) /**< nonminimal wanted, no intermediate group */
-#define DFLY_WIRE_F_ALL                 0x7fu     /**< every defined flag; the rest are reserved */
+#define DFLY_WIRE_F_RES_MIN             (1u << 7) /**< RES: its minimal global channel reserved */
+#define DFLY_WIRE_F_ALL                 0xffu     /**< every defined flag */
 
 #define DFLY_WIRE_CREDIT_F_MIN (1u << 0) /**< credit entry: phits of minimally routed packets */
 /** credit entry: phits is the running total of phits freed in that VC since the link came up,
@@ -163,7 +164,10 @@ extern "C" {
 #define DFLY_FOREACH_WIRE_PKT(X)                                                                   \
 	X(SYNTH, synth, "generator packet: opaque payload, possibly empty")                        \
 	X(HOST, host, "encapsulated host Ethernet frame (payload ≥ 14 bytes)")                     \
-	X(INFO, info, "IAR in-band PB information flit: 1 phit, no payload")
+	X(INFO, info, "IAR in-band PB information flit: 1 phit, no payload")                       \
+	X(RES_REQ, res_req,                                                                        \
+	  "RES reservation request flit: 1 phit, a 12-byte body (struct dfly_wire_res)")           \
+	X(RES_REP, res_rep, "RES reservation reply flit: 1 phit, a 12-byte body")
 
 /** Control message types, X(ENUM, name, description); wire values start at 1. */
 #define DFLY_FOREACH_WIRE_CTRL(X)                                                                  \
@@ -245,6 +249,22 @@ struct dfly_wire_data {
 	uint8_t path_lhops;   /**< local hops taken on the whole path (statistics) */
 	uint32_t inj_delay;   /**< cycles from generation to leaving the injection queue */
 	uint16_t payload_off; /**< decode: payload offset in the frame; ignored by encode */
+};
+
+/** Bytes of a RES flit's body (the payload of a RES_REQ or RES_REP data frame). */
+#define DFLY_WIRE_RES_LEN 12u
+
+/**
+ * The body of a RES flit (spec §4.9), big-endian on the wire: cookie (4 bytes), rbar (4), len
+ * (2), gc (1), grant (1). A request carries cookie, rbar, len and gc, grant 0; the reply echoes
+ * them with grant 0 or 1.
+ */
+struct dfly_wire_res {
+	uint32_t cookie; /**< the requesting router's handle of the waiting packet, echoed */
+	uint32_t rbar;   /**< R̄: the requesting router's average reservation count (phits) */
+	uint16_t len;    /**< phits to reserve */
+	uint8_t gc;      /**< global port index (0..h−1) of the channel at the owner */
+	uint8_t grant;   /**< reply: 1 granted, 0 refused; request: 0 */
 };
 
 /** One credit return. */
@@ -391,6 +411,19 @@ int dfly_wire_data_encode(void *buf, size_t size, const struct dfly_wire_eth *et
  */
 int dfly_wire_data_decode(const void *buf, size_t len, const struct dfly_wire_limits *lim,
 			  struct dfly_wire_data *d);
+
+/** Write the body of a RES flit into @p b (DFLY_WIRE_RES_LEN bytes). */
+void dfly_wire_res_put(void *b, const struct dfly_wire_res *r);
+
+/**
+ * Read the body of a RES flit of data type @p type (DFLY_WIRE_PKT_RES_REQ or _REP) from @p b
+ * (DFLY_WIRE_RES_LEN bytes, e.g. the payload of a decoded frame).
+ * @return 0, -DFLY_WIRE_E_BAD_TYPE (not a RES type), -DFLY_WIRE_E_RESERVED (a request with grant
+ *   ≠ 0, a reply with grant > 1), -DFLY_WIRE_E_BAD_PORT (gc ≥ lim->h), -DFLY_WIRE_E_BAD_SIZE
+ *   (len 0 or > lim->max_phits).
+ */
+int dfly_wire_res_get(const void *b, uint8_t type, const struct dfly_wire_limits *lim,
+		      struct dfly_wire_res *r);
 
 /**
  * Encode a control frame: Ethernet header (untagged), control header, the body of m->type.

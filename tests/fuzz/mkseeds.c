@@ -78,6 +78,25 @@ static void data_seeds(void)
 	d.pb_vec = 0x5;
 	n = dfly_wire_data_encode(b, sizeof(b), &eth, &d, NULL);
 	put("wire_data", "info", b, (size_t)n);
+	/* RES flits: a request and its granted reply */
+	{
+		struct dfly_wire_res r = {.cookie = 7, .rbar = 12, .len = 10, .gc = 1};
+		uint8_t body[DFLY_WIRE_RES_LEN];
+
+		memset(&d, 0, sizeof(d));
+		d.type = DFLY_WIRE_PKT_RES_REQ;
+		d.size_phits = 1;
+		d.via_router = DFLY_WIRE_NO_ROUTER;
+		d.payload_len = DFLY_WIRE_RES_LEN;
+		dfly_wire_res_put(body, &r);
+		n = dfly_wire_data_encode(b, sizeof(b), &eth, &d, body);
+		put("wire_data", "res-req", b, (size_t)n);
+		d.type = DFLY_WIRE_PKT_RES_REP;
+		r.grant = 1;
+		dfly_wire_res_put(body, &r);
+		n = dfly_wire_data_encode(b, sizeof(b), &eth, &d, body);
+		put("wire_data", "res-rep", b, (size_t)n);
+	}
 }
 
 static void ctrl_seeds(void)

@@ -131,7 +131,7 @@ controld no --instance|controld|SRC/configs/h1.cfg|2|see|dfly-controld: --instan
 # -- dfly sim: everything checked before anything is printed (or a CSV written)
 sim --loads 1.5|dfly|sim SRC/configs/h1.cfg --loads 1.5 --csv TMP/x.csv|2|-|dfly sim: --loads 1.5: 1.5 is out of range (expected loads from 0 to 1)
 sim --loads in a list|dfly|sim SRC/configs/h1.cfg --loads 0.1,1.5 --csv TMP/x.csv|2|-|dfly sim: --loads 0.1,1.5: 1.5 is out of range (expected loads from 0 to 1)
-sim second mechanism bad|dfly|sim SRC/configs/h1.cfg --mechanisms min,fastest --set sim.warmup=100 --set sim.measure=100 --csv TMP/x.csv|2|-|dfly sim: --mechanisms fastest: routing.mechanism: unknown mechanism 'fastest' (expected one of: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, crt)
+sim second mechanism bad|dfly|sim SRC/configs/h1.cfg --mechanisms min,fastest --set sim.warmup=100 --set sim.measure=100 --csv TMP/x.csv|2|-|dfly sim: --mechanisms fastest: routing.mechanism: unknown mechanism 'fastest' (expected one of: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, crt, res)
 sim --firmware-instance, two runs|dfly|sim SRC/configs/h1.cfg --firmware-instance INST --seeds 2 --csv TMP/x.csv|2|-|dfly sim: --firmware-instance runs one configuration only (one mechanism, pattern, load and seed; this is 2 runs)
 # -- dfly sim: lists and ranges said as typed, flags named as typed
 sim --mechanisms empty item|dfly|sim SRC/configs/h1.cfg --mechanisms min,,val|2|-|dfly sim: --mechanisms min,,val: an empty item (two commas, or one at an end)

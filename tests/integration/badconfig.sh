@@ -135,7 +135,7 @@ run: max_steps out of range|s/max_steps = 16;/max_steps = 0;/||FILE:13: run.max_
 run: negative duration|s/duration_s = 1.0;/duration_s = -1.0;/||FILE:13: run.duration_s: must be ≥ 0
 run: unknown idle|s/duration_s = 1.0;/duration_s = 1.0; idle = "nap";/||FILE:13: run.idle: expected "sleep" or "spin"
 # -- the network, through the deployment (--set) and dfly sim
-network: unknown mechanism||--set routing.mechanism=fastest|--set routing.mechanism=fastest: routing.mechanism: unknown mechanism 'fastest' (expected one of: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, crt)
+network: unknown mechanism||--set routing.mechanism=fastest|--set routing.mechanism=fastest: routing.mechanism: unknown mechanism 'fastest' (expected one of: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, crt, res)
 network: oracle refused in real time||--set routing.mechanism=ugal-g|FILE: network: NET: routing.mechanism ugal-g reads other routers' queues (a non-physical oracle, spec 4.5): dfly sim only
 network: load out of range||--set traffic.load=2|--set traffic.load=2: traffic.load: 2 is out of range (expected 0..1)
 network: inconsistent trunking||--set topology.t=3|--set topology.t=3: topology.t: 3 does not divide topology.a = 2 (expected a divisor of a)

@@ -97,7 +97,7 @@ timed_check() {
 fidelity() { # fidelity CHECK NAME: run CHECK (which runs NAME and sets $mismatch)
     local attempt
     for attempt in 1 2 3; do
-        "$1" && return 0
+        $1 && return 0 # may carry its arguments
         if [ -n "${DFLY_SANITIZED:-}" ]; then
             echo "note:$mismatch (sanitizer build: not compared)"
             return 0
@@ -244,6 +244,40 @@ adv_check() {
     pass "memif ADV+1 latency $lat cycles, dfly sim $slat ($timing_why)"
 }
 fidelity adv_check adv
+
+# 2b. the indirect mechanisms of IAR over the same links: RES's reservation flits (RES_REQ and
+# RES_REP data frames under the link-level retry, across the memif local link 2 <-> 3) and CRT's
+# held credits, under ADV+1 0.3: conservation, and the misrouted share and latency of dfly sim
+mech_check() { # mech_check MECHANISM
+    local m=$1 sets="--set routing.mechanism=$1 --set traffic.pattern=adv+1 --set traffic.load=0.3"
+    run "$m" "$sets"
+    g=$(sum_field "$tmp/$m.a" "$tmp/$m.b" generated)
+    d=$(sum_field "$tmp/$m.a" "$tmp/$m.b" delivered)
+    mismatch=""
+    if [ "$g" -ne "$d" ] || ! [ "$g" -gt 5000 ]; then
+        disturbed "$m" || lost "$m" "$m ADV+1: generated $g delivered $d"
+        mismatch=" $m ADV+1: generated $g delivered $d (not drained)"
+        return 1
+    fi
+    mis=$(wavg "$tmp/$m.a" "$tmp/$m.b" misrouted)
+    smis=$(sim_field "$sets" 8)
+    lat=$(wavg "$tmp/$m.a" "$tmp/$m.b" avg)
+    slat=$(sim_field "$sets" 5)
+    within "$mis" "$smis" "$mis_tol" || mismatch="$mismatch $m ADV+1 misrouted $mis% vs dfly sim $smis%"
+    rel "$lat" "$slat" "$lat_tol" || mismatch="$mismatch $m ADV+1 latency $lat vs dfly sim $slat"
+    [ -z "$mismatch" ] || return 1
+    extra=""
+    if [ "$m" = res ]; then
+        req=$(( $(counter "$tmp/$m.a" port1.res_req_tx) + $(counter "$tmp/$m.b" port1.res_req_tx) ))
+        rep=$(( $(counter "$tmp/$m.a" port1.res_rep_tx) + $(counter "$tmp/$m.b" port1.res_rep_tx) ))
+        [ "$req" -gt 0 ] && [ "$req" -eq "$rep" ] ||
+            fail "res over memif: $req request flits, $rep replies on the local ports"
+        extra=", $req reservation flits answered"
+    fi
+    pass "memif ADV+1 0.3 $m: misrouted $mis%, dfly sim $smis%; latency $lat, dfly sim $slat$extra"
+}
+fidelity "mech_check res" res
+fidelity "mech_check crt" crt
 
 # ---- 3: the global link over a lossy veth
 if ip link add "${tag}a" type veth peer name "${tag}b" 2>/dev/null; then

@@ -2161,6 +2161,200 @@ static void test_damq_penalty(void **state)
 	net_free(&n);
 }
 
+/*
+ * RES (spec §4.9, IAR §3.4), the owner's rule at its boundary: one router (router 0 of p = 1,
+ * a = 4, h = 2) on half links, reservation requests pushed on a local input as its neighbour
+ * would send them. A request is granted iff R_GC <= 2·R̄ + T: R = 2·R̄ + T grants, one more
+ * phit refuses, and a grant adds the packet's length to R. The reply goes back on the same local
+ * port one link latency later, the cookie echoed. A request for a port beyond h is a decode
+ * drop. R left in an empty router fails the drain check.
+ */
+static int res_ask(struct asic *as, struct asic_link **lin, struct asic_link **lout, uint32_t port,
+		   uint64_t *c, uint32_t cookie, uint32_t rbar, uint16_t len, uint8_t gc)
+{
+	struct asic_res_flit f = {.cookie = cookie, .rbar = rbar, .len = len, .gc = gc};
+	uint8_t buf[64];
+	enum asic_ctrl_kind kind;
+	uint16_t got;
+	int grant = -1;
+
+	assert_true(asic_link_push_ctrl(lin[port], ASIC_CTRL_RES_REQ, &f, sizeof(f), *c));
+	for (uint64_t end = *c + 15; *c < end; (*c)++) {
+		asic_step(as, *c);
+		while (asic_link_pop_ctrl(lout[port], *c, &kind, buf, sizeof(buf), &got)) {
+			struct asic_res_flit r;
+
+			assert_int_equal(kind, ASIC_CTRL_RES_REP);
+			assert_int_equal(got, sizeof(r));
+			memcpy(&r, buf, sizeof(r));
+			assert_int_equal(r.cookie, cookie);
+			grant = r.grant;
+		}
+	}
+	return grant;
+}
+
+static void test_res_owner_rule(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct dfly_topo *t = dfly_topo_create(1, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
+	struct dfly_regs *regs = calloc(1, sizeof(*regs));
+	struct asic_link *lin[DFLY_MAX_PORTS] = {0}, *lout[DFLY_MAX_PORTS] = {0};
+	struct asic *as;
+	uint32_t L, G0, G1;
+	uint64_t c = 1;
+	char why[200];
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(regs);
+	as = asic_create(t, 0, &par, regs, 1);
+	assert_non_null(as);
+	regs->knobs.mode = DFLY_MODE_RES;
+	regs->knobs.res_t = 4;
+	memcpy(regs->knobs.vc_map, map_val, DFLY_ROLE_COUNT);
+	half_links(t, as, lin, lout);
+	L = t->first_local + 1;
+	G0 = t->first_global;
+	G1 = t->first_global + 1;
+	/* R = 0 <= 2·0 + 4: granted, R = 5 */
+	assert_int_equal(res_ask(as, lin, lout, L, &c, 7, 0, 5, 0), 1);
+	assert_int_equal(regs->port_ctr[G0][DFLY_RES_R], 5);
+	/* R = 5 = 2·0 + 4 + 1: refused, R unchanged */
+	assert_int_equal(res_ask(as, lin, lout, L, &c, 8, 0, 5, 0), 0);
+	assert_int_equal(regs->port_ctr[G0][DFLY_RES_R], 5);
+	/* another channel keeps its own R */
+	assert_int_equal(res_ask(as, lin, lout, L, &c, 9, 0, 1, 1), 1);
+	assert_int_equal(regs->port_ctr[G1][DFLY_RES_R], 1);
+	/* T = 5: R = 5 = 2·0 + 5 is granted, R = 10 */
+	regs->knobs.res_t = 5;
+	assert_int_equal(res_ask(as, lin, lout, L, &c, 10, 0, 5, 0), 1);
+	assert_int_equal(regs->port_ctr[G0][DFLY_RES_R], 10);
+	/* R̄ counts twice: 10 <= 2·3 + 5 = 11, granted; then 15 > 11, refused */
+	assert_int_equal(res_ask(as, lin, lout, L, &c, 11, 3, 5, 0), 1);
+	assert_int_equal(res_ask(as, lin, lout, L, &c, 12, 3, 5, 0), 0);
+	assert_int_equal(regs->port_ctr[G0][DFLY_RES_R], 15);
+	/* a port beyond h: no reply, a decode drop */
+	assert_int_equal(res_ask(as, lin, lout, L, &c, 13, 0, 5, 2), -1);
+	assert_int_equal(regs->drop[DFLY_DROP_DECODE], 1);
+	assert_int_equal(regs->route[DFLY_ROUTE_RES_GRANT], 4);
+	assert_int_equal(regs->route[DFLY_ROUTE_RES_DENY], 2);
+	assert_int_equal(regs->port_ctr[L][DFLY_RES_REP_TX], 6);
+	/* each reply held the link one cycle */
+	assert_int_equal(regs->port_ctr[L][DFLY_LINK_BUSY_CYCLES], 6);
+	/* reservations never used: the drain check names them */
+	assert_int_equal(asic_check_drained(as, why, sizeof(why)), -EBUSY);
+	assert_non_null(strstr(why, "RES: R of global output"));
+	half_links_destroy(t, lin, lout);
+	asic_destroy(as);
+	free(regs);
+	dfly_topo_destroy(t);
+}
+
+/*
+ * RES at the source: a packet to a group whose minimal global channel belongs to a neighbour
+ * sends one request flit (its length, R̄ = 0) on the local port to that neighbour when its head
+ * reaches the router, and does not move until the reply comes: a grant sends it minimally
+ * (towards the owner, no Valiant router), a refusal on a Valiant path. A packet whose channel
+ * is the source router's own is decided at once (granted: R = 0), without flits.
+ */
+static void res_source_run(bool grant)
+{
+	struct asic_params par = default_params(32);
+	struct dfly_topo *t = dfly_topo_create(1, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
+	struct dfly_regs *regs = calloc(1, sizeof(*regs));
+	struct asic_link *lin[DFLY_MAX_PORTS] = {0}, *lout[DFLY_MAX_PORTS] = {0};
+	struct asic_pkt pk, own;
+	struct asic_res_flit f;
+	struct asic *as;
+	uint32_t D = UINT32_MAX, Down = UINT32_MAX, rho, q, P, sent_port = UINT32_MAX;
+	struct asic_pkt *out = NULL;
+	enum asic_ctrl_kind kind;
+	uint8_t buf[64];
+	uint16_t got;
+	uint64_t c;
+
+	assert_non_null(t);
+	for (uint32_t G = 1; G < t->g; G++) {
+		dfly_topo_link_to_group(t, 0, G, 0, &rho, &q);
+		if (rho == 1 && D == UINT32_MAX)
+			D = G;
+		if (rho == 0 && Down == UINT32_MAX)
+			Down = G;
+	}
+	assert_true(D != UINT32_MAX && Down != UINT32_MAX);
+	as = asic_create(t, 0, &par, regs, 1);
+	assert_non_null(as);
+	regs->knobs.mode = DFLY_MODE_RES;
+	regs->knobs.res_t = 4;
+	regs->knobs.val_variant = DFLY_VAL_LGL;
+	memcpy(regs->knobs.vc_map, map_val, DFLY_ROLE_COUNT);
+	half_links(t, as, lin, lout);
+	P = dfly_topo_local_port(t, 0, 1);
+	asic_step(as, 0); /* the mode register is taken at a step: RES's state */
+	pkt_init(&pk, 0, D * t->a * t->p, 1);
+	assert_true(asic_inject(as, 0, &pk, 1));
+	pkt_init(&own, 0, Down * t->a * t->p, 1);
+	assert_true(asic_inject(as, 0, &own, 1));
+	for (c = 1; c < 60; c++) {
+		asic_step(as, c);
+		for (uint32_t port = t->first_local; port < t->radix; port++) {
+			while (asic_link_pop_ctrl(lout[port], c, &kind, buf, sizeof(buf), &got)) {
+				assert_int_equal(kind, ASIC_CTRL_RES_REQ);
+				assert_int_equal(port, P);
+				memcpy(&f, buf, sizeof(f));
+			}
+			struct asic_pkt *x;
+
+			while ((x = asic_link_pop_data(lout[port], c, NULL)) != NULL)
+				assert_ptr_equal(x, &own); /* decided at once: it goes */
+		}
+	}
+	assert_int_equal(regs->port_ctr[P][DFLY_RES_REQ_TX], 1);
+	assert_int_equal(f.len, 8);
+	assert_int_equal(f.rbar, 0);
+	assert_int_equal(asic_pkts_held(as), 1);                /* waits for its reply */
+	assert_int_equal(regs->route[DFLY_ROUTE_RES_GRANT], 1); /* the own channel's */
+	f.grant = grant;
+	assert_true(asic_link_push_ctrl(lin[P], ASIC_CTRL_RES_REP, &f, sizeof(f), c));
+	for (uint64_t end = c + 150; c < end && out == NULL; c++) {
+		asic_step(as, c);
+		for (uint32_t port = t->first_local; port < t->radix && out == NULL; port++) {
+			struct asic_pkt *x = asic_link_pop_data(lout[port], c, NULL);
+
+			/* the other one is on its global link, 100 cycles long */
+			if (x != NULL && x != &own)
+				out = x, sent_port = port;
+		}
+	}
+	assert_ptr_equal(out, &pk);
+	if (grant) {
+		assert_int_equal(sent_port, P);
+		assert_int_equal(out->val_router, ASIC_NONE);
+		assert_true(out->flags & ASIC_PKT_RES_MIN);
+		assert_int_equal(regs->route[DFLY_ROUTE_RES_MIN], 2);
+	} else {
+		assert_true(out->val_router != ASIC_NONE);
+		assert_true(out->flags & ASIC_PKT_NONMIN);
+		assert_false(out->flags & ASIC_PKT_RES_MIN);
+		assert_int_equal(regs->route[DFLY_ROUTE_RES_VAL], 1);
+	}
+	assert_int_equal(asic_pkts_held(as), 0);
+	/* from its head's arrival (cycle 2) to the reply (cycle 60) */
+	assert_int_equal(regs->route[DFLY_ROUTE_RES_WAIT_CYCLES], 58);
+	half_links_destroy(t, lin, lout);
+	asic_destroy(as);
+	free(regs);
+	dfly_topo_destroy(t);
+}
+
+static void test_res_source(void **state)
+{
+	(void)state;
+	res_source_run(true);
+	res_source_run(false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2183,6 +2377,8 @@ int main(void)
 	    cmocka_unit_test(test_val_roles),
 	    cmocka_unit_test(test_flexvc_allowed),
 	    cmocka_unit_test(test_reqrep_classes),
+	    cmocka_unit_test(test_res_owner_rule),
+	    cmocka_unit_test(test_res_source),
 	    cmocka_unit_test(test_table_double_buffer),
 	    cmocka_unit_test(test_ugal_per_vc_boundary),
 	    cmocka_unit_test(test_ugal_remove_rtt),

@@ -245,14 +245,14 @@ static void test_mechanism(void **state)
 	    0, -EINVAL,
 	    "FILE:3: routing.mechanism: unknown mechanism 'foo' (expected one of: min, "
 	    "val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, "
-	    "crt)");
-	expect_error(
-	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"res\";\n"
-	    "};\n",
-	    NULL, 0, -EINVAL,
-	    "FILE:3: routing.mechanism: mechanism 'res' is not implemented yet "
-	    "(implemented: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, "
-	    "tpr, pb-acor, ugal-g, crt)");
+	    "crt, res)");
+	/* RES and failover: a reserved packet moved off its channel would hold R for ever */
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=res", "routing.failover.enabled=on"},
+		     2, -EINVAL,
+		     "--set routing.failover.enabled=on: routing.failover.enabled: \"on\" with "
+		     "routing.mechanism = \"res\": a reserved packet moved off its global channel "
+		     "would hold that channel's reservation for ever; use \"auto\" (off for res)");
 	/* LIA: t = 1 only; the window in whole buckets; w in hundredths */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=lia", "topology.t=2"}, 2,
 		     -EINVAL,
@@ -713,6 +713,27 @@ static void test_cc_readings(void **state)
 	round_trip(&cfg);
 }
 
+/* routing.res.t: packets in the file, phits in the knob (IAR's CFG-I threshold 3 by default);
+ * RES runs without failover under "auto" */
+static void test_res_settings(void **state)
+{
+	static const char *const sets[] = {"routing.mechanism=res", "routing.res.t=1.5",
+					   "packet.phits=10"};
+	struct dfly_netcfg cfg;
+	struct dfly_regs_knobs k;
+
+	(void)state;
+	load_ok(&cfg, BASE, sets, 1);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.mode, DFLY_MODE_RES);
+	assert_int_equal(k.res_t, 3 * cfg.pkt_phits);
+	assert_false(dfly_netcfg_failover(&cfg));
+	load_ok(&cfg, BASE, sets, 3);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.res_t, 15);
+	round_trip(&cfg);
+}
+
 static void test_dump_round_trip(void **state)
 {
 	struct dfly_netcfg cfg;
@@ -937,6 +958,7 @@ int main(void)
 	    T(test_defaults),
 	    T(test_damq),
 	    T(test_cc_readings),
+	    T(test_res_settings),
 	    T(test_dump_round_trip),
 	    T(test_vc_needs),
 	    T(test_configs_dir),

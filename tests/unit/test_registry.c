@@ -37,7 +37,7 @@ static void test_mode_names(void **state)
 			assert_string_not_equal(n, dfly_mode_name(o));
 	}
 	assert_string_equal(dfly_mode_name(DFLY_MODE_COUNT), "?");
-	assert_int_equal(dfly_mode_lookup("res"), -1);
+	assert_int_equal(dfly_mode_lookup("rest"), -1);
 	assert_int_equal(dfly_mode_lookup(""), -1);
 	assert_int_equal(dfly_mode_lookup(NULL), -1);
 	assert_int_equal(dfly_mode_lookup("MIN"), -1);
@@ -47,9 +47,9 @@ static void test_mode_names(void **state)
 /* The register file is an ABI: today's order and config names. */
 static void test_mode_abi(void **state)
 {
-	static const char *const names[] = {"min", "val",  "ugal",     "pb",     "par",
-					    "olm", "base", "filtered", "hybrid", "ectn",
-					    "lia", "tpr",  "pb-acor",  "ugal-g", "crt"};
+	static const char *const names[] = {"min",     "val",      "ugal",   "pb",   "par", "olm",
+					    "base",    "filtered", "hybrid", "ectn", "lia", "tpr",
+					    "pb-acor", "ugal-g",   "crt",    "res"};
 	char buf[256];
 
 	(void)state;
@@ -60,9 +60,10 @@ static void test_mode_abi(void **state)
 	assert_int_equal(DFLY_MODE_VAL, 1);
 	assert_int_equal(DFLY_MODE_UGAL_G, 13);
 	assert_int_equal(DFLY_MODE_CRT, 14);
+	assert_int_equal(DFLY_MODE_RES, 15);
 	assert_string_equal(dfly_mode_list(0, buf, sizeof(buf)),
 			    "min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, "
-			    "pb-acor, ugal-g, crt");
+			    "pb-acor, ugal-g, crt, res");
 	assert_string_equal(dfly_mode_list(DFLY_MODEF_FLEXVC, buf, sizeof(buf)), "min, val");
 	assert_string_equal(dfly_mode_list(DFLY_MODEF_CC, buf, sizeof(buf)),
 			    "base, filtered, hybrid, ectn");

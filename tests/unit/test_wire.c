@@ -343,6 +343,9 @@ static void test_err_names(void **state)
 	/* wire values of the types are part of the contract */
 	assert_int_equal(DFLY_WIRE_PKT_SYNTH, 1);
 	assert_int_equal(DFLY_WIRE_PKT_INFO, 3);
+	assert_int_equal(DFLY_WIRE_PKT_RES_REQ, 4);
+	assert_int_equal(DFLY_WIRE_PKT_RES_REP, 5);
+	assert_string_equal(dfly_wire_pkt_name(DFLY_WIRE_PKT_RES_REQ), "res_req");
 	assert_int_equal(DFLY_WIRE_CTRL_CREDIT, 1);
 	assert_int_equal(DFLY_WIRE_CTRL_ACK, 5);
 }
@@ -530,6 +533,50 @@ static void test_data_bad_size(void **state)
 	put_be16(b + OFF + 40, 1);
 	ASSERT_ERR(data_decode_exact(b, (size_t)n + 1, &out), BAD_SIZE);
 
+	/* RES_REQ and RES_REP: one phit and a 12-byte body */
+	d = data_min();
+	d.type = DFLY_WIRE_PKT_RES_REQ;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, NULL), BAD_SIZE);
+	d.payload_len = DFLY_WIRE_RES_LEN;
+	d.size_phits = 2;
+	ASSERT_ERR(dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, NULL), BAD_SIZE);
+	{
+		struct dfly_wire_res r = {.cookie = 0x01020304, .rbar = 99, .len = 10, .gc = 1}, r2;
+		uint8_t body[DFLY_WIRE_RES_LEN];
+		static const uint8_t want[DFLY_WIRE_RES_LEN] = {1, 2,  3, 4,  0, 0,
+								0, 99, 0, 10, 1, 0};
+
+		d.size_phits = 1;
+		dfly_wire_res_put(body, &r);
+		assert_memory_equal(body, want, sizeof(want)); /* big-endian, in field order */
+		n = dfly_wire_data_encode(b, BUF_LEN, &ETH, &d, body);
+		assert_int_equal(n, 14 + 48 + 12);
+		assert_int_equal(data_decode_exact(b, (size_t)n, &out), 0);
+		assert_int_equal(dfly_wire_res_get(b + out.payload_off, out.type, &LIM, &r2), 0);
+		assert_memory_equal(&r, &r2, sizeof(r));
+		/* a request carries no grant; a reply's is 0 or 1 */
+		r.grant = 1;
+		dfly_wire_res_put(body, &r);
+		ASSERT_ERR(dfly_wire_res_get(body, DFLY_WIRE_PKT_RES_REQ, &LIM, &r2), RESERVED);
+		assert_int_equal(dfly_wire_res_get(body, DFLY_WIRE_PKT_RES_REP, &LIM, &r2), 0);
+		r.grant = 2;
+		dfly_wire_res_put(body, &r);
+		ASSERT_ERR(dfly_wire_res_get(body, DFLY_WIRE_PKT_RES_REP, &LIM, &r2), RESERVED);
+		/* the channel is one of the owner's h; a length of 1..max_phits */
+		r.grant = 0;
+		r.gc = (uint8_t)LIM.h;
+		dfly_wire_res_put(body, &r);
+		ASSERT_ERR(dfly_wire_res_get(body, DFLY_WIRE_PKT_RES_REQ, &LIM, &r2), BAD_PORT);
+		r.gc = 0;
+		r.len = 0;
+		dfly_wire_res_put(body, &r);
+		ASSERT_ERR(dfly_wire_res_get(body, DFLY_WIRE_PKT_RES_REQ, &LIM, &r2), BAD_SIZE);
+		r.len = (uint16_t)(LIM.max_phits + 1);
+		dfly_wire_res_put(body, &r);
+		ASSERT_ERR(dfly_wire_res_get(body, DFLY_WIRE_PKT_RES_REQ, &LIM, &r2), BAD_SIZE);
+		ASSERT_ERR(dfly_wire_res_get(body, DFLY_WIRE_PKT_INFO, &LIM, &r2), BAD_TYPE);
+	}
+
 	/* HOST: at least an Ethernet header of payload */
 	static const uint8_t host[14] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0x08, 0x00};
 	d = data_min();
@@ -567,11 +614,8 @@ static void test_data_reserved(void **state)
 	int n = encode_data(ref, &d);
 
 	(void)state;
-	for (unsigned bit = 7; bit < 8; bit++) {
-		memcpy(b, ref, (size_t)n);
-		b[OFF + 2] |= (uint8_t)(1u << bit);
-		ASSERT_ERR(data_decode_exact(b, (size_t)n, &out), RESERVED);
-	}
+	/* every bit of the flags byte is defined (DFLY_WIRE_F_RES_MIN took the last one) */
+	assert_int_equal(DFLY_WIRE_F_ALL, 0xff);
 	/* a PB vector without the PB flag */
 	memcpy(b, ref, (size_t)n);
 	b[OFF + 2] &= (uint8_t)~DFLY_WIRE_F_PB;
@@ -1315,7 +1359,7 @@ static void test_data_golden(void **state)
 	    /* Ethernet */
 	    0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00, 0x00, 0x05, 0x88, 0xb5,
 	    /* version, type, flags, global hops, local hops, vc, size */
-	    0x02, 0x01, 0x7f, 0x02, 0x03, 0x03, 0x00, 0x10,
+	    0x02, 0x01, 0xff, 0x02, 0x03, 0x03, 0x00, 0x10,
 	    /* src 0, dst 71, via 35, seq */
 	    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x47, 0x00, 0x00, 0x00, 0x23, 0xfe, 0xdc,
 	    0xba, 0x98,
@@ -1396,7 +1440,7 @@ static void test_data_roundtrip(void **state)
 	assert_data_equal(&out, &d);
 
 	/* each flag alone */
-	for (unsigned bit = 0; bit < 7; bit++) {
+	for (unsigned bit = 0; bit < 8; bit++) {
 		d = data_min();
 		d.flags = (uint8_t)(1u << bit);
 		n = encode_data(b, &d);
@@ -1406,7 +1450,7 @@ static void test_data_roundtrip(void **state)
 	}
 	assert_int_equal(DFLY_WIRE_F_NONMIN | DFLY_WIRE_F_PHASE | DFLY_WIRE_F_MANDATORY_GLOBAL |
 			     DFLY_WIRE_F_LOCAL_MISROUTE_DONE | DFLY_WIRE_F_REPLY | DFLY_WIRE_F_PB |
-			     DFLY_WIRE_F_NOINTER,
+			     DFLY_WIRE_F_NOINTER | DFLY_WIRE_F_RES_MIN,
 			 DFLY_WIRE_F_ALL);
 
 	/* INFO flit and HOST frame */

@@ -23,7 +23,8 @@ done
 missing=0
 for f in \
     dfly.version dfly.type dfly.flags dfly.nonmin dfly.phase dfly.mandatory_global \
-    dfly.local_misroute_done dfly.reply dfly.pb dfly.nointer dfly.ghops dfly.lhops dfly.vc \
+    dfly.local_misroute_done dfly.reply dfly.pb dfly.nointer dfly.res_min dfly.res.cookie \
+    dfly.res.rbar dfly.res.len dfly.res.gc dfly.res.grant dfly.ghops dfly.lhops dfly.vc \
     dfly.size_phits dfly.src_node dfly.dst_node dfly.via_router dfly.seq dfly.gen_cycle \
     dfly.pb_vec dfly.tag dfly.payload_len dfly.path_lhops dfly.inj_delay dfly.payload \
     dfly.ctrl.type dfly.ctrl.src_router dfly.ctrl.body_len \

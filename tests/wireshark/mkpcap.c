@@ -113,6 +113,8 @@ static void lua_tables(void)
 	printf("local F_REPLY = 0x%02x\n", DFLY_WIRE_F_REPLY);
 	printf("local F_PB = 0x%02x\n", DFLY_WIRE_F_PB);
 	printf("local F_NOINTER = 0x%02x\n", DFLY_WIRE_F_NOINTER);
+	printf("local F_RES_MIN = 0x%02x\n", DFLY_WIRE_F_RES_MIN);
+	printf("local RES_LEN = %u\n", DFLY_WIRE_RES_LEN);
 	printf("local F_ALL = 0x%02x\n", DFLY_WIRE_F_ALL);
 	printf("local CREDIT_F_MIN = 0x%02x\n", DFLY_WIRE_CREDIT_F_MIN);
 	printf("local CREDIT_F_ABS = 0x%02x\n", DFLY_WIRE_CREDIT_F_ABS);
@@ -431,9 +433,8 @@ static void data_cols(struct check *c, const struct dfly_wire_data *d, const uin
 	col(c, "%u", DFLY_WIRE_VERSION);
 	col(c, "%u", d->type);
 	col(c, "0x%02x", d->flags);
-	for (unsigned bit = 0; bit < 7; bit++)
+	for (unsigned bit = 0; bit < 8; bit++)
 		col(c, "%u", d->flags >> bit & 1);
-	col(c, "0x%02x", d->flags >> 7);
 	col(c, "%u", d->global_hops);
 	col(c, "%u", d->local_hops);
 	col(c, "%u", d->vc);
@@ -458,7 +459,7 @@ static void data_cols(struct check *c, const struct dfly_wire_data *d, const uin
 #define DATA_FIELDS                                                                                \
 	"frame.number eth.type vlan.id dfly.version dfly.type dfly.flags dfly.nonmin dfly.phase "  \
 	"dfly.mandatory_global dfly.local_misroute_done dfly.reply dfly.pb dfly.nointer "          \
-	"dfly.flags.reserved dfly.ghops dfly.lhops dfly.vc dfly.size_phits dfly.src_node "         \
+	"dfly.res_min dfly.ghops dfly.lhops dfly.vc dfly.size_phits dfly.src_node "                \
 	"dfly.dst_node dfly.via_router dfly.seq dfly.gen_cycle dfly.pb_vec dfly.tag "              \
 	"dfly.payload_len dfly.path_lhops dfly.reserved dfly.inj_delay dfly.payload dfly.trailer " \
 	"_ws.expert.message"
@@ -552,6 +553,24 @@ static void data_frames(void)
 	d.via_router = DFLY_WIRE_NO_ROUTER;
 	d.pb_vec = 0x0000f00f;
 	data_frame(&d, NULL, 0, 0);
+
+	/* RES flits (spec §4.9): a request and a granted reply, 1 phit and a 12-byte body */
+	{
+		struct dfly_wire_res r = {.cookie = 0x11223344, .rbar = 57, .len = 10, .gc = 3};
+		uint8_t body[DFLY_WIRE_RES_LEN];
+
+		memset(&d, 0, sizeof(d));
+		d.type = DFLY_WIRE_PKT_RES_REQ;
+		d.size_phits = 1;
+		d.via_router = DFLY_WIRE_NO_ROUTER;
+		d.payload_len = DFLY_WIRE_RES_LEN;
+		dfly_wire_res_put(body, &r);
+		data_frame(&d, body, 0, 0);
+		d.type = DFLY_WIRE_PKT_RES_REP;
+		r.grant = 1;
+		dfly_wire_res_put(body, &r);
+		data_frame(&d, body, 0, 0);
+	}
 
 	/* a host frame (ARP request), handed to the eth dissector */
 	memset(&d, 0, sizeof(d));
@@ -1394,8 +1413,6 @@ static void malformed_data(void)
 	bad_frame(b, len, "bad_type", "data type past the last");
 	data_mut(b, &d, 43, 1);
 	bad_frame(b, len, "reserved", "data reserved byte");
-	data_mut(b, &d, 2, 0x80);
-	bad_frame(b, len, "reserved", "undefined flag");
 	data_mut(b, &d, 35, 1);
 	bad_frame(b, len, "reserved", "PB vector without the PB flag");
 	data_mut(b, &d, 3, DFLY_WIRE_MAX_GLOBAL_HOPS + 1);
@@ -1412,6 +1429,11 @@ static void malformed_data(void)
 	d.payload_len = 0;
 	len = data_mut(b, &d, 7, 2);
 	bad_frame(b, len, "bad_size", "info flit of 2 phits");
+	d.type = DFLY_WIRE_PKT_RES_REQ;
+	d.size_phits = 1;
+	d.payload_len = DFLY_WIRE_RES_LEN;
+	len = data_mut(b, &d, 41, 4);
+	bad_frame(b, len - 8, "bad_size", "RES flit with a 4-byte body");
 	d.type = DFLY_WIRE_PKT_HOST;
 	d.payload_len = 20;
 	len = data_mut(b, &d, 41, 10);

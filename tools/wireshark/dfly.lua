@@ -52,7 +52,9 @@ local F_LOCAL_MISROUTE_DONE = 0x08
 local F_REPLY = 0x10
 local F_PB = 0x20
 local F_NOINTER = 0x40
-local F_ALL = 0x7f
+local F_RES_MIN = 0x80
+local RES_LEN = 12
+local F_ALL = 0xff
 local CREDIT_F_MIN = 0x01
 local CREDIT_F_ABS = 0x02
 local CREDIT_F_ALL = 0x03
@@ -72,6 +74,8 @@ local LEVEL_NONE = 0xff
 local PKT_SYNTH = 1
 local PKT_HOST = 2
 local PKT_INFO = 3
+local PKT_RES_REQ = 4
+local PKT_RES_REP = 5
 local CTRL_CREDIT = 1
 local CTRL_PB_STATE = 2
 local CTRL_ECTN_PARTIAL = 3
@@ -83,6 +87,8 @@ local pkt_names = {
     [1] = "synth",
     [2] = "host",
     [3] = "info",
+    [4] = "res_req",
+    [5] = "res_rep",
 }
 local ctrl_names = {
     [1] = "credit",
@@ -206,6 +212,11 @@ local route_ctr_names = {
     [33] = "fail_redraw",
     [34] = "fail_reroute",
     [35] = "fail_wait",
+    [36] = "res_min",
+    [37] = "res_val",
+    [38] = "res_grant",
+    [39] = "res_deny",
+    [40] = "res_wait_cycles",
 }
 -- END GENERATED
 
@@ -258,8 +269,13 @@ local fd = {
     reply = ProtoField.bool("dfly.reply", "Reply", 8, nil, F_REPLY),
     pb = ProtoField.bool("dfly.pb", "PB vector", 8, nil, F_PB),
     nointer = ProtoField.bool("dfly.nointer", "No intermediate group", 8, nil, F_NOINTER),
-    flags_reserved = ProtoField.uint8("dfly.flags.reserved", "Reserved flags", base.HEX, nil,
-        band(0xff, bit32.bnot(F_ALL))),
+    res_min = ProtoField.bool("dfly.res_min", "RES: minimal channel reserved", 8, nil,
+        F_RES_MIN),
+    res_cookie = ProtoField.uint32("dfly.res.cookie", "RES cookie", base.HEX),
+    res_rbar = ProtoField.uint32("dfly.res.rbar", "RES R average (phits)", base.DEC),
+    res_len = ProtoField.uint16("dfly.res.len", "RES length (phits)", base.DEC),
+    res_gc = ProtoField.uint8("dfly.res.gc", "RES global channel (port index)", base.DEC),
+    res_grant = ProtoField.uint8("dfly.res.grant", "RES grant", base.DEC),
     ghops = ProtoField.uint8("dfly.ghops", "Global hops", base.DEC),
     lhops = ProtoField.uint8("dfly.lhops", "Local hops in group", base.DEC),
     vc = ProtoField.uint8("dfly.vc", "VC", base.DEC),
@@ -474,7 +490,7 @@ end
 local data_flag_list = {
     {F_NONMIN, "NONMIN"}, {F_PHASE, "PHASE"}, {F_MANDATORY_GLOBAL, "MANDATORY_GLOBAL"},
     {F_LOCAL_MISROUTE_DONE, "LOCAL_MISROUTE_DONE"}, {F_REPLY, "REPLY"}, {F_PB, "PB"},
-    {F_NOINTER, "NOINTER"},
+    {F_NOINTER, "NOINTER"}, {F_RES_MIN, "RES_MIN"},
 }
 local meta_flag_list = {
     {TRACE_F_NONMIN, "NONMIN"}, {TRACE_F_VALIANT, "VALIANT"}, {TRACE_F_PHASE1, "PHASE1"},
@@ -533,7 +549,7 @@ function p_data.dissector(tvb, pinfo, tree)
     fi:add(fd.reply, tvb(2, 1))
     fi:add(fd.pb, tvb(2, 1))
     fi:add(fd.nointer, tvb(2, 1))
-    local fri = fi:add(fd.flags_reserved, tvb(2, 1))
+    fi:add(fd.res_min, tvb(2, 1))
     local ghi = t:add(fd.ghops, tvb(3, 1))
     local lhi = t:add(fd.lhops, tvb(4, 1))
     t:add(fd.vc, tvb(5, 1))
@@ -570,7 +586,7 @@ function p_data.dissector(tvb, pinfo, tree)
         errs[#errs + 1] = "truncated"
     end
     if band(flags, bit32.bnot(F_ALL)) ~= 0 then
-        wire_err(fri, ef_data, "reserved", string.format("flags 0x%02x", flags))
+        wire_err(fi, ef_data, "reserved", string.format("flags 0x%02x", flags))
         errs[#errs + 1] = "reserved"
     end
     if band(flags, F_PB) == 0 and pb_vec ~= 0 then
@@ -594,6 +610,10 @@ function p_data.dissector(tvb, pinfo, tree)
     elseif typ == PKT_INFO and (size ~= 1 or plen ~= 0) then
         wire_err(si, ef_data, "bad_size", "an info flit is 1 phit with no payload")
         errs[#errs + 1] = "bad_size"
+    elseif (typ == PKT_RES_REQ or typ == PKT_RES_REP) and (size ~= 1 or plen ~= RES_LEN) then
+        wire_err(si, ef_data, "bad_size", "a RES flit is 1 phit with a " .. RES_LEN ..
+            "-byte body")
+        errs[#errs + 1] = "bad_size"
     end
     if not truncated and rlen ~= end_ then
         wire_err(t, ef_data, "bad_size", (rlen - end_) .. " bytes after the payload")
@@ -610,6 +630,16 @@ function p_data.dissector(tvb, pinfo, tree)
             local pi = t:add(fd.payload, pr)
             if pcap_len < plen then
                 pi:append_text(" [" .. pcap_len .. " of " .. plen .. " bytes captured]")
+            end
+            if (typ == PKT_RES_REQ or typ == PKT_RES_REP) and #errs == 0 and
+                pcap_len >= RES_LEN then
+                -- the RES flit's body (spec 4.9): cookie, R average, length, channel, grant
+                local o = DATA_HDR_LEN
+                pi:add(fd.res_cookie, tvb(o, 4))
+                pi:add(fd.res_rbar, tvb(o + 4, 4))
+                pi:add(fd.res_len, tvb(o + 8, 2))
+                pi:add(fd.res_gc, tvb(o + 10, 1))
+                pi:add(fd.res_grant, tvb(o + 11, 1))
             end
         end
     end
