@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "asic.h"
 #include "fw.h"
 #include "netcfg.h"
+#include "state.h"
 
 #ifndef DFLY_SOURCE_DIR
 #error "DFLY_SOURCE_DIR must name the source tree (set in tests/unit/meson.build)"
@@ -713,6 +715,64 @@ static void test_cc_readings(void **state)
 	round_trip(&cfg);
 }
 
+/*
+ * The state model (config/state.c, dfly topo --state) on IAR §6.6's router: CFG-I's 15 ports
+ * with 3 VCs each, 32-flit local and injection VCs, 256-flit global ones, 64-bit flits. Exact:
+ * baseline (4·3·32 + 7·3·32 + 4·3·256)·64 = 264,192; CRT 9·4 + 9·4·768 = 27,684 (k = 9 for a
+ * 100-cycle global link); PB a·h = 32 bits, in band h/(10·64) of a link; RES h·10 bits of R
+ * (F = 768), + 4·40 flits of 64 bits with IAR's separate waiting buffer (τ = 2·10); PAR one
+ * more local VC on the 7 local ports (5/2 against UGAL's 4/2) = 7·32·64; the contention
+ * counters one per port.
+ */
+static void test_state_model(void **state)
+{
+	static const char *const sets[] = {"vcs.injection=3",      "vcs.local=3",
+					   "vcs.global=3",         "buffers.injection=32",
+					   "routing.pb.bits=port", "routing.pb.exchange=inband"};
+	struct dfly_state_row r[DFLY_MODE_COUNT + 1];
+	char path[512], err[DFLY_NETCFG_ERRLEN];
+	struct dfly_netcfg cfg;
+	unsigned n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/configs/cfg-i.cfg", DFLY_SOURCE_DIR);
+	assert_int_equal(dfly_netcfg_load(&cfg, path, sets, 6, err, sizeof(err)), 0);
+	n = dfly_state_model(&cfg, r, DFLY_MODE_COUNT + 1);
+	assert_int_equal(n, DFLY_MODE_COUNT + 1);
+	assert_string_equal(r[0].name, "baseline");
+	assert_int_equal(r[0].bits, 264192);
+	assert_string_equal(r[1 + DFLY_MODE_CRT].name, "crt");
+	assert_int_equal(r[1 + DFLY_MODE_CRT].bits, 27684);
+	assert_int_equal(r[1 + DFLY_MODE_PB].bits, 32);
+	assert_true(fabs(r[1 + DFLY_MODE_PB].bw - 4.0 / 640) < 1e-12);
+	assert_int_equal(r[1 + DFLY_MODE_RES].bits, 40);
+	assert_int_equal(r[1 + DFLY_MODE_RES].alt_bits, 40 + 4 * 40 * 64);
+	assert_true(fabs(r[1 + DFLY_MODE_RES].bw - 2.0 * 4 * (32.0 / 33) / 80) < 1e-12);
+	assert_int_equal(r[1 + DFLY_MODE_PAR].bits, 7 * 32 * 64);
+	assert_int_equal(r[1 + DFLY_MODE_UGAL].bits, 0);
+	assert_int_equal(r[1 + DFLY_MODE_BASE].bits, 15 * 9); /* 4,128 phits / 10: 412 packets */
+	assert_false(r[1 + DFLY_MODE_LIA].modelled);
+	/* PB out of band: a PB_STATE frame per period to each neighbour, whole phits */
+	{
+		struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_PB_STATE};
+		uint8_t buf[DFLY_CPU_FRAME_MAX];
+		int len;
+		double bw10;
+
+		m.pb.h = 4;
+		m.pb.vg = 1;
+		len = dfly_wire_ctrl_encode(buf, sizeof(buf), NULL, &m);
+		cfg.pb_exchange = DFLY_PB_OOB;
+		cfg.pb_period = 10;
+		dfly_state_model(&cfg, r, DFLY_MODE_COUNT + 1);
+		bw10 = r[1 + DFLY_MODE_PB].bw;
+		assert_true(fabs(bw10 - ceil((len - 14) / 8.0) / 10) < 1e-12);
+		cfg.pb_period = 20;
+		dfly_state_model(&cfg, r, DFLY_MODE_COUNT + 1);
+		assert_true(fabs(r[1 + DFLY_MODE_PB].bw - bw10 / 2) < 1e-12);
+	}
+}
+
 /* routing.res.t: packets in the file, phits in the knob (IAR's CFG-I threshold 3 by default);
  * RES runs without failover under "auto" */
 static void test_res_settings(void **state)
@@ -959,6 +1019,7 @@ int main(void)
 	    T(test_damq),
 	    T(test_cc_readings),
 	    T(test_res_settings),
+	    T(test_state_model),
 	    T(test_dump_round_trip),
 	    T(test_vc_needs),
 	    T(test_configs_dir),

@@ -20,16 +20,55 @@
 #include "cmds.h"
 #include "dfly/wire.h"
 #include "netcfg.h"
+#include "state.h"
 
 static void usage_topo(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: dfly topo CONFIG [--set PATH=VALUE]... [--links]\n"
+	    "usage: dfly topo CONFIG [--set PATH=VALUE]... [--links] [--state]\n"
 	    "\n"
 	    "Print the topology of CONFIG: sizes, the global links of group 0 (or every group\n"
 	    "with --links), the minimal-path hop distribution over all router pairs, and the VCs\n"
-	    "each mechanism needs against what the file provides.\n");
+	    "each mechanism needs against what the file provides.\n"
+	    "\n"
+	    "  --state   instead, the state and bandwidth model of a router of CONFIG: the bits\n"
+	    "            its input buffers hold (the baseline, IAR 6.6), what each mechanism\n"
+	    "            adds, and the share of a local link its control frames or flits take\n");
+}
+
+/* The state and bandwidth model (config/state.h) of @p cfg, one line per mechanism. */
+static void print_state(const struct dfly_netcfg *cfg)
+{
+	struct dfly_state_row rows[DFLY_MODE_COUNT + 1];
+	unsigned n = dfly_state_model(cfg, rows, DFLY_MODE_COUNT + 1);
+	double base = (double)rows[0].bits;
+
+	printf("state per router (bits; IAR 6.6's metric: input buffers, and what each "
+	       "mechanism adds)\n");
+	printf("  %-9s %12llu  %s\n", rows[0].name, (unsigned long long)rows[0].bits, rows[0].what);
+	for (unsigned i = 1; i < n; i++) {
+		const struct dfly_state_row *r = &rows[i];
+
+		if (!r->modelled) {
+			printf("  %-9s %12s  %s\n", r->name, "-", r->what);
+			continue;
+		}
+		char num[24];
+
+		snprintf(num, sizeof(num), "+%llu", (unsigned long long)r->bits);
+		printf("  %-9s %12s  %6.2f%%  %s\n", r->name, num, 100.0 * r->bits / base, r->what);
+		if (r->alt_bits != r->bits) {
+			snprintf(num, sizeof(num), "+%llu", (unsigned long long)r->alt_bits);
+			printf("  %-9s %12s  %6.2f%%  with IAR's separate waiting buffer\n", "",
+			       num, 100.0 * r->alt_bits / base);
+		}
+	}
+	printf("control bandwidth (share of a local link, each direction)\n");
+	for (unsigned i = 1; i < n; i++)
+		if (rows[i].modelled && rows[i].bw_what[0])
+			printf("  %-9s %7.2f%%  %s\n", rows[i].name, 100.0 * rows[i].bw,
+			       rows[i].bw_what);
 }
 
 int cmd_topo(int argc, char **argv)
@@ -37,12 +76,13 @@ int cmd_topo(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"set", required_argument, NULL, 's'},
 	    {"links", no_argument, NULL, 'L'},
+	    {"state", no_argument, NULL, 'S'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *sets[DFLY_MAX_SETS];
 	int nsets = 0, opt;
-	bool all_links = false;
+	bool all_links = false, state = false;
 	struct dfly_netcfg cfg;
 	char err[DFLY_NETCFG_ERRLEN];
 	struct dfly_topo *t;
@@ -57,6 +97,9 @@ int cmd_topo(int argc, char **argv)
 			break;
 		case 'L':
 			all_links = true;
+			break;
+		case 'S':
+			state = true;
 			break;
 		case 'h':
 			usage_topo(stdout);
@@ -73,6 +116,10 @@ int cmd_topo(int argc, char **argv)
 	if (dfly_netcfg_load(&cfg, argv[optind], sets, nsets, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dfly topo: %s\n", err);
 		return 2;
+	}
+	if (state) {
+		print_state(&cfg);
+		return 0;
 	}
 	t = dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t, cfg.arr, cfg.sigma);
 	if (t == NULL) {
