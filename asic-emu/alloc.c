@@ -53,13 +53,15 @@ void asic_release_inputs(struct asic *as, uint64_t tick, uint64_t now)
 			 * waits out that channel's extra round trip (spec §4.8) */
 			uint32_t d = asic_crt_delay(as, in->rel_out);
 
-			if (d > 0 && asic_crt_hold(as, i, in->rel_vc, in->rel_len, d, now)) {
+			if (d > 0 &&
+			    asic_crt_hold(as, i, in->rel_vc, in->rel_len, in->rel_min, d, now)) {
 				as->rel_mask &= ~(1ull << i);
 				continue;
 			}
 		}
 		if (in->link != NULL) {
-			link_put_credit(in->link, in->rel_vc, in->rel_len, now + in->link->latency);
+			link_put_credit(in->link, in->rel_vc, in->rel_len, now + in->link->latency,
+					in->rel_min);
 			as->regs->port_ctr[i][DFLY_CREDITS_TX] += in->rel_len;
 		}
 		as->rel_mask &= ~(1ull << i);
@@ -133,6 +135,7 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 	in->rel_len = pk->len;
 	in->rel_vc = (uint8_t)v;
 	in->rel_out = (uint8_t)o;
+	in->rel_min = (pk->flags & ASIC_PKT_MINCRED) != 0;
 	as->rel_mask |= 1ull << i;
 	if (!as->par.credit_at_tail)
 		asic_release_inputs(as, tick, now);
@@ -144,6 +147,13 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 	out->rr = i + 1;
 	if (out->kind != DFLY_PORT_TERMINAL)
 		credit_take(out, pk->out_vc, pk->len);
+	/* minCred: the hop's minimal phits, counted until their credit comes back flagged */
+	pk->flags &= (uint16_t)~ASIC_PKT_MINCRED;
+	if (regs->knobs.mincred && out->kind != DFLY_PORT_TERMINAL &&
+	    !(pk->flags & (ASIC_PKT_NONMIN | ASIC_PKT_NOINTER))) {
+		out->min_occ[pk->out_vc] += pk->len;
+		pk->flags |= ASIC_PKT_MINCRED;
+	}
 	out->fifo[out->tail++ & out->mask] = pk;
 	as->out_mask |= 1ull << o;
 

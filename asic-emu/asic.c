@@ -567,6 +567,14 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 			return -EBUSY;
 		}
 		for (uint32_t v = 0; v < as->out[i].ncvc; v++)
+			if (as->out[i].min_occ[v] != 0) {
+				snprintf(why, len,
+					 "router %u output %u vc %u: minCred counts %d phits of "
+					 "minimal packets downstream in an empty network",
+					 as->router, i, v, as->out[i].min_occ[v]);
+				return -EBUSY;
+			}
+		for (uint32_t v = 0; v < as->out[i].ncvc; v++)
 			if (as->out[i].credits[v] != (int32_t)as->out[i].credit_cap[v]) {
 				snprintf(why, len,
 					 "router %u output %u vc %u: %d credits, expected %u",

@@ -47,8 +47,11 @@
 				   payload (if any) opaque; else a host frame */
 #define ASIC_PKT_REPLY 0x400u /**< class: a reply (traffic.reqrep), else a request */
 #define ASIC_PKT_RES_MIN                                                                           \
-	0x800u                 /**< RES: its minimal global channel is reserved for it: routed     \
-				    minimally, and R of that channel drops by its length there */
+	0x800u /**< RES: its minimal global channel is reserved for it: routed                     \
+		    minimally, and R of that channel drops by its length there */
+#define ASIC_PKT_MINCRED                                                                           \
+	0x1000u /**< routing.mincred: counted as minimal by the output that sent it here (its      \
+		     credit goes back with the minimal flag) */
 #define ASIC_REASON_NONE 0xffu /**< no decision counter pending */
 
 /** Modes whose route stage decides in transit, at every head, every allocation round. */
@@ -197,6 +200,7 @@ struct asic_link_credit {
 	uint64_t due; /**< cycle the credit reaches the upstream output */
 	uint16_t phits;
 	uint8_t vc;
+	uint8_t min; /**< the phits were a minimally routed packet's (routing.mincred) */
 };
 
 /**

@@ -50,6 +50,7 @@ struct asic_in {
 	uint16_t rel_len;
 	uint8_t rel_vc;
 	uint8_t rel_out;         /* CRT: the output the crossing packet takes */
+	uint8_t rel_min;         /* minCred: its credit goes back with the minimal flag */
 	uint64_t cc_tick;        /* contention counters: tick the crossing packet's tail leaves */
 	uint8_t cc_port;         /* ... its minimal output (spec §5.2), counted until cc_tick */
 	uint16_t cc_grp;         /* ... its ECtN partial group, or CC_NO_GROUP */
@@ -82,10 +83,11 @@ struct asic_out {
 	uint32_t pool_used;   /* DAMQ: pool phits in use, Σ over VCs of occupancy above reserve */
 	uint64_t pool_allocs; /* DAMQ: grants that took space from the pool */
 	uint32_t rr;          /* output arbiter: next input to favour */
-	struct asic_link *link; /* outgoing link, NULL for terminal ports */
-	uint32_t piggy_cnt;     /* PB in-band: packets since the last piggybacked vector */
-	uint32_t last_vec;      /* PB in-band: last vector sent on this link */
-	bool vec_sent;          /* PB in-band: last_vec is valid */
+	int32_t min_occ[DFLY_MAX_VCS]; /* minCred: downstream phits of minimally routed packets */
+	struct asic_link *link;        /* outgoing link, NULL for terminal ports */
+	uint32_t piggy_cnt;            /* PB in-band: packets since the last piggybacked vector */
+	uint32_t last_vec;             /* PB in-band: last vector sent on this link */
+	bool vec_sent;                 /* PB in-band: last_vec is valid */
 };
 
 /*
@@ -235,6 +237,8 @@ void asic_fail_view(struct asic *as);
 ASIC_FOREACH_MODE(X)
 #undef X
 void asic_flex_pick(struct asic *as, struct asic_pkt *pk);
+void asic_flex_route_src(struct asic *as, struct asic_pkt *pk, uint32_t target, uint32_t dst_router,
+			 bool towards_root);
 void asic_src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group, bool transit);
 void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_group,
 		       uint32_t target);
@@ -329,13 +333,15 @@ static inline void link_put_data(struct asic_link *l, struct asic_pkt *pkt, uint
 }
 
 /* Put a credit return on the credit line (room checked by the caller) and tell the receiver. */
-static inline void link_put_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due)
+static inline void link_put_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint64_t due,
+				   bool min)
 {
 	struct asic_link_credit *c = &l->credit[l->c_tail & l->mask];
 
 	c->due = due;
 	c->phits = phits;
 	c->vc = vc;
+	c->min = min;
 	STORE_REL(l->c_tail, l->c_tail + 1);
 	if (l->up != NULL)
 		cal_mark(l->up, l->up_port, true, due);
@@ -413,6 +419,8 @@ static inline void credit_gauge(struct asic *as, uint32_t o, uint32_t v)
 
 	as->regs->vc_gauge[o][v][DFLY_VC_CREDITS] = out->credits[v];
 	as->regs->vc_gauge[o][v][DFLY_VC_DOWN_OCC] = (int64_t)out->credit_cap[v] - out->credits[v];
+	if (as->regs->knobs.mincred)
+		as->regs->vc_gauge[o][v][DFLY_VC_DOWN_OCC_MIN] = out->min_occ[v];
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -522,7 +530,7 @@ static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, 
 			      bool towards_root, uint32_t dst_group, bool misroute)
 {
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
-	uint32_t kind = dfly_topo_port_kind(as->topo, port), off;
+	uint32_t kind = dfly_topo_port_kind(as->topo, port), off, v;
 	enum dfly_role r;
 
 	if (kind == DFLY_PORT_TERMINAL)
@@ -531,8 +539,14 @@ static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, 
 	/* a reply's VCs follow the request class's (traffic.reqrep) */
 	off = (pk->flags & ASIC_PKT_REPLY) ? k->reply_vc[kind] : 0;
 	if (r == DFLY_ROLE_D2 && pk->ghops > 1 && k->vc_d2_long != 0)
-		return k->vc_d2_long + off;
-	return k->vc_map[r] + off;
+		v = k->vc_d2_long + off;
+	else
+		v = k->vc_map[r] + off;
+	/* under FlexVC the reply class may be sized for minimal paths (spec §2.4): a role beyond
+	 * it stands for its last VC (the route stage's FlexVC places the hop) */
+	if (off != 0 && v >= as->par.vcs[kind])
+		v = as->par.vcs[kind] - 1;
+	return v;
 }
 
 /* Occupancy Q of output @p port as UGAL and PB see it: phits used downstream on @p vc (or on
@@ -545,6 +559,14 @@ static inline uint32_t q_occ(const struct asic *as, uint32_t port, uint32_t vc, 
 
 	if (out->kind == DFLY_PORT_TERMINAL)
 		return 0;
+	if (as->regs->knobs.mincred) {
+		/* minCred (spec §2.4): what minimally routed packets hold downstream */
+		if (!per_port)
+			return (uint32_t)out->min_occ[vc];
+		for (uint32_t v = 0; v < out->ncvc; v++)
+			q += (uint32_t)out->min_occ[v];
+		return q;
+	}
 	if (!per_port)
 		return out->credit_cap[vc] - (uint32_t)out->credits[vc];
 	for (uint32_t v = 0; v < out->ncvc; v++)
@@ -667,8 +689,8 @@ void asic_crt_credit(struct asic *as, uint32_t o, uint32_t vc, uint32_t phits, u
 /* how long a credit for a packet that left towards global output @p o is held */
 uint32_t asic_crt_delay(const struct asic *as, uint32_t o);
 /* hold the credit of local input @p in for @p delay cycles; false: no room, return it now */
-bool asic_crt_hold(struct asic *as, uint32_t in, uint32_t vc, uint16_t phits, uint32_t delay,
-		   uint64_t now);
+bool asic_crt_hold(struct asic *as, uint32_t in, uint32_t vc, uint16_t phits, bool min,
+		   uint32_t delay, uint64_t now);
 /* return the held credits whose time has come */
 void asic_crt_release(struct asic *as, uint64_t now);
 

@@ -30,7 +30,7 @@ struct crt_ring {
 struct crt_hold {
 	uint64_t release;
 	uint16_t phits;
-	uint8_t in, vc;
+	uint8_t in, vc, min;
 };
 
 struct asic_crt {
@@ -135,8 +135,8 @@ uint32_t asic_crt_delay(const struct asic *as, uint32_t o)
 	return mn == UINT32_MAX ? 0 : c->td[o] - mn;
 }
 
-bool asic_crt_hold(struct asic *as, uint32_t in, uint32_t vc, uint16_t phits, uint32_t delay,
-		   uint64_t now)
+bool asic_crt_hold(struct asic *as, uint32_t in, uint32_t vc, uint16_t phits, bool min,
+		   uint32_t delay, uint64_t now)
 {
 	struct asic_crt *c = as->crt;
 
@@ -149,7 +149,7 @@ bool asic_crt_hold(struct asic *as, uint32_t in, uint32_t vc, uint16_t phits, ui
 		c->held = h;
 		c->cap = cap;
 	}
-	c->held[c->nheld++] = (struct crt_hold){now + delay, phits, (uint8_t)in, (uint8_t)vc};
+	c->held[c->nheld++] = (struct crt_hold){now + delay, phits, (uint8_t)in, (uint8_t)vc, min};
 	as->regs->port_ctr[in][DFLY_CRT_HELD]++;
 	as->regs->port_ctr[in][DFLY_CRT_HELD_CYCLES] += delay;
 	return true;
@@ -167,7 +167,7 @@ void asic_crt_release(struct asic *as, uint64_t now)
 			k++;
 			continue;
 		}
-		link_put_credit(in->link, h->vc, h->phits, now + in->link->latency);
+		link_put_credit(in->link, h->vc, h->phits, now + in->link->latency, h->min);
 		as->regs->port_ctr[h->in][DFLY_CREDITS_TX] += h->phits;
 		c->held[k] = c->held[--c->nheld];
 	}

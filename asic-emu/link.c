@@ -357,7 +357,7 @@ bool asic_link_push_credit(struct asic_link *l, uint8_t vc, uint16_t phits, uint
 {
 	if (l->c_tail - l->c_head > l->mask)
 		return false;
-	link_put_credit(l, vc, phits, due);
+	link_put_credit(l, vc, phits, due, false);
 	return true;
 }
 
@@ -401,6 +401,8 @@ void asic_rx_credits(struct asic *as, uint64_t now, uint64_t m)
 			struct asic_link_credit *c = &l->credit[l->c_head++ & l->mask];
 
 			credit_give(out, c->vc, c->phits);
+			if (c->min)
+				out->min_occ[c->vc] -= c->phits;
 			if (as->crt != NULL && out->kind == DFLY_PORT_GLOBAL)
 				asic_crt_credit(as, o, c->vc, c->phits, now);
 			as->regs->port_ctr[o][DFLY_CREDITS_RX] += c->phits;

@@ -208,6 +208,8 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				as->held--;
 				out->occ -= pk->len;
 				credit_give(out, pk->vc, pk->len);
+				if (pk->flags & ASIC_PKT_MINCRED)
+					out->min_occ[pk->vc] -= pk->len;
 				credit_gauge(as, o, pk->vc);
 				eject_drop(as, pk, now, DFLY_DROP_LINK_DEAD, o);
 			}

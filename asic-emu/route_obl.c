@@ -19,16 +19,17 @@
 #define FLEX_SEQ_MAX (4 * DFLY_MAX_VCS)
 
 /* Append one class's sequence to @p kind / @p vc from position @p n: the VCs [lo, hi) of each
- * link kind (index DFLY_PORT_LOCAL, DFLY_PORT_GLOBAL), the role map shifted by lo. @return the
- * new length. */
-static ASIC_ALWAYS_INLINE unsigned flex_seq_class(const struct asic *as, uint8_t *kind, uint8_t *vc,
-						  unsigned n, const uint32_t lo[3],
-						  const uint32_t hi[3], const uint32_t M)
+ * link kind (index DFLY_PORT_LOCAL, DFLY_PORT_GLOBAL), the role map @p map shifted by lo, the
+ * roles of the minimal sequence if @p M is MIN, of the Valiant one otherwise. @return the new
+ * length. */
+static ASIC_ALWAYS_INLINE unsigned flex_seq_class(uint8_t *kind, uint8_t *vc, unsigned n,
+						  const uint32_t lo[3], const uint32_t hi[3],
+						  const uint8_t map[DFLY_ROLE_COUNT],
+						  const uint32_t M)
 {
 	static const uint8_t min_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_D2};
 	static const uint8_t val_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_I1,
 					    DFLY_ROLE_I2, DFLY_ROLE_G2, DFLY_ROLE_D2};
-	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	const uint8_t *roles = M == DFLY_MODE_MIN ? min_roles : val_roles;
 	unsigned nroles = M == DFLY_MODE_MIN ? 3 : 6, first = n;
 	uint32_t used[3] = {0, 0, 0};
@@ -37,7 +38,7 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq_class(const struct asic *as, uint8_t
 		uint8_t kd = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
 										  : DFLY_PORT_LOCAL;
 
-		used[kd] |= 1u << (k->vc_map[roles[r]] + lo[kd]);
+		used[kd] |= 1u << (map[roles[r]] + lo[kd]);
 	}
 	for (uint8_t kd = DFLY_PORT_LOCAL; kd <= DFLY_PORT_GLOBAL; kd++) {
 		for (uint32_t v = lo[kd]; v < hi[kd] && n < FLEX_SEQ_MAX; v++) {
@@ -50,7 +51,7 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq_class(const struct asic *as, uint8_t
 	for (unsigned r = 0; r < nroles && n < FLEX_SEQ_MAX; r++) {
 		uint8_t kd = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
 										  : DFLY_PORT_LOCAL;
-		uint8_t v = (uint8_t)(k->vc_map[roles[r]] + lo[kd]);
+		uint8_t v = (uint8_t)(map[roles[r]] + lo[kd]);
 
 		if (n > first && kind[n - 1] == kd && vc[n - 1] == v)
 			continue;
@@ -62,22 +63,37 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq_class(const struct asic *as, uint8_t
 
 /* The reference sequence of the packet's class: a request's (or the only class's) over its VCs;
  * a reply's is the request sequence followed by the reply class's own (thesis §5.2.2, Theorem
- * 2: "replies may use reply VCs and also request VCs"). */
+ * 2: "replies may use reply VCs and also request VCs"). A reply class with fewer VCs than the
+ * mode's sequence needs is sized for minimal paths ("the reply set only needs to be sized for
+ * safe MIN paths", spec §2.4: the thesis's 4/2 + 2/1): its own part is the minimal sequence. */
 static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, const struct asic_pkt *pk,
 					    uint8_t kind[FLEX_SEQ_MAX], uint8_t vc[FLEX_SEQ_MAX],
 					    const uint32_t M)
 {
+	const uint8_t *map = as->regs->knobs.vc_map;
 	const uint32_t *rep = as->regs->knobs.reply_vc;
 	const uint32_t zero[3] = {0, 0, 0};
 	uint32_t all[3] = {0, as->par.vcs[DFLY_PORT_LOCAL], as->par.vcs[DFLY_PORT_GLOBAL]};
+	uint8_t min_map[DFLY_ROLE_COUNT];
+	bool reduced = false;
 	unsigned n;
 
 	if (rep[DFLY_PORT_LOCAL] == 0)
-		return flex_seq_class(as, kind, vc, 0, zero, all, M);
-	n = flex_seq_class(as, kind, vc, 0, zero, rep, M);
+		return flex_seq_class(kind, vc, 0, zero, all, map, M);
+	n = flex_seq_class(kind, vc, 0, zero, rep, map, M);
 	if (!(pk->flags & ASIC_PKT_REPLY))
 		return n;
-	return flex_seq_class(as, kind, vc, n, rep, all, M);
+	for (int r = 0; r < DFLY_ROLE_COUNT; r++) {
+		uint8_t kd =
+		    r == DFLY_ROLE_G1 || r == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL;
+
+		if (map[r] >= all[kd] - rep[kd])
+			reduced = true;
+	}
+	if (!reduced)
+		return flex_seq_class(kind, vc, n, rep, all, map, M);
+	dfly_mode_vc_needs(DFLY_MODE_MIN, false, NULL, NULL, min_map);
+	return flex_seq_class(kind, vc, n, rep, all, min_map, DFLY_MODE_MIN);
 }
 
 /* The VCs the hop out of this router may use (bit mask), for a packet going to @p target and,
@@ -151,12 +167,33 @@ void asic_flex_pick(struct asic *as, struct asic_pkt *pk)
 	pk->out_vc = (uint8_t)best;
 }
 
+/* FlexVC on the hop the route stage chose (not towards a node): the VCs it may take and the safe
+ * one, on mode @p M's reference sequence. */
+static ASIC_ALWAYS_INLINE void flex_route(struct asic *as, struct asic_pkt *pk, uint32_t target,
+					  uint32_t dst_router, bool towards_root, const uint32_t M)
+{
+	if (as->regs->knobs.flexvc != DFLY_FLEXVC_OFF &&
+	    dfly_topo_port_kind(as->topo, pk->out_port) != DFLY_PORT_TERMINAL) {
+		uint8_t safe = pk->out_vc;
+
+		pk->vc_allow = flex_allow(as, pk, target, dst_router, towards_root, &safe, M);
+		pk->out_vc = pk->vc_safe = safe;
+	}
+}
+
+/* The source-adaptive modes' FlexVC (route_src.c): the Valiant sequence, on which every path
+ * they take, minimal or Valiant, has its places (spec §2.4). */
+void asic_flex_route_src(struct asic *as, struct asic_pkt *pk, uint32_t target, uint32_t dst_router,
+			 bool towards_root)
+{
+	flex_route(as, pk, target, dst_router, towards_root, DFLY_MODE_VAL);
+}
+
 /* The route stage of oblivious mode @p M (MIN or VAL) for the head @p pk at input @p in_port. */
 static ASIC_ALWAYS_INLINE void route_obl(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
 					 const uint32_t M)
 {
 	const struct dfly_topo *t = as->topo;
-	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t dst_router = pk->dst_node / t->p;
 	uint32_t dst_group = dst_router / t->a;
 	uint32_t target;
@@ -184,13 +221,7 @@ static ASIC_ALWAYS_INLINE void route_obl(struct asic *as, struct asic_pkt *pk, u
 		asic_src_decide(as, pk, dst_group, in_port >= t->p);
 	}
 	target = route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
-	if (k->flexvc != DFLY_FLEXVC_OFF &&
-	    dfly_topo_port_kind(t, pk->out_port) != DFLY_PORT_TERMINAL) {
-		uint8_t safe = pk->out_vc;
-
-		pk->vc_allow = flex_allow(as, pk, target, dst_router, towards_root, &safe, M);
-		pk->out_vc = pk->vc_safe = safe;
-	}
+	flex_route(as, pk, target, dst_router, towards_root, M);
 }
 
 void asic_route_MIN(struct asic *as, struct asic_pkt *pk, uint32_t in_port)

@@ -217,6 +217,7 @@ static ASIC_ALWAYS_INLINE void route_src(struct asic *as, struct asic_pkt *pk, u
 	uint32_t dst_router = pk->dst_node / t->p;
 	uint32_t dst_group = dst_router / t->a;
 	bool draw = false, decide = false, transit = false, towards_root;
+	uint32_t target;
 
 	pk->trig = ASIC_REASON_NONE;
 	dec_reset(&pk->dec);
@@ -241,7 +242,9 @@ static ASIC_ALWAYS_INLINE void route_src(struct asic *as, struct asic_pkt *pk, u
 	}
 	if (decide)
 		src_decide(as, pk, dst_group, transit, M);
-	route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
+	target = route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
+	if (dfly_mode_is(M, DFLY_MODEF_FLEXVC))
+		asic_flex_route_src(as, pk, target, dst_router, towards_root);
 }
 
 #define ROUTE_SRC(M)                                                                               \
@@ -268,6 +271,7 @@ void asic_route_RES(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 	const struct dfly_topo *t = as->topo;
 	uint32_t dst_router = pk->dst_node / t->p;
 	uint32_t dst_group = dst_router / t->a;
+	uint32_t target;
 	bool towards_root;
 
 	pk->trig = ASIC_REASON_NONE;
@@ -292,7 +296,8 @@ void asic_route_RES(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 			}
 		}
 	}
-	route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
+	target = route_path(as, pk, in_port, dst_router, dst_group, &towards_root);
+	asic_flex_route_src(as, pk, target, dst_router, towards_root);
 }
 
 /* UGAL-L's decision alone (no mode's own inputs: UGAL-G queues, LIA/TPR T, PB bits): what MIN

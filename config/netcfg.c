@@ -174,7 +174,7 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("vcs.local", NC_U32, vc_local, 4, 1, DFLY_MAX_VCS, "VCs per local port"),
 	NC_I("vcs.global", NC_U32, vc_global, 2, 1, DFLY_MAX_VCS, "VCs per global port"),
 	NC_E("vcs.flexvc", flexvc, nc_flexvc_names,
-	     "FlexVC VC choice (MIN, VAL): off | jsq | highest | lowest | random"),
+	     "FlexVC VC choice (oblivious, source-adaptive): off | jsq | highest | lowest | random"),
 	NC_I("vcs.reply_local", NC_U32, vc_reply_local, 0, 0, DFLY_MAX_VCS,
 	     "traffic.reqrep: local VCs of the reply class, the last ones; 0 = half"),
 	NC_I("vcs.reply_global", NC_U32, vc_reply_global, 0, 0, DFLY_MAX_VCS,
@@ -201,6 +201,8 @@ static const struct nc_setting nc_settings[] = {
 	     "nonminimal candidate needs credits for the packet (spec 4.1)"),
 	NC_B("routing.reevaluate", reevaluate, true,
 	     "re-decide a waiting head every allocation round (A-3.4)"),
+	NC_B("routing.mincred", mincred, false,
+	     "source-adaptive: decide on the occupancy of minimal packets only (spec 2.4)"),
 	NC_E("routing.candidate_draw", cand_draw, nc_draw_names,
 	     "in-transit modes: all valid candidates | one port of the range drawn (FOGSim)"),
 	NC_G("routing.ugal"),
@@ -1407,13 +1409,21 @@ static unsigned nc_roles_used(const struct dfly_netcfg *cfg)
  * class of the rest, each at least @p need (the mechanism's reference path). The error names the
  * reply setting when the file set it (@p explicit_reply), else the VC count. */
 static int nc_check_class(struct nc_ctx *c, const struct dfly_netcfg *cfg, const char *kind,
-			  bool explicit_reply, uint32_t total, uint32_t reply, uint32_t need)
+			  bool explicit_reply, uint32_t total, uint32_t reply, uint32_t need,
+			  uint32_t need_reply)
 {
 	char path[32];
 
-	if (reply >= need && total >= reply + need)
+	if (reply >= need_reply && total >= reply + need)
 		return 0;
 	snprintf(path, sizeof(path), "vcs.%s%s", explicit_reply ? "reply_" : "", kind);
+	if (need_reply != need)
+		return nc_fail(c, path,
+			       "request-reply with %s under FlexVC needs %" PRIu32 " %s request "
+			       "VCs and %" PRIu32 " reply VCs: %" PRIu32 " request + %" PRIu32
+			       " reply (spec 2.4)",
+			       dfly_mode_name(cfg->mode), need, kind, need_reply,
+			       total > reply ? total - reply : 0, reply);
 	return nc_fail(c, path,
 		       "request-reply with %s needs %" PRIu32 " %s VCs per class: %" PRIu32
 		       " request + %" PRIu32 " reply (spec 2.2)",
@@ -1434,22 +1444,26 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       "request-reply on the all-to-all workload is not built (spec 7.5 "
 			       "defines it on the steady patterns)");
 	if (cfg->reqrep) {
-		uint32_t rl, rg;
+		uint32_t rl, rg, min_l, min_g;
+		bool fx = cfg->flexvc != DFLY_FLEXVC_OFF;
 
+		dfly_mode_vc_needs(DFLY_MODE_MIN, false, &min_l, &min_g, NULL);
 		if (!dfly_mode_is(cfg->mode, DFLY_MODEF_FLEXVC))
 			return nc_fail(
 			    c, "traffic.reqrep",
-			    "request-reply is built for the oblivious mechanisms (%s) "
-			    "only, not %s: adaptive routing would mix the classes in its "
-			    "occupancy and needs minCred (spec 2.4), not built",
+			    "request-reply is built for the oblivious and source-adaptive "
+			    "mechanisms (%s), not %s: in-transit routing's opportunistic hops "
+			    "under the VC classes are not built",
 			    dfly_mode_list(DFLY_MODEF_FLEXVC, roles, sizeof(roles)),
 			    dfly_mode_name(cfg->mode));
 		dfly_netcfg_reply_vcs(cfg, &rl, &rg);
-		/* each class its own copy of the reference path (spec 2.2's doubled path) */
+		/* each class its own copy of the reference path (spec 2.2's doubled path); under
+		 * FlexVC the replies may also take the request VCs, so their class needs only the
+		 * minimal path's (spec 2.4, thesis Theorem 2: the thesis's 4/2 + 2/1) */
 		if ((rc = nc_check_class(c, cfg, "local", cfg->vc_reply_local != 0, cfg->vc_local,
-					 rl, need_l)) != 0 ||
+					 rl, need_l, fx ? min_l : need_l)) != 0 ||
 		    (rc = nc_check_class(c, cfg, "global", cfg->vc_reply_global != 0,
-					 cfg->vc_global, rg, need_g)) != 0)
+					 cfg->vc_global, rg, need_g, fx ? min_g : need_g)) != 0)
 			return rc;
 	}
 	if (dfly_mode_is(cfg->mode, DFLY_MODEF_PATH_A))
@@ -1474,8 +1488,9 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	}
 	if (cfg->flexvc != DFLY_FLEXVC_OFF && !dfly_mode_is(cfg->mode, DFLY_MODEF_FLEXVC))
 		return nc_fail(c, "vcs.flexvc",
-			       "FlexVC is built for the oblivious mechanisms (%s) only, not %s: "
-			       "adaptive routing under FlexVC needs minCred (spec 2.4), not built",
+			       "FlexVC is built for the oblivious and source-adaptive mechanisms "
+			       "(%s), not %s: in-transit routing's opportunistic hops under FlexVC "
+			       "(thesis 5.3.4) are not built",
 			       dfly_mode_list(DFLY_MODEF_FLEXVC, roles, sizeof(roles)),
 			       dfly_mode_name(cfg->mode));
 	return 0;
@@ -1503,6 +1518,14 @@ static bool nc_fail_possible(const struct dfly_netcfg *cfg)
 bool dfly_netcfg_failover(const struct dfly_netcfg *cfg)
 {
 	return cfg->fail_mode == 1 || (cfg->fail_mode == 0 && nc_fail_possible(cfg));
+}
+
+/* Does mode @p m decide on occupancy at the source (UGAL-L's Q, PB's bits), which minCred
+ * reads? Not the in-transit ones (ECtN's source decision reads its arrays), not RES. */
+static bool nc_mincred_ok(uint32_t m)
+{
+	return dfly_mode_is(m, DFLY_MODEF_SOURCE) && !dfly_mode_is(m, DFLY_MODEF_IN_TRANSIT) &&
+	       m != DFLY_MODE_RES;
 }
 
 /** Rules that tie settings together, once every setting has a valid value on its own. */
@@ -1580,6 +1603,19 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       " can never mark a channel: Q > F*(sum of the h queues)/h + T needs "
 			       "F < h (expected F < h, or average = \"other\")",
 			       cfg->pb_f, cfg->h);
+	if (cfg->mincred && !nc_mincred_ok(cfg->mode)) {
+		char names[256] = "";
+
+		for (uint32_t m = 0; m < DFLY_MODE_COUNT; m++)
+			if (nc_mincred_ok(m))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s", names[0] ? ", " : "", dfly_mode_name(m));
+		return nc_fail(
+		    c, "routing.mincred",
+		    "%s does not decide on occupancy at the source: minCred (spec 2.4) is "
+		    "for UGAL-L's and PB's comparisons (%s)",
+		    dfly_mode_name(cfg->mode), names);
+	}
 	if (cfg->fail_mode == 1 && cfg->mode == DFLY_MODE_RES)
 		return nc_fail(
 		    c, "routing.failover.enabled",
@@ -1981,6 +2017,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);
 	k->ugal_t = (int32_t)lround(cfg->ugal_t * cfg->pkt_phits);
 	k->res_t = (int32_t)lround(cfg->res_t * cfg->pkt_phits);
+	k->mincred = cfg->mincred;
 	k->ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
 	k->ugal_remove_rtt = cfg->ugal_remove_rtt;
 	k->nonmin_needs_credits = cfg->cand_credits;
@@ -2033,6 +2070,7 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 	fp->pb_t = (int32_t)lround(cfg->pb_t * cfg->pkt_phits);
 	fp->pb_avg_other = cfg->pb_avg == DFLY_PB_AVG_OTHER;
 	fp->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
+	fp->pb_mincred = cfg->mincred;
 	fp->pb_inband = cfg->pb_exchange == DFLY_PB_INBAND;
 	fp->pb_send_unchanged = cfg->pb_send_unchanged;
 	fp->ectn_period = cfg->ectn_period;

@@ -139,6 +139,8 @@ struct dfly_netcfg {
 	double ugal_f;     /**< routing.ugal.f: F of UGAL-L, default 2 (IAR eq. 2) */
 	double ugal_t;     /**< routing.ugal.t: T in packets, default 3 */
 	double res_t;      /**< routing.res.t: RES's T in packets, default 3 (IAR §4.1, CFG-I) */
+	bool mincred; /**< routing.mincred: the misrouting decision reads the occupancy of minimally
+			   routed packets only (spec 2.4, thesis 5.2.4); default false */
 	enum dfly_occ ugal_occ;  /**< routing.ugal.occupancy: "vc" (default, A-4.4) | "port" */
 	bool ugal_remove_rtt;    /**< routing.ugal.remove_rtt: Q without the link's credit round
 				      trip (IAR's BookSim); default false (spec §3.3) */

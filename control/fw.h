@@ -91,6 +91,7 @@ struct fw_params {
 	/** One bit per (global port, VC), computed per VC index (default); false: one bit per port
 	 *  from the whole-port occupancy, replicated into every VC bit of that port */
 	bool pb_per_vc;
+	bool pb_mincred; /* routing.mincred: Q is what minimally routed packets hold (spec 2.4) */
 	/** IAR in-band mode A: no PB_STATE frames; the own vector goes to regs->fw.pb_own_vec (bit
 	 *  q·vc_global + v) and neighbours' vectors are read from regs->mech.pb_rx_vec[P] when
 	 *  regs->mech.pb_rx_count[P] of local input port P changes. Needs h·vc_global ≤ 32. */

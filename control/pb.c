@@ -64,7 +64,9 @@ static bool pb_saturated(const struct fw_params *par, int64_t q, int64_t total, 
 /* Downstream occupancy Q of global port @p q, VC @p v, clamped to [0, FW_PB_Q_MAX]. */
 static int64_t pb_occ(const struct fw *fw, uint32_t q, uint32_t v)
 {
-	int64_t x = fw->regs->vc_gauge[fw->topo->first_global + q][v][DFLY_VC_DOWN_OCC];
+	int64_t x =
+	    fw->regs->vc_gauge[fw->topo->first_global + q][v]
+			      [fw->par.pb_mincred ? DFLY_VC_DOWN_OCC_MIN : DFLY_VC_DOWN_OCC];
 
 	if (x < 0)
 		return 0;

@@ -654,6 +654,14 @@ int dp_deploy_load(struct dp_deploy *d, const char *path, const char *const *set
 			  d->network, dfly_mode_name(d->net.mode));
 		goto out;
 	}
+	if (d->net.mincred) {
+		/* the CREDIT frames carry per-VC running totals, none for minimal packets yet */
+		rc = fail(&c, NULL, "network",
+			  "%s: routing.mincred needs credits flagged minimal, which the CREDIT "
+			  "frames do not carry yet: dfly sim only",
+			  d->network);
+		goto out;
+	}
 	t = dfly_topo_create(d->net.p, d->net.a, d->net.h, d->net.t, d->net.arr, d->net.sigma);
 	if (t == NULL) {
 		rc = fail(&c, NULL, "network", "%s: invalid topology", d->network);

@@ -70,7 +70,9 @@ enum dfly_fw_machine { DFLY_FOREACH_FW(DFLY__ENUM) DFLY_FW_COUNT };
 #define DFLY_MODEF_IN_TRANSIT (1u << 2)
 /** Reads the contention counters (spec §5): Base, Filtered, Hybrid, ECtN. */
 #define DFLY_MODEF_CC (1u << 3)
-/** FlexVC (vcs.flexvc) is built for it (spec §2.4): the oblivious modes only. */
+/** FlexVC (vcs.flexvc) is built for it (spec §2.4): the oblivious modes, and the source-adaptive
+ *  ones on the Valiant sequence (their hops take any VC at or before their place on it; with
+ *  routing.mincred their decision reads only what minimal packets hold) */
 #define DFLY_MODEF_FLEXVC (1u << 4)
 /** A non-physical oracle: reads other routers' queues; dfly sim only, never batched. */
 #define DFLY_MODEF_ORACLE (1u << 5)
@@ -96,6 +98,7 @@ enum dfly_mode_vcs {
 /* clang-format off */
 /* shorthands of the list (kept defined: the list expands where it is used) */
 #define DFLY_MODEF__SRC DFLY_MODEF_SOURCE
+#define DFLY_MODEF__SFV (DFLY_MODEF_SOURCE | DFLY_MODEF_FLEXVC) /* source-adaptive, FlexVC built */
 #define DFLY_MODEF__TR  DFLY_MODEF_IN_TRANSIT
 #define DFLY_MODEF__CC  (DFLY_MODEF_IN_TRANSIT | DFLY_MODEF_CC)
 #define DFLY_FOREACH_MODE(X)                                                                       \
@@ -103,9 +106,9 @@ enum dfly_mode_vcs {
 	  "oblivious minimal (spec 4.2)")                                                          \
 	X(VAL, "val", DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL,  \
 	  0, 0, "Valiant; routing.val.path_a lgl | lg- | -gl | -g- (spec 4.3)")                    \
-	X(UGAL, "ugal", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                   \
+	X(UGAL, "ugal", DFLY_MODEF__SFV | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                   \
 	  "UGAL-L; routing.ugal.f, .t in packets, .occupancy vc | port (spec 4.5)")                \
-	X(PB, "pb", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, DFLY_FW_BIT(PB),            \
+	X(PB, "pb", DFLY_MODEF__SFV | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, DFLY_FW_BIT(PB),            \
 	  DFLY_TBL_BIT(PB),                                                                        \
 	  "PiggyBack; routing.pb.f, .t, .average all | other, .bits vc | port, .exchange oob | "   \
 	  "inband, .period, .piggyback_every, .send_unchanged (spec 4.6)")                         \
@@ -123,22 +126,22 @@ enum dfly_mode_vcs {
 	  DFLY_TBL_BIT(ECTN),                                                                      \
 	  "ECtN, combined group arrays at injection, then Base; routing.cc.*, routing.ectn.* "     \
 	  "(spec 5.6)")                                                                            \
-	X(LIA, "lia", DFLY_MODEF__SRC | DFLY_MODEF_PATH_PER_PKT | DFLY_MODEF_T1, DFLY_VCS_VAL,     \
+	X(LIA, "lia", DFLY_MODEF__SFV | DFLY_MODEF_PATH_PER_PKT | DFLY_MODEF_T1, DFLY_VCS_VAL,     \
 	  DFLY_FW_BIT(LIA), DFLY_TBL_BIT(LIA) | DFLY_TBL_BIT(UGAL),                                \
 	  "LIA, path shortening and T per traffic level; routing.lia.* (spec 6)")                  \
-	X(TPR, "tpr", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A | DFLY_MODEF_T1, DFLY_VCS_VAL,           \
+	X(TPR, "tpr", DFLY_MODEF__SFV | DFLY_MODEF_PATH_A | DFLY_MODEF_T1, DFLY_VCS_VAL,           \
 	  DFLY_FW_BIT(TPR), DFLY_TBL_BIT(LIA) | DFLY_TBL_BIT(UGAL),                                \
 	  "TPR, T per level of carried traffic; routing.lia.* (spec 4.11)")                        \
-	X(PB_ACOR, "pb-acor", DFLY_MODEF__SRC | DFLY_MODEF_PATH_PER_PKT, DFLY_VCS_VAL,             \
+	X(PB_ACOR, "pb-acor", DFLY_MODEF__SFV | DFLY_MODEF_PATH_PER_PKT, DFLY_VCS_VAL,             \
 	  DFLY_FW_BIT(PB) | DFLY_FW_BIT(ACOR), DFLY_TBL_BIT(PB) | DFLY_TBL_BIT(LIA),               \
 	  "PB with the Path-A length set per router by ACOR; routing.pb.*, routing.acor.* "        \
 	  "(spec 4.12)")                                                                           \
-	X(UGAL_G, "ugal-g", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A | DFLY_MODEF_ORACLE, DFLY_VCS_VAL, 0, \
+	X(UGAL_G, "ugal-g", DFLY_MODEF__SFV | DFLY_MODEF_PATH_A | DFLY_MODEF_ORACLE, DFLY_VCS_VAL, 0, \
 	  0, "UGAL-G, global queue information: an oracle, dfly sim only (spec 4.5)")               \
-	X(CRT, "crt", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                     \
+	X(CRT, "crt", DFLY_MODEF__SFV | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                     \
 	  "CRT, UGAL-L with local credits held by the global channel's credit round-trip delay; "  \
 	  "routing.ugal.* (spec 4.8)")                                                             \
-	X(RES, "res", DFLY_MODEF__SRC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                     \
+	X(RES, "res", DFLY_MODEF__SFV | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                     \
 	  "RES, the minimal global channel reserved by a flit to its router: MIN on a grant, VAL " \
 	  "on a refusal; routing.res.t in packets (spec 4.9)")
 /* clang-format on */

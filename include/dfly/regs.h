@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 17u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 18u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -136,7 +136,10 @@ extern "C" {
 	X(CREDITS, credits, "credits (phits) the output holds for the downstream input VC")        \
 	X(DOWN_OCC, down_occ,                                                                      \
 	  "phits of the downstream input VC this output has used (capacity - credits): the Q of "  \
-	  "UGAL and PB")
+	  "UGAL and PB")                                                                           \
+	X(DOWN_OCC_MIN, down_occ_min,                                                              \
+	  "routing.mincred: the part of down_occ that minimally routed packets hold, the Q of "    \
+	  "UGAL and PB under minCred (spec 2.4)")
 
 /** Named drop reasons (per router). The fabric itself never drops: every entry is an edge or a
  *  malformed-input drop. (Frames the link-level retry discards and has resent are not drops:
@@ -371,7 +374,8 @@ struct dfly_regs_knobs {
 	uint32_t ectn_own_live; /**< A-5.6: combined = live own partial + received (else the table
 				     holds the firmware's whole sum, own snapshot included) */
 	uint32_t cc_check;      /**< debug: recompute every counter each cycle and compare */
-	/** FlexVC (spec §2.4), MIN and VAL only: enum dfly_flexvc_sel, 0 = off */
+	/** FlexVC (spec §2.4), oblivious and source-adaptive modes: enum dfly_flexvc_sel, 0 = off
+	 */
 	uint32_t flexvc;
 	/** A-5.6: a control frame from the CPU port occupies its output link like a packet: it
 	 *  starts when the link is free, takes ⌈(frame bytes − Ethernet header) / phit bytes⌉
@@ -429,6 +433,10 @@ struct dfly_regs_knobs {
 	 *  R_GC ≤ 2·R̄ + res_t, R̄ the average R of the requesting router's global channels; phits
 	 *  (the config's packets × packet length) */
 	int32_t res_t;
+	/** routing.mincred (spec §2.4, thesis §5.2.4): each output also counts the downstream
+	 *  phits of minimally routed packets (credits carry a minimal flag), and the misrouting
+	 *  decision (UGAL-L's Q, PB's saturation bits) reads that count instead of the total */
+	uint32_t mincred;
 };
 
 /**

@@ -137,6 +137,7 @@ run: unknown idle|s/duration_s = 1.0;/duration_s = 1.0; idle = "nap";/||FILE:13:
 # -- the network, through the deployment (--set) and dfly sim
 network: unknown mechanism||--set routing.mechanism=fastest|--set routing.mechanism=fastest: routing.mechanism: unknown mechanism 'fastest' (expected one of: min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, crt, res)
 network: oracle refused in real time||--set routing.mechanism=ugal-g|FILE: network: NET: routing.mechanism ugal-g reads other routers' queues (a non-physical oracle, spec 4.5): dfly sim only
+network: minCred refused in real time||--set routing.mechanism=ugal --set routing.mincred=true|FILE: network: NET: routing.mincred needs credits flagged minimal, which the CREDIT frames do not carry yet: dfly sim only
 network: load out of range||--set traffic.load=2|--set traffic.load=2: traffic.load: 2 is out of range (expected 0..1)
 network: inconsistent trunking||--set topology.t=3|--set topology.t=3: topology.t: 3 does not divide topology.a = 2 (expected a divisor of a)
 network: failover without the VCs||--set routing.failover.enabled=on --set vcs.local=2 --set vcs.global=1|--set routing.failover.enabled=on: routing.failover.enabled: MIN can route around a down link only with 4 local and 2 global VCs and FlexVC off (vcs.local 2, vcs.global 1); use "auto" to run without failover

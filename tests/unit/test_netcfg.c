@@ -241,6 +241,8 @@ static void test_unknown_enum_value(void **state)
 
 static void test_mechanism(void **state)
 {
+	struct dfly_netcfg cfg;
+
 	(void)state;
 	expect_error(
 	    "topology = { p = 2; a = 4; h = 2; };\nrouting = {\n\tmechanism = \"foo\";\n};\n", NULL,
@@ -271,18 +273,47 @@ static void test_mechanism(void **state)
 		     -EINVAL,
 		     "--set vcs.local=2: vcs.local: too few VCs for ectn: 2 (expected >= 3: S1=L0 "
 		     "S2=L0 I1=L0 I2=L1 D1=L1 D2=L2; spec 2.2)");
-	/* FlexVC for adaptive routing needs minCred (spec 2.4) */
-	expect_error(BASE, (const char *const[]){"routing.mechanism=ugal", "vcs.flexvc=jsq"}, 2,
+	/* FlexVC and request-reply: oblivious and source-adaptive routing; not in transit */
+	expect_error(BASE, (const char *const[]){"routing.mechanism=olm", "vcs.flexvc=jsq"}, 2,
 		     -EINVAL,
-		     "--set vcs.flexvc=jsq: vcs.flexvc: FlexVC is built for the oblivious "
-		     "mechanisms (min, val) only, not ugal: adaptive routing under FlexVC needs "
-		     "minCred (spec 2.4), not built");
-	/* request-reply (spec 7.5): the oblivious mechanisms, each class its reference path */
-	expect_error(BASE, (const char *const[]){"routing.mechanism=ugal", "traffic.reqrep=true"},
+		     "--set vcs.flexvc=jsq: vcs.flexvc: FlexVC is built for the oblivious and "
+		     "source-adaptive mechanisms (min, val, ugal, pb, lia, tpr, pb-acor, ugal-g, "
+		     "crt, res), not olm: in-transit routing's opportunistic hops under FlexVC "
+		     "(thesis 5.3.4) are not built");
+	expect_error(BASE, (const char *const[]){"routing.mechanism=base", "traffic.reqrep=true"},
 		     2, -EINVAL,
 		     "--set traffic.reqrep=true: traffic.reqrep: request-reply is built for the "
-		     "oblivious mechanisms (min, val) only, not ugal: adaptive routing would mix "
-		     "the classes in its occupancy and needs minCred (spec 2.4), not built");
+		     "oblivious and source-adaptive mechanisms (min, val, ugal, pb, lia, tpr, "
+		     "pb-acor, ugal-g, crt, res), not base: in-transit routing's opportunistic "
+		     "hops under the VC classes are not built");
+	/* minCred: the source decisions on occupancy only */
+	expect_error(BASE, (const char *const[]){"routing.mechanism=ectn", "routing.mincred=true"},
+		     2, -EINVAL,
+		     "--set routing.mincred=true: routing.mincred: ectn does not decide on "
+		     "occupancy at the source: minCred (spec 2.4) is for UGAL-L's and PB's "
+		     "comparisons (ugal, pb, par, lia, tpr, pb-acor, ugal-g, crt)");
+	/* under FlexVC a reply class sized for MIN (thesis 4/2 + 2/1) is enough; not smaller */
+	load_ok(&cfg, BASE,
+		(const char *const[]){"routing.mechanism=pb", "routing.pb.average=other",
+				      "traffic.reqrep=true", "vcs.local=6", "vcs.global=3",
+				      "vcs.reply_local=2", "vcs.reply_global=1", "vcs.flexvc=jsq"},
+		8);
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=pb", "routing.pb.average=other",
+					   "traffic.reqrep=true", "vcs.local=6", "vcs.global=3",
+					   "vcs.reply_local=2", "vcs.reply_global=1"},
+		     7, -EINVAL,
+		     "--set vcs.reply_local=2: vcs.reply_local: request-reply with pb needs 4 "
+		     "local VCs per class: 4 request + 2 reply (spec 2.2)");
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=pb", "routing.pb.average=other",
+					   "traffic.reqrep=true", "vcs.local=5", "vcs.global=3",
+					   "vcs.reply_local=1", "vcs.reply_global=1",
+					   "vcs.flexvc=jsq"},
+		     8, -EINVAL,
+		     "--set vcs.reply_local=1: vcs.reply_local: request-reply with pb under "
+		     "FlexVC needs 4 local request VCs and 2 reply VCs: 4 request + 1 reply (spec "
+		     "2.4)");
 	expect_error(
 	    BASE,
 	    (const char *const[]){"routing.mechanism=min", "traffic.reqrep=true", "vcs.local=3"}, 3,

@@ -64,7 +64,8 @@ static void test_mode_abi(void **state)
 	assert_string_equal(dfly_mode_list(0, buf, sizeof(buf)),
 			    "min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, "
 			    "pb-acor, ugal-g, crt, res");
-	assert_string_equal(dfly_mode_list(DFLY_MODEF_FLEXVC, buf, sizeof(buf)), "min, val");
+	assert_string_equal(dfly_mode_list(DFLY_MODEF_FLEXVC, buf, sizeof(buf)),
+			    "min, val, ugal, pb, lia, tpr, pb-acor, ugal-g, crt, res");
 	assert_string_equal(dfly_mode_list(DFLY_MODEF_CC, buf, sizeof(buf)),
 			    "base, filtered, hybrid, ectn");
 	assert_string_equal(dfly_mode_list(DFLY_MODEF_IN_TRANSIT, buf, sizeof(buf)),
@@ -92,8 +93,12 @@ static void test_mode_flags_vcs(void **state)
 		assert_true(!!(f & DFLY_MODEF_IN_TRANSIT) == (v == DFLY_VCS_TRANSIT));
 		if (f & DFLY_MODEF_CC)
 			assert_true(f & DFLY_MODEF_IN_TRANSIT);
+		/* FlexVC: the oblivious modes, and the source-adaptive ones on the Valiant
+		 * sequence (route_src.c places their hops on it), never in transit */
 		if (f & DFLY_MODEF_FLEXVC)
-			assert_true(f & DFLY_MODEF_OBLIVIOUS);
+			assert_true((f & DFLY_MODEF_OBLIVIOUS) ||
+				    ((f & DFLY_MODEF_SOURCE) && !(f & DFLY_MODEF_IN_TRANSIT) &&
+				     v == DFLY_VCS_VAL));
 		/* a Path-A variant (VAL-group) or a per-packet shape: the Valiant sequence, not
 		 * both */
 		if (f & (DFLY_MODEF_PATH_A | DFLY_MODEF_PATH_PER_PKT))
