@@ -71,7 +71,7 @@ static const char *const nc_arr_names[] = {"palmtree", "consecutive", NULL};
 static const char *const nc_arb_names[] = {"rr", "lrs", "age", NULL};
 static const char *const nc_inj_names[] = {"jsq", "random", "dest", "dest-block", NULL};
 static const char *const nc_src_names[] = {"skip", "unbounded", NULL};
-static const char *const nc_place_names[] = {"consecutive", "random", NULL};
+static const char *const nc_place_names[] = {"consecutive", "random", "default", NULL};
 static const char *const nc_excl_names[] = {"src+dst", "src", NULL};
 static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
@@ -92,7 +92,7 @@ static const char *const nc_occ_names[] = {"vc", "port", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 /** Traffic patterns of spec §7 that are not implemented yet. */
-static const char *const nc_pat_later[] = {"graph500", "halo3d", NULL};
+static const char *const nc_pat_later[] = {"graph500", NULL};
 
 static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern, nc_parse_cap_file,
     nc_parse_cap_points, nc_parse_cap_routers, nc_parse_cap_ports;
@@ -115,6 +115,9 @@ static nc_print_fn nc_print_mechanism, nc_print_path_a, nc_print_pattern, nc_pri
 	{.path = p, .kind = NC_BOOL, .off = NC_OFF(field), .def = d, .doc = text}
 #define NC_E(p, field, n, text)                                                                    \
 	{.path = p, .kind = NC_ENUM, .off = NC_OFF(field), .names = n, .doc = text}
+/* an enumeration whose default is not its first name */
+#define NC_ED(p, field, n, d, text)                                                                \
+	{.path = p, .kind = NC_ENUM, .off = NC_OFF(field), .names = n, .def = d, .doc = text}
 /* "min | val | ...": the registry's names (dfly/mode.h), one literal skipping the first " | " */
 #define NC__MECH_NAME(E, n, f, v, fw, tb, h) " | " n
 #define NC_MECHANISMS                        (DFLY_FOREACH_MODE(NC__MECH_NAME) + 3)
@@ -322,12 +325,24 @@ static const struct nc_setting nc_settings[] = {
 	     "bursty-un: B, mean packets per burst to one destination (thesis 5.3: 5)"),
 	NC_D("traffic.mix_un", mix_un, 0.5, 0.0, 1.0,
 	     "mix: probability that a packet is UN, else ADV+1 (spec 7.2 gives none)"),
-	NC_E("traffic.placement", placement, nc_place_names,
-	     "all-to-all: tasks on nodes consecutive (task i on node i) | random (spec 7.6)"),
+	NC_ED("traffic.placement", placement, nc_place_names, 2,
+	     "workloads: tasks on nodes consecutive (task i on node i) | random | default "
+	     "(all-to-all consecutive, spec 7.6; halo3d random, spec 7.8)"),
 	NC_B("traffic.reqrep", reqrep, false,
 	     "request-reply (spec 7.5): requests of the pattern at half the load, each answered "
 	     "by a same-size reply on the reply VCs (MIN, VAL)"),
 	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest | dest-block"),
+	NC_G("traffic.halo"),
+	NC_I("traffic.halo.px", NC_U32, halo_dims[0], 0, 0, 65536,
+	     "halo3d: process grid P_x (px, py, pz all 0: the most cubic grid of the nodes)"),
+	NC_I("traffic.halo.py", NC_U32, halo_dims[1], 0, 0, 65536, "halo3d: process grid P_y"),
+	NC_I("traffic.halo.pz", NC_U32, halo_dims[2], 0, 0, 65536, "halo3d: process grid P_z"),
+	NC_I("traffic.halo.cube", NC_U32, halo_cube, 32, 1, 4096,
+	     "halo3d: side c of a process's cube, elements of 8 B (spec 7.8 PROPOSAL: 32)"),
+	NC_I("traffic.halo.iterations", NC_U32, halo_iters, 3, 1, 1000000,
+	     "halo3d: iterations, each ended by a barrier (the spec gives no count)"),
+	NC_I("traffic.halo.compute", NC_U64, halo_compute, 0, 0, INT64_MAX,
+	     "halo3d: cycles of compute between the barrier and the next iteration"),
 	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
 
 	NC_G("capture"),
@@ -347,7 +362,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("sim.measure", NC_U64, measure, 60000, 1, INT64_MAX, "cycles measured"),
 	NC_I("sim.drain", NC_U64, drain, 200000, 0, INT64_MAX, "max cycles to drain"),
 	NC_I("sim.workload_cycles", NC_U64, workload_cycles, 20000000, 1, INT64_MAX,
-	     "cycle limit of a workload run to completion (all-to-all); reached: the run fails"),
+	     "cycle limit of a workload run to completion (all-to-all, halo3d); reached: the run "
+	     "fails"),
 	NC_I("sim.watchdog", NC_U64, watchdog, 10000, 1, INT64_MAX,
 	     "cycles without delivery with packets queued"),
 	NC_I("sim.seed", NC_U64, seed, 1, 0, INT64_MAX, "first seed"),
@@ -508,7 +524,12 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 		snprintf(buf, len, "mix");
 		break;
 	case DFLY_PAT_A2A:
-		snprintf(buf, len, cfg->placement ? "all-to-all-random" : "all-to-all");
+		snprintf(buf, len,
+			 dfly_netcfg_placement_random(cfg) ? "all-to-all-random" : "all-to-all");
+		break;
+	case DFLY_PAT_HALO:
+		snprintf(buf, len,
+			 dfly_netcfg_placement_random(cfg) ? "halo3d" : "halo3d-consecutive");
 		break;
 	default:
 		snprintf(buf, len, "?");
@@ -560,11 +581,11 @@ static void nc_print_path_a(const struct dfly_netcfg *cfg, char *buf, size_t len
 
 static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
-	static const char *const fixed[] = {"un", "advc",      "perm", "c1",
-					    "c2", "bursty-un", "mix",  "all-to-all"};
+	static const char *const fixed[] = {"un",        "advc", "perm",       "c1",    "c2",
+					    "bursty-un", "mix",  "all-to-all", "halo3d"};
 	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN,  DFLY_PAT_ADVC, DFLY_PAT_PERM,
 						      DFLY_PAT_C1,  DFLY_PAT_C2,   DFLY_PAT_BURSTY,
-						      DFLY_PAT_MIX, DFLY_PAT_A2A};
+						      DFLY_PAT_MIX, DFLY_PAT_A2A,  DFLY_PAT_HALO};
 
 	cfg->adv_offset = 0;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
@@ -597,13 +618,13 @@ static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg,
 		snprintf(
 		    msg, len,
 		    "pattern '%s' is not implemented yet (implemented: un, adv+N, adv-N, advc, "
-		    "perm, c1, c2, bursty-un, mix, all-to-all)",
+		    "perm, c1, c2, bursty-un, mix, all-to-all, halo3d)",
 		    val);
 		return -1;
 	}
 	snprintf(msg, len,
 		 "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm, c1, c2, "
-		 "bursty-un, mix, all-to-all)",
+		 "bursty-un, mix, all-to-all, halo3d)",
 		 val);
 	return -1;
 }
@@ -1439,10 +1460,11 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	char what[64], roles[64];
 
 	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
-	if (cfg->reqrep && cfg->pattern == DFLY_PAT_A2A)
+	if (cfg->reqrep && dfly_netcfg_workload(cfg))
 		return nc_fail(c, "traffic.reqrep",
-			       "request-reply on the all-to-all workload is not built (spec 7.5 "
-			       "defines it on the steady patterns)");
+			       "request-reply on the %s workload is not built (spec 7.5 defines it "
+			       "on the steady patterns)",
+			       cfg->pattern == DFLY_PAT_A2A ? "all-to-all" : "halo3d");
 	if (cfg->reqrep) {
 		uint32_t rl, rg, min_l, min_g;
 		bool fx = cfg->flexvc != DFLY_FLEXVC_OFF;
@@ -1515,6 +1537,16 @@ static bool nc_fail_possible(const struct dfly_netcfg *cfg)
 	       !cfg->reqrep;
 }
 
+bool dfly_netcfg_workload(const struct dfly_netcfg *cfg)
+{
+	return cfg->pattern == DFLY_PAT_A2A || cfg->pattern == DFLY_PAT_HALO;
+}
+
+bool dfly_netcfg_placement_random(const struct dfly_netcfg *cfg)
+{
+	return cfg->placement == 1 || (cfg->placement == 2 && cfg->pattern == DFLY_PAT_HALO);
+}
+
 bool dfly_netcfg_failover(const struct dfly_netcfg *cfg)
 {
 	return cfg->fail_mode == 1 || (cfg->fail_mode == 0 && nc_fail_possible(cfg));
@@ -1570,6 +1602,23 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		return nc_fail(c, "topology", "rejected by dfly_topo_create: %s", strerror(errno));
 	dfly_topo_destroy(topo);
 
+	if (cfg->pattern == DFLY_PAT_HALO) {
+		const uint32_t *P = cfg->halo_dims;
+		uint64_t nodes = (uint64_t)cfg->p * cfg->a * g;
+
+		if ((P[0] || P[1] || P[2]) && (uint64_t)P[0] * P[1] * P[2] != nodes)
+			return nc_fail(c, "traffic.halo.px",
+				       "the process grid %" PRIu32 " x %" PRIu32 " x %" PRIu32
+				       " is not the network's %" PRIu64
+				       " nodes (expected px * py * pz = %" PRIu64
+				       ", or all three 0 for the most cubic grid)",
+				       P[0], P[1], P[2], nodes, nodes);
+		if (nodes < 2)
+			return nc_fail(c, "traffic.pattern",
+				       "halo3d needs at least 2 processes (the network has %" PRIu64
+				       " node)",
+				       nodes);
+	}
 	if (nc_nonmin(cfg) && g < 3)
 		return nc_fail(c, "routing.mechanism",
 			       "%s needs at least 3 groups (g = %" PRIu32

@@ -31,6 +31,7 @@ enum dfly_pattern {
 	DFLY_PAT_BURSTY, /**< "bursty-un": ON/OFF sources, a uniform destination per burst */
 	DFLY_PAT_MIX,    /**< "mix": UN with probability traffic.mix_un, else ADV+1, per packet */
 	DFLY_PAT_A2A,    /**< "all-to-all": linear shift to completion (spec 7.6), a workload */
+	DFLY_PAT_HALO,   /**< "halo3d": 27-point stencil iterations (spec 7.8), a workload */
 	DFLY_PAT_COUNT
 };
 
@@ -210,7 +211,13 @@ struct dfly_netcfg {
 	double burst_len;          /**< traffic.burst_length: bursty-un's B, packets */
 	double mix_un;             /**< traffic.mix_un: mix's share of UN packets */
 	bool reqrep;               /**< traffic.reqrep: request-reply (spec 7.5) */
-	int placement; /**< traffic.placement: 0 consecutive, 1 random (all-to-all, spec 7.6) */
+	int placement; /**< traffic.placement: 0 consecutive, 1 random, 2 default (the workload's:
+			    all-to-all consecutive, halo3d random; dfly_netcfg_placement_random())
+			*/
+	uint32_t halo_dims[3]; /**< traffic.halo.px, .py, .pz: the process grid; 0, 0, 0 = auto */
+	uint32_t halo_cube;    /**< traffic.halo.cube: a process's cube side, elements (32) */
+	uint32_t halo_iters;   /**< traffic.halo.iterations: default 3 */
+	uint64_t halo_compute; /**< traffic.halo.compute: cycles between barrier and iteration */
 	uint64_t workload_cycles;        /**< sim.workload_cycles: a workload's cycle limit */
 	double load;                     /**< traffic.load: phits/(node·cycle), default 0.1 */
 	enum dfly_inj_select inj_select; /**< traffic.injection_vc: "jsq" (default) | ... */
@@ -294,6 +301,13 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 
 /** Whether routing.failover runs for @p cfg ("auto": every mode but MIN without 4/2 VCs). */
 bool dfly_netcfg_failover(const struct dfly_netcfg *cfg);
+
+/** Is the pattern a workload run to completion (all-to-all, halo3d)? */
+bool dfly_netcfg_workload(const struct dfly_netcfg *cfg);
+
+/** Are the workload's tasks placed on a random permutation of the nodes (traffic.placement,
+ *  "default": all-to-all consecutive, halo3d random)? */
+bool dfly_netcfg_placement_random(const struct dfly_netcfg *cfg);
 
 /** traffic.reqrep: the VCs of the reply class per port (the last ones); 0, 0 without it. */
 void dfly_netcfg_reply_vcs(const struct dfly_netcfg *cfg, uint32_t *local, uint32_t *global);

@@ -1651,11 +1651,11 @@ static int plan_traffic(void)
 	dfly_wire_limits_init(
 	    &app.env.lim, app.topo, vcs,
 	    max_u32(max_u32(app.env.host_max_phits, nc->pkt_phits), app.gen_phits));
-	if (nc->pattern == DFLY_PAT_A2A) {
+	if (dfly_netcfg_workload(nc)) {
 		fprintf(stderr,
-			"dfly-switch: %s: traffic.pattern all-to-all is a workload run to "
-			"completion in dfly sim only\n",
-			nc->path);
+			"dfly-switch: %s: traffic.pattern %s is a workload run to completion in "
+			"dfly sim only\n",
+			nc->path, nc->pattern == DFLY_PAT_A2A ? "all-to-all" : "halo3d");
 		return 1;
 	}
 	if (nc->reqrep) {

@@ -47,6 +47,8 @@ struct fab_lane {
 };
 
 struct dfly_fabric {
+	uint64_t halo_release; /* halo3d: cycle the barrier releases the next iteration, 0: not
+				  passed yet */
 	struct dfly_netcfg cfg;
 	struct dfly_topo *topo;
 	struct asic **asics;
@@ -715,10 +717,23 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 			   cfg->source == DFLY_SRC_UNBOUNDED, NULL) < 0)
 		goto out_nomem;
 	fab->edge.reqrep = cfg->reqrep;
-	if (cfg->pattern == DFLY_PAT_A2A) {
+	if (dfly_netcfg_workload(cfg)) {
 		/* a workload: each node's packet not yet injected waits at its source */
-		if (dfly_gen_set_placement(&fab->gen, cfg->placement == 1) < 0)
+		bool rnd = dfly_netcfg_placement_random(cfg);
+		int rc =
+		    cfg->pattern == DFLY_PAT_A2A
+			? dfly_gen_set_placement(&fab->gen, rnd)
+			: dfly_gen_set_halo(&fab->gen, cfg->halo_dims, cfg->halo_cube,
+					    cfg->pkt_phits * cfg->phit_bytes, cfg->halo_iters, rnd);
+
+		if (rc == -ENOMEM)
 			goto out_nomem;
+		if (rc < 0) {
+			snprintf(err, errlen, "traffic: cannot set up the %s workload of %s",
+				 cfg->pattern == DFLY_PAT_A2A ? "all-to-all" : "halo3d", cfg->path);
+			errno = -rc;
+			goto out_err;
+		}
 		fab->edge.unbounded = fab->edge.closed_loop = true;
 	}
 	{
@@ -1160,7 +1175,7 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
 	uint64_t p50 = 0, p99 = 0;
 	const struct dfly_edge_lane *lanes[64];
 
-	if (fab->cfg.pattern == DFLY_PAT_A2A) {
+	if (dfly_netcfg_workload(&fab->cfg)) {
 		/* a workload's window is the whole run, to its last delivery */
 		res->completion = fab->st.last_delivery;
 		M = res->completion > 0 ? (double)res->completion : 1;
@@ -1214,18 +1229,48 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
  * delivery. sim.warmup and sim.measure do not apply; sim.workload_cycles caps the run (reached:
  * a deadlock-like failure, said in why).
  */
+/*
+ * Halo3D's barrier (spec §7.8): the next iteration is released sim.halo.compute cycles after
+ * every packet of the released ones was delivered. The barrier is looked at every
+ * HALO_BARRIER_Q cycles, between batches: a release at a fixed cycle whatever the threads or
+ * batches, up to Q − 1 cycles after the last delivery (a barrier's own latency).
+ */
+#define HALO_BARRIER_Q 16u
+
+static void halo_barrier(struct dfly_fabric *fab, struct dfly_sim_result *res)
+{
+	struct dfly_gen *g = &fab->gen;
+	uint64_t need = (uint64_t)g->halo_open * g->halo_ppi * fab->topo->nodes;
+
+	if (g->halo_open >= g->halo_iters || fab->st.m_pkts < need)
+		return;
+	if (fab->halo_release == 0) {
+		fab->halo_release = fab->now + fab->cfg.halo_compute;
+		if (g->halo_open - 1 < DFLY_SIM_HALO_ITERS)
+			res->halo_iter_end[g->halo_open - 1] = fab->st.last_delivery;
+	}
+	if (fab->now >= fab->halo_release) {
+		dfly_gen_halo_release(g);
+		fab->halo_release = 0;
+	}
+}
+
 static int run_workload(struct dfly_fabric *fab, struct dfly_sim_result *res, bool progress,
 			double t0)
 {
 	const struct dfly_netcfg *cfg = &fab->cfg;
+	bool halo = cfg->pattern == DFLY_PAT_HALO;
 	double last = t0;
 	int rc = 0;
 
 	fab->edge.measuring = true;
+	fab->halo_release = 0;
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		fab->inj_at_start[r] = router_injected(fab, r);
 	while (!(dfly_gen_done(&fab->gen) && fab->st.queued_src == 0 &&
 		 dfly_fabric_in_flight(fab) == 0)) {
+		uint64_t k;
+
 		if (stopped(fab))
 			return -EINTR;
 		if (fab->now >= cfg->workload_cycles) {
@@ -1234,7 +1279,12 @@ static int run_workload(struct dfly_fabric *fab, struct dfly_sim_result *res, bo
 				 (unsigned long long)cfg->workload_cycles);
 			return -ETIME;
 		}
-		advance(fab, to_1024(fab, cfg->workload_cycles - fab->now));
+		k = to_1024(fab, cfg->workload_cycles - fab->now);
+		if (halo && k > HALO_BARRIER_Q - fab->now % HALO_BARRIER_Q)
+			k = HALO_BARRIER_Q - fab->now % HALO_BARRIER_Q;
+		advance(fab, k);
+		if (halo)
+			halo_barrier(fab, res);
 		if ((fab->now & 1023) == 0) {
 			if ((rc = watchdog(fab, res->why, sizeof(res->why))) != 0)
 				return rc;
@@ -1253,7 +1303,7 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (cfg->pattern == DFLY_PAT_A2A) {
+	if (dfly_netcfg_workload(cfg)) {
 		rc = run_workload(fab, res, progress, t0);
 		if (rc == -EINTR)
 			goto interrupted;

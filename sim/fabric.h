@@ -24,6 +24,9 @@ struct dfly_fabric;
 struct asic;
 
 /** Results of one run (one mechanism, pattern, load and seed). */
+/** Iterations of halo3d whose end a result records. */
+#define DFLY_SIM_HALO_ITERS 16
+
 struct dfly_sim_result {
 	double offered;      /**< configured load, phits/(node·cycle) */
 	double generated;    /**< load the sources attempted in the window */
@@ -31,8 +34,11 @@ struct dfly_sim_result {
 	double accepted_rep; /**< traffic.reqrep: the replies' part of accepted (requests: the
 				  rest) */
 	double lat_avg_rep;  /**< traffic.reqrep: the replies' lat_avg */
-	uint64_t completion; /**< a workload's (all-to-all) completion: its last delivery's cycle;
-				  its window is [0, completion] */
+	uint64_t completion; /**< a workload's (all-to-all, halo3d) completion: its last
+				  delivery's cycle; its window is [0, completion] */
+	/** halo3d: the cycle of the last delivery of each iteration but the last (the last's is
+	 *  completion), the first DFLY_SIM_HALO_ITERS */
+	uint64_t halo_iter_end[DFLY_SIM_HALO_ITERS];
 	double lat_avg; /**< cycles, generation → tail delivery, packets delivered in window */
 	double lat_p50, lat_p99;
 	uint64_t lat_max;

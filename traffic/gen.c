@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gen.h"
 
@@ -53,6 +54,11 @@ int dfly_gen_set_pattern(struct dfly_gen *g, enum dfly_pattern pattern, int adv_
 			g->node[n].burst_on = false;
 	if (pattern == DFLY_PAT_A2A)
 		return dfly_gen_set_placement(g, false);
+	if (pattern == DFLY_PAT_HALO) {
+		static const uint32_t autogrid[3] = {0, 0, 0};
+
+		return dfly_gen_set_halo(g, autogrid, 32, 80, 1, false);
+	}
 	return pattern == DFLY_PAT_PERM ? make_derangement(g) : 0;
 }
 
@@ -61,7 +67,7 @@ int dfly_gen_set_placement(struct dfly_gen *g, bool random)
 	uint32_t N = g->topo->nodes;
 	struct dfly_rng r;
 
-	if (g->pattern != DFLY_PAT_A2A)
+	if (g->pattern != DFLY_PAT_A2A && g->pattern != DFLY_PAT_HALO)
 		return -EINVAL;
 	if (g->a2a_node == NULL && (g->a2a_node = malloc(N * sizeof(*g->a2a_node))) == NULL)
 		return -ENOMEM;
@@ -83,10 +89,103 @@ int dfly_gen_set_placement(struct dfly_gen *g, bool random)
 	return 0;
 }
 
+void dfly_gen_halo_grid(uint32_t nodes, uint32_t dims[3])
+{
+	uint32_t best[3] = {nodes, 1, 1};
+
+	for (uint32_t a = 1; a <= nodes; a++) {
+		if (nodes % a)
+			continue;
+		for (uint32_t b = a; (uint64_t)b * b <= nodes / a; b++) {
+			uint32_t c;
+
+			if ((nodes / a) % b)
+				continue;
+			c = nodes / a / b; /* a <= b <= c */
+			if (c < best[0] || (c == best[0] && a > best[2])) {
+				best[0] = c;
+				best[1] = b;
+				best[2] = a;
+			}
+		}
+	}
+	memcpy(dims, best, sizeof(best));
+}
+
+int dfly_gen_set_halo(struct dfly_gen *g, const uint32_t dims[3], uint32_t cube, uint32_t pkt_bytes,
+		      uint32_t iters, bool random)
+{
+	const uint64_t bytes[4] = {0, (uint64_t)cube * cube * 8, (uint64_t)cube * 8, 8};
+	uint32_t N = g->topo->nodes;
+	int rc;
+
+	if (g->pattern != DFLY_PAT_HALO || cube == 0 || pkt_bytes == 0 || iters == 0)
+		return -EINVAL;
+	if (dims[0] == 0 && dims[1] == 0 && dims[2] == 0)
+		dfly_gen_halo_grid(N, g->halo_dims);
+	else if ((uint64_t)dims[0] * dims[1] * dims[2] != N)
+		return -EINVAL;
+	else
+		memcpy(g->halo_dims, dims, sizeof(g->halo_dims));
+	rc = dfly_gen_set_placement(g, random);
+	if (rc < 0)
+		return rc;
+	/* the 26 neighbours, (dx, dy, dz) in lexicographic order; those a grid of 1 along an
+	 * axis folds onto the process itself send nothing (a grid of 2 gives two messages to
+	 * the same neighbour, as periodic boundaries do) */
+	g->halo_nmsg = g->halo_ppi = 0;
+	for (int dx = -1; dx <= 1; dx++)
+		for (int dy = -1; dy <= 1; dy++)
+			for (int dz = -1; dz <= 1; dz++) {
+				const int d[3] = {dx, dy, dz};
+				unsigned nz = (dx != 0) + (dy != 0) + (dz != 0);
+				bool self = true;
+				struct dfly_gen_halo_msg *m;
+
+				for (int k = 0; k < 3; k++)
+					if (d[k] != 0 && g->halo_dims[k] > 1)
+						self = false;
+				if (nz == 0 || self)
+					continue;
+				m = &g->halo_msg[g->halo_nmsg++];
+				m->d[0] = (int8_t)dx;
+				m->d[1] = (int8_t)dy;
+				m->d[2] = (int8_t)dz;
+				m->pkts = (uint32_t)((bytes[nz] + pkt_bytes - 1) / pkt_bytes);
+				g->halo_ppi += m->pkts;
+			}
+	if (g->halo_ppi == 0)
+		return -EINVAL; /* one process: no neighbour */
+	g->halo_iters = iters;
+	g->halo_open = 1;
+	for (uint32_t n = 0; n < N; n++)
+		g->node[n].halo_iter = g->node[n].halo_k = 0;
+	return 0;
+}
+
+uint32_t dfly_gen_halo_release(struct dfly_gen *g)
+{
+	if (g->halo_open < g->halo_iters)
+		g->halo_open++;
+	return g->halo_open;
+}
+
+/* Halo3D: the node of the process at offset @p d of task @p t's, periodic. */
+static uint32_t halo_neighbour(const struct dfly_gen *g, uint32_t t, const int8_t d[3])
+{
+	const uint32_t *P = g->halo_dims;
+	uint32_t c[3] = {t % P[0], t / P[0] % P[1], t / P[0] / P[1]};
+
+	for (int k = 0; k < 3; k++)
+		c[k] = (uint32_t)(((int64_t)c[k] + d[k] + P[k]) % P[k]);
+	return g->a2a_node[c[0] + P[0] * (c[1] + P[1] * c[2])];
+}
+
 bool dfly_gen_done(const struct dfly_gen *g)
 {
 	for (uint32_t n = 0; n < g->topo->nodes; n++)
-		if (g->node[n].a2a_round < g->topo->nodes)
+		if (g->pattern == DFLY_PAT_HALO ? g->node[n].halo_iter < g->halo_iters
+						: g->node[n].a2a_round < g->topo->nodes)
 			return false;
 	return true;
 }
@@ -262,6 +361,18 @@ uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 		uint32_t N = t->nodes, j = s->a2a_round++;
 
 		return g->a2a_node[(s->a2a_task + j) % N];
+	}
+	case DFLY_PAT_HALO: {
+		/* packet k of the iteration: its message, in the order of halo_msg */
+		uint32_t k = s->halo_k, m = 0;
+
+		while (k >= g->halo_msg[m].pkts)
+			k -= g->halo_msg[m++].pkts;
+		if (++s->halo_k == g->halo_ppi) {
+			s->halo_k = 0;
+			s->halo_iter++;
+		}
+		return halo_neighbour(g, s->a2a_task, g->halo_msg[m].d);
 	}
 	case DFLY_PAT_C2: {
 		/* odd nodes ADV+1, even nodes ADV+h, each to a node of its own parity (parity of

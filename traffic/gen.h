@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Synthetic traffic (spec §7): per-node Bernoulli sources and the spatial patterns UN, ADV+N,
- * ADVc, PERM, C1, C2 and the concurrent mix; Bursty-UN's ON/OFF sources (§7.3). One module
+ * ADVc, PERM, C1, C2 and the concurrent mix; Bursty-UN's ON/OFF sources (§7.3); the workloads
+ * run to completion, all-to-all (§7.6) and Halo3D (§7.8). One module
  * serves the virtual-time fabric of `dfly sim` and the generator ports of dfly-switch
  * (DESIGN.md §5), so a generator node draws the same destinations in both.
  *
@@ -28,6 +29,14 @@ struct dfly_gen_node {
 	bool burst_on;      /**< BURSTY: the source is ON */
 	uint32_t a2a_task;  /**< A2A: the task this node runs (traffic.placement) */
 	uint32_t a2a_round; /**< A2A: round j of its next packet, 1 .. N-1; N: done */
+	uint32_t halo_iter; /**< HALO: iterations this node has sent in full */
+	uint32_t halo_k;    /**< HALO: its next packet in the current iteration, 0 .. ppi - 1 */
+};
+
+/** Halo3D's message to one neighbour (spec §7.8): the offset in the grid and its packets. */
+struct dfly_gen_halo_msg {
+	int8_t d[3];
+	uint32_t pkts;
 };
 
 /** Default of traffic.burst_length: B = 5 packets (spec §7.3, thesis §5.3). */
@@ -48,8 +57,15 @@ struct dfly_gen {
 	uint64_t p_leave; /**< BURSTY: p_on→off = 1/B, · 2^64 (eq. 1.6) */
 	uint64_t p_enter; /**< BURSTY: p_off→on = P_ON/(B + P_ON·(1 − B)), · 2^64 (eq. 1.7) */
 	uint64_t p_mix_un;  /**< MIX: probability of a UN packet · 2^64 (traffic.mix_un) */
-	uint32_t *a2a_node; /**< A2A: [task] the node running it */
+	uint32_t *a2a_node; /**< A2A, HALO: [task] the node running it (the placement) */
 	struct dfly_gen_node *node;
+	/* HALO (spec §7.8, proposal-defined): the process grid, the messages of an iteration */
+	uint32_t halo_dims[3];                 /**< P_x, P_y, P_z; their product is N */
+	struct dfly_gen_halo_msg halo_msg[26]; /**< faces, edges, corners that are not the node */
+	uint32_t halo_nmsg;                    /**< messages per node and iteration */
+	uint32_t halo_ppi;                     /**< packets per node and iteration */
+	uint32_t halo_iters;                   /**< iterations to run */
+	uint32_t halo_open;                    /**< iterations released by the barrier so far */
 };
 
 /**
@@ -84,7 +100,26 @@ int dfly_gen_set_shape(struct dfly_gen *g, double burst_len, double mix_un);
  */
 int dfly_gen_set_placement(struct dfly_gen *g, bool random);
 
-/** All-to-all: has every node sent its N - 1 packets? */
+/**
+ * Halo3D (spec §7.8 PROPOSAL): processes on a periodic @p dims[0] × [1] × [2] grid (0, 0, 0: the
+ * most cubic factorisation of the node count), each sending per iteration one message to each
+ * of its 26 neighbours that is not itself, of c²·8, c·8 and 8 bytes for a face, an edge and a
+ * corner of its cube of side @p cube elements, in packets of @p pkt_bytes; @p iters iterations,
+ * the first released at once; placement as dfly_gen_set_placement(). @return 0, -EINVAL (not
+ * halo3d, a grid whose product is not the node count, or a zero size) or -ENOMEM.
+ */
+int dfly_gen_set_halo(struct dfly_gen *g, const uint32_t dims[3], uint32_t cube, uint32_t pkt_bytes,
+		      uint32_t iters, bool random);
+
+/** Halo3D's grid for @p nodes processes: the factorisation a·b·c = nodes with the smallest
+ *  largest factor (then the largest smallest), sorted descending into @p dims. */
+void dfly_gen_halo_grid(uint32_t nodes, uint32_t dims[3]);
+
+/** Halo3D: release the next iteration (the barrier passed). @return the iterations released. */
+uint32_t dfly_gen_halo_release(struct dfly_gen *g);
+
+/** The workloads: has every node sent all its packets (all-to-all: N - 1; Halo3D: every
+ *  iteration's)? */
 bool dfly_gen_done(const struct dfly_gen *g);
 
 /** Bursty-UN's step of node @p n's ON/OFF chain (dfly_gen_fire()). */
@@ -99,6 +134,8 @@ static inline bool dfly_gen_fire(struct dfly_gen *g, uint32_t n)
 {
 	if (g->pattern == DFLY_PAT_A2A) /* a workload: every packet, as fast as injected */
 		return g->node[n].a2a_round < g->topo->nodes;
+	if (g->pattern == DFLY_PAT_HALO) /* the released iterations' packets, as fast */
+		return g->node[n].halo_iter < g->halo_open;
 	if (!g->on)
 		return false;
 	if (g->pattern == DFLY_PAT_BURSTY)

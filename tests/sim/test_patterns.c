@@ -120,12 +120,54 @@ static void test_all_to_all(void **state)
 	run_a2a("traffic.placement=random", 775);
 }
 
+/*
+ * Halo3D (spec §7.8, proposal-defined) on h2 under MIN: 72 processes on the 6 x 4 x 3 grid, cube 8
+ * (62 packets of 8 phits per process and iteration), 2 iterations, random placement (the
+ * default): every packet delivered, the exact completion, the second iteration after the
+ * first's last delivery (988) and the barrier (looked at every 16 cycles: released at 992), plus
+ * the compute phase with traffic.halo.compute = 500 (released at 1,504: 2,485 = 1,973 + 512), the
+ * run of 2 threads identical.
+ */
+static void run_halo(const char *compute, uint64_t end1, uint64_t completion)
+{
+	const char *sets[] = {"routing.mechanism=min",
+			      "traffic.pattern=halo3d",
+			      "traffic.halo.cube=8",
+			      "traffic.halo.iterations=2",
+			      compute,
+			      "sim.threads=1"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r, r2;
+
+	load_cfg(&cfg, "h2", sets, 6);
+	run(&cfg, 9, &r);
+	printf("# halo3d %s: first iteration ends %llu, completion %llu, delivered %llu\n", compute,
+	       (unsigned long long)r.halo_iter_end[0], (unsigned long long)r.completion,
+	       (unsigned long long)r.pkts_delivered);
+	assert_int_equal(r.pkts_delivered, 2 * 72 * 62);
+	assert_int_equal(r.dlv_total, 2 * 72 * 62);
+	assert_int_equal(r.halo_iter_end[0], end1);
+	assert_int_equal(r.completion, completion);
+	sets[5] = "sim.threads=2";
+	load_cfg(&cfg, "h2", sets, 6);
+	run(&cfg, 9, &r2);
+	r.wall_s = r2.wall_s = 0;
+	assert_memory_equal(&r, &r2, sizeof(r));
+}
+
+static void test_halo3d(void **state)
+{
+	(void)state;
+	run_halo("traffic.halo.compute=0", 988, 1973);
+	run_halo("traffic.halo.compute=500", 988, 2485);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_bursty),     cmocka_unit_test(test_bursty_b20),
 	    cmocka_unit_test(test_mix),        cmocka_unit_test(test_mix_adv),
-	    cmocka_unit_test(test_all_to_all),
+	    cmocka_unit_test(test_all_to_all), cmocka_unit_test(test_halo3d),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -334,6 +334,66 @@ static void test_all_to_all(void **state)
 	dfly_topo_destroy(t);
 }
 
+/*
+ * Halo3D (spec §7.8, proposal-defined): the most cubic grid (72 = 6 x 4 x 3; 16,512, CFG-L's
+ * nodes, = 43 x 24 x 16; a prime stays a line), per iteration one message per neighbour in
+ * packets (cube 8, 80-byte packets: faces 512 B = 7 packets, edges 64 B = 1, corners 1: 62),
+ * every one of a process's 26 neighbours on the periodic 6 x 4 x 3 grid receiving its message's
+ * packets, the iteration barrier holding a node that sent its share until the next release, and
+ * a grid of 1 along an axis dropping the messages that fold onto the process itself (the others
+ * fold onto the neighbours along the remaining axes).
+ */
+static void test_halo3d(void **state)
+{
+	struct dfly_topo *t = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, -1); /* 72 nodes */
+	const uint32_t autogrid[3] = {0, 0, 0}, flat[3] = {72, 1, 1}, bad[3] = {5, 5, 3};
+	uint32_t dims[3], *got = calloc(t->nodes, sizeof(*got));
+	struct dfly_gen g;
+
+	(void)state;
+	dfly_gen_halo_grid(72, dims);
+	assert_true(dims[0] == 6 && dims[1] == 4 && dims[2] == 3);
+	dfly_gen_halo_grid(16512, dims);
+	assert_true(dims[0] == 43 && dims[1] == 24 && dims[2] == 16);
+	dfly_gen_halo_grid(13, dims);
+	assert_true(dims[0] == 13 && dims[1] == 1 && dims[2] == 1);
+
+	assert_int_equal(dfly_gen_init(&g, t, DFLY_PAT_HALO, 0, 0.0, 8, 3), 0);
+	assert_int_equal(dfly_gen_set_halo(&g, bad, 8, 80, 2, false), -EINVAL);
+	assert_int_equal(dfly_gen_set_halo(&g, autogrid, 8, 80, 2, false), 0);
+	assert_int_equal(g.halo_nmsg, 26);
+	assert_int_equal(g.halo_ppi, 6 * 7 + 12 * 1 + 8 * 1);
+	/* node 0 (task 0 at (0, 0, 0), consecutive placement): its first iteration */
+	for (uint32_t k = 0; k < g.halo_ppi; k++) {
+		assert_true(dfly_gen_fire(&g, 0));
+		got[dfly_gen_pick_dst(&g, 0)]++;
+	}
+	assert_false(dfly_gen_fire(&g, 0)); /* the barrier */
+	assert_false(dfly_gen_done(&g));
+	for (int dx = -1; dx <= 1; dx++)
+		for (int dy = -1; dy <= 1; dy++)
+			for (int dz = -1; dz <= 1; dz++) {
+				uint32_t x = (uint32_t)(dx + 6) % 6, y = (uint32_t)(dy + 4) % 4,
+					 z = (uint32_t)(dz + 3) % 3;
+				unsigned nz = (dx != 0) + (dy != 0) + (dz != 0);
+
+				assert_int_equal(got[x + 6 * (y + 4 * z)], nz == 0   ? 0
+									   : nz == 1 ? 7
+										     : 1);
+			}
+	assert_int_equal(dfly_gen_halo_release(&g), 2);
+	assert_true(dfly_gen_fire(&g, 0));
+	assert_int_equal(dfly_gen_halo_release(&g), 2); /* no third iteration */
+	/* a line: the offsets along y and z alone fold onto the process (dropped); the others
+	 * reach the two x neighbours, each a face, 4 edges and 4 corners: 2 x (7 + 4 + 4) */
+	assert_int_equal(dfly_gen_set_halo(&g, flat, 8, 80, 1, true), 0);
+	assert_int_equal(g.halo_nmsg, 18);
+	assert_int_equal(g.halo_ppi, 30);
+	dfly_gen_fini(&g);
+	free(got);
+	dfly_topo_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +404,7 @@ int main(void)
 	    cmocka_unit_test(test_bursty_args),
 	    cmocka_unit_test(test_mix),
 	    cmocka_unit_test(test_all_to_all),
+	    cmocka_unit_test(test_halo3d),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

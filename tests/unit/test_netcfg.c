@@ -363,11 +363,21 @@ static void test_pattern(void **state)
 	(void)state;
 	expect_error(BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all)");
-	expect_error(BASE "traffic = {\n\tpattern = \"halo3d\";\n};\n", NULL, 0, -EINVAL,
-		     "FILE:10: traffic.pattern: pattern 'halo3d' is not implemented yet "
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all, halo3d)");
+	expect_error(BASE "traffic = {\n\tpattern = \"graph500\";\n};\n", NULL, 0, -EINVAL,
+		     "FILE:10: traffic.pattern: pattern 'graph500' is not implemented yet "
 		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, "
-		     "all-to-all)");
+		     "all-to-all, halo3d)");
+	/* halo3d: a process grid must cover the nodes (h2: 72); request-reply is refused */
+	expect_error(BASE "traffic = {\n\tpattern = \"halo3d\";\n};\n",
+		     (const char *const[]){"traffic.halo.px=5"}, 1, -EINVAL,
+		     "--set traffic.halo.px=5: traffic.halo.px: the process grid 5 x 0 x 0 is not "
+		     "the network's 72 nodes (expected px * py * pz = 72, or all three 0 for the "
+		     "most cubic grid)");
+	expect_error(BASE "traffic = {\n\tpattern = \"halo3d\";\n};\n",
+		     (const char *const[]){"traffic.reqrep=true"}, 1, -EINVAL,
+		     "--set traffic.reqrep=true: traffic.reqrep: request-reply on the halo3d "
+		     "workload is not built (spec 7.5 defines it on the steady patterns)");
 	/* c1's areas of g/4 groups must hold ADV+h: h2 (g = 9) has areas of 2 groups */
 	expect_error(BASE "traffic = {\n\tpattern = \"c1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: c1 splits the g = 9 groups into 4 areas of 2, and "
@@ -380,7 +390,7 @@ static void test_pattern(void **state)
 		     "an integer N)");
 	expect_error(BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all, halo3d)");
 }
 
 static void test_pattern_own_group(void **state)

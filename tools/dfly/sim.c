@@ -117,8 +117,9 @@ static void usage_sim(FILE *f)
 	fprintf(f,
 		"FlexVC for %s: vcs.flexvc. Patterns (traffic.pattern): un, adv+N, adv-N, advc,\n"
 		"perm, c1, c2, bursty-un (traffic.burst_length), mix (traffic.mix_un), and\n"
-		"all-to-all, a workload run to completion (traffic.placement). Request-reply on\n"
-		"any pattern: traffic.reqrep (min, val). Every setting, its default and its\n"
+		"the workloads run to completion: all-to-all (traffic.placement) and halo3d\n"
+		"(traffic.halo.*: a 27-point stencil, proposal-defined). Request-reply on any\n"
+		"steady pattern: traffic.reqrep. Every setting, its default and its\n"
 		"source in the papers:\n"
 		"configs/README.md. Transients: dfly transient --help.\n"
 		"\n"
@@ -507,7 +508,7 @@ static int sim_check(const struct sim_args *a, struct sim_out *o)
 				return rc;
 			runs += (uint64_t)cfg.seeds * (uint64_t)(a->nloads ? a->nloads : 1);
 			o->reqrep |= cfg.reqrep;
-			o->workload |= cfg.pattern == DFLY_PAT_A2A;
+			o->workload |= dfly_netcfg_workload(&cfg);
 		}
 	}
 	if (a->fopts.shm_instance && runs > 1) {
@@ -653,11 +654,18 @@ static void sim_report_point(const struct dfly_netcfg *cfg, const char *patname,
 	       dfly_mode_name(cfg->mode), patname, cfg->load, acc->accepted / n, acc->lat_avg / n,
 	       acc->lat_p50 / n, acc->lat_p99 / n, acc->misrouted_pct / n, acc->hops_avg / n,
 	       acc->min_inj / n, acc->max_min / n, acc->cov / n);
-	if (cfg->pattern == DFLY_PAT_A2A)
+	if (dfly_netcfg_workload(cfg))
 		printf(
 		    "      completion %.0f cycles (%s placement; runs to completion from an empty "
 		    "network: sim.warmup, sim.measure and traffic.load do not apply)\n",
-		    (double)acc->completion / n, cfg->placement ? "random" : "consecutive");
+		    (double)acc->completion / n,
+		    dfly_netcfg_placement_random(cfg) ? "random" : "consecutive");
+	if (cfg->pattern == DFLY_PAT_HALO && n == 1) {
+		printf("      halo3d iterations end at");
+		for (uint32_t i = 0; i + 1 < cfg->halo_iters && i < DFLY_SIM_HALO_ITERS; i++)
+			printf(" %llu", (unsigned long long)acc->halo_iter_end[i]);
+		printf(" %llu\n", (unsigned long long)acc->completion);
+	}
 	if (cfg->reqrep)
 		printf("      of which requests %.4f, replies %.4f (reply latency %.1f)\n",
 		       (acc->accepted - acc->accepted_rep) / n, acc->accepted_rep / n,
@@ -708,6 +716,8 @@ static int sim_point(const struct sim_args *a, struct sim_out *o, struct dfly_ne
 			acc.accepted += r.accepted;
 			acc.accepted_rep += r.accepted_rep;
 			acc.completion += r.completion;
+			for (int i = 0; i < DFLY_SIM_HALO_ITERS; i++)
+				acc.halo_iter_end[i] += r.halo_iter_end[i];
 			acc.lat_avg_rep += r.lat_avg_rep;
 			acc.lat_avg += r.lat_avg;
 			acc.lat_p50 += r.lat_p50;

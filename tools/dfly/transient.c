@@ -356,11 +356,13 @@ int cmd_transient(int argc, char **argv)
 			fprintf(stderr, "dfly transient: %s\n", err);
 			return 2;
 		}
-		if ((k ? &from : &to)->pattern == DFLY_PAT_A2A) {
-			fprintf(stderr,
-				"dfly transient: %s: all-to-all is a workload run to completion "
-				"(dfly sim), not a steady pattern to switch between\n",
-				pat_label);
+		if (dfly_netcfg_workload(k ? &from : &to)) {
+			fprintf(
+			    stderr,
+			    "dfly transient: %s: %s is a workload run to completion (dfly sim), "
+			    "not a steady pattern to switch between\n",
+			    pat_label,
+			    (k ? &from : &to)->pattern == DFLY_PAT_A2A ? "all-to-all" : "halo3d");
 			return 2;
 		}
 	}
