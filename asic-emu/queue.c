@@ -65,16 +65,24 @@ uint32_t asic_inject_room(const struct asic *as, uint32_t port)
 bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t now)
 {
 	struct asic_in *in = &as->in[port];
-	uint32_t len = pkt->len, v = UINT32_MAX;
+	uint32_t len = pkt->len, v = UINT32_MAX, lo = 0, hi = in->nvc;
 	uint64_t start;
 
 	if (port >= as->p)
 		return false;
+	if (as->regs->knobs.reply_consume) {
+		/* request-reply as FOGSim injects it: requests on the first half of the injection
+		 * VCs, replies on the rest (generatorModule: injPetVcs, injResVcs) */
+		if (pkt->flags & ASIC_PKT_REPLY)
+			lo = in->nvc / 2;
+		else
+			hi = in->nvc / 2;
+	}
 	switch (as->par.inj_select) {
 	case DFLY_INJ_JSQ: {
 		uint32_t best = 0;
 
-		for (uint32_t i = 0; i < in->nvc; i++) {
+		for (uint32_t i = lo; i < hi; i++) {
 			uint32_t room = in->vc[i].cap - in->vc[i].occ;
 
 			if (room >= len && room > best) {
@@ -87,7 +95,7 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	case DFLY_INJ_RANDOM: {
 		uint32_t cand[DFLY_MAX_VCS], n = 0;
 
-		for (uint32_t i = 0; i < in->nvc; i++)
+		for (uint32_t i = lo; i < hi; i++)
 			if (in->vc[i].cap - in->vc[i].occ >= len)
 				cand[n++] = i;
 		if (n)
@@ -96,9 +104,9 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	}
 	case DFLY_INJ_DEST:
 	case DFLY_INJ_DEST_BLOCK:
-		v = as->par.inj_select == DFLY_INJ_DEST
-			? pkt->dst_node % in->nvc
-			: (uint32_t)((uint64_t)pkt->dst_node * in->nvc / as->topo->nodes);
+		v = lo + (as->par.inj_select == DFLY_INJ_DEST
+			      ? pkt->dst_node % (hi - lo)
+			      : (uint32_t)((uint64_t)pkt->dst_node * (hi - lo) / as->topo->nodes));
 		if (in->vc[v].cap - in->vc[v].occ < len)
 			v = UINT32_MAX;
 		break;
@@ -186,6 +194,18 @@ void asic_rx_data(struct asic *as, uint64_t now, uint64_t m)
 	}
 }
 
+/* Request-reply, traffic.reply = "consume" (FOGSim's generatorModule::checkConsume): has the
+ * injection buffer of node port @p port room for a reply of @p len phits in one of its VCs? */
+static bool reply_room(const struct asic *as, uint32_t port, uint32_t len)
+{
+	const struct asic_in *in = &as->in[port];
+
+	for (uint32_t v = in->nvc / 2; v < in->nvc; v++) /* the replies' injection VCs */
+		if (in->vc[v].cap - in->vc[v].occ >= len)
+			return true;
+	return false;
+}
+
 void asic_out_stage(struct asic *as, uint64_t now)
 {
 	uint64_t m = as->out_mask;
@@ -222,6 +242,15 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				if (out->kind == DFLY_PORT_TERMINAL) {
 					if (as->ej_tail - as->ej_head > as->ej_mask)
 						goto next; /* driver has not drained: hold */
+					if (as->regs->knobs.reply_consume &&
+					    !(pk->flags & ASIC_PKT_REPLY) &&
+					    !reply_room(as, o, pk->len)) {
+						/* traffic.reply = "consume": a request leaves only
+						 * when its reply can enter the node's injection
+						 * buffer at once */
+						as->regs->port_ctr[o][DFLY_REPLY_WAIT]++;
+						goto next;
+					}
 					struct asic_ejection *e =
 					    &as->ej[as->ej_tail & as->ej_mask];
 

@@ -72,6 +72,8 @@ static const char *const nc_arb_names[] = {"rr", "lrs", "age", NULL};
 static const char *const nc_inj_names[] = {"jsq", "random", "dest", "dest-block", NULL};
 static const char *const nc_src_names[] = {"skip", "unbounded", NULL};
 static const char *const nc_place_names[] = {"consecutive", "random", "default", NULL};
+/* traffic.reply, index = knobs.reply_consume */
+static const char *const nc_reply_names[] = {"queue", "consume", NULL};
 static const char *const nc_excl_names[] = {"src+dst", "src", NULL};
 static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
@@ -328,6 +330,10 @@ static const struct nc_setting nc_settings[] = {
 	NC_ED("traffic.placement", placement, nc_place_names, 2,
 	     "workloads: tasks on nodes consecutive (task i on node i) | random | default "
 	     "(all-to-all consecutive, spec 7.6; halo3d random, spec 7.8)"),
+	NC_E("traffic.reply", reply_consume, nc_reply_names,
+	     "request-reply: queue, a request leaves at once and its reply waits in the node's "
+	     "unbounded queue | consume, it leaves only when its node can inject the reply at once, "
+	     "replies on the last half of the injection VCs (FOGSim's checkConsume)"),
 	NC_B("traffic.reqrep", reqrep, false,
 	     "request-reply (spec 7.5): requests of the pattern at half the load, each answered "
 	     "by a same-size reply on the reply VCs (MIN, VAL)"),
@@ -1460,6 +1466,12 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	char what[64], roles[64];
 
 	dfly_netcfg_vc_needs(cfg, &need_l, &need_g, map);
+	if (cfg->reqrep && cfg->reply_consume == 1 && cfg->vc_inj < 2)
+		return nc_fail(c, "vcs.injection",
+			       "request-reply with traffic.reply = \"consume\" needs at least 2 "
+			       "injection VCs (requests take the first half, replies the rest, as "
+			       "FOGSim does; %" PRIu32 ")",
+			       cfg->vc_inj);
 	if (cfg->reqrep && dfly_netcfg_workload(cfg))
 		return nc_fail(c, "traffic.reqrep",
 			       "request-reply on the %s workload is not built (spec 7.5 defines it "
@@ -2061,6 +2073,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 		dfly_netcfg_reply_vcs(cfg, &rl, &rg);
 		k->reply_vc[DFLY_PORT_LOCAL] = cfg->vc_local - rl;
 		k->reply_vc[DFLY_PORT_GLOBAL] = cfg->vc_global - rg;
+		k->reply_consume = cfg->reply_consume == 1;
 	}
 	k->in_transit_priority = cfg->in_transit_priority;
 	k->ugal_f_q8 = (uint32_t)lround(cfg->ugal_f * 256.0);

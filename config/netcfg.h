@@ -215,6 +215,7 @@ struct dfly_netcfg {
 			    all-to-all consecutive, halo3d random; dfly_netcfg_placement_random())
 			*/
 	uint32_t halo_dims[3]; /**< traffic.halo.px, .py, .pz: the process grid; 0, 0, 0 = auto */
+	int reply_consume;     /**< traffic.reply: 0 "queue" (default), 1 "consume" (FOGSim) */
 	uint32_t halo_cube;    /**< traffic.halo.cube: a process's cube side, elements (32) */
 	uint32_t halo_iters;   /**< traffic.halo.iterations: default 3 */
 	uint64_t halo_compute; /**< traffic.halo.compute: cycles between barrier and iteration */

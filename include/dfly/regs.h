@@ -118,7 +118,10 @@ extern "C" {
 	X(RES_REQ_TX, res_req_tx, "RES: reservation request flits sent on this local link")        \
 	X(RES_REP_TX, res_rep_tx, "RES: reservation reply flits sent on this local link")          \
 	X(RES_R, res_r,                                                                            \
-	  "RES: R of this global channel, phits reserved and not yet sent on it (a gauge)")
+	  "RES: R of this global channel, phits reserved and not yet sent on it (a gauge)")        \
+	X(REPLY_WAIT, reply_wait,                                                                  \
+	  "request-reply, traffic.reply = consume: cycles a request waited at this node port for " \
+	  "room for its reply in the injection buffer")
 
 /** Per (port, VC) counters; the input side of the VC unless stated. */
 #define DFLY_FOREACH_VC_CTR(X)                                                                     \
@@ -437,6 +440,11 @@ struct dfly_regs_knobs {
 	 *  phits of minimally routed packets (credits carry a minimal flag), and the misrouting
 	 *  decision (UGAL-L's Q, PB's saturation bits) reads that count instead of the total */
 	uint32_t mincred;
+	/** traffic.reply = "consume" (request-reply): a request is ejected only when its node's
+	 *  reply injection VCs (the last half) have room for its reply, requests take the first
+	 *  half (FOGSim: generatorModule::checkConsume, injPetVcs/injResVcs); 0 "queue" (default):
+	 *  ejected at once, the reply waiting in the node's unbounded reply queue */
+	uint32_t reply_consume;
 };
 
 /**

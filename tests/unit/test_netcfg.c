@@ -286,6 +286,14 @@ static void test_mechanism(void **state)
 		     "oblivious and source-adaptive mechanisms (min, val, ugal, pb, lia, tpr, "
 		     "pb-acor, ugal-g, crt, res), not base: in-transit routing's opportunistic "
 		     "hops under the VC classes are not built");
+	/* traffic.reply = consume splits the injection VCs between the classes (FOGSim) */
+	expect_error(BASE,
+		     (const char *const[]){"traffic.reqrep=true", "traffic.reply=consume",
+					   "vcs.injection=1"},
+		     3, -EINVAL,
+		     "--set vcs.injection=1: vcs.injection: request-reply with traffic.reply = "
+		     "\"consume\" needs at least 2 injection VCs (requests take the first half, "
+		     "replies the rest, as FOGSim does; 1)");
 	/* minCred: the source decisions on occupancy only */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=ectn", "routing.mincred=true"},
 		     2, -EINVAL,
