@@ -198,7 +198,7 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 	case DFLY_PORT_GLOBAL:
 		if (pk->flags & ASIC_PKT_RES_MIN) {
 			/* RES: the reserved phits leave R of the channel they reserved */
-			asic_res_sent(as, o, pk->len);
+			asic_res_sent(as, pk, o);
 			pk->flags &= (uint16_t)~ASIC_PKT_RES_MIN;
 		}
 		pk->ghops++;

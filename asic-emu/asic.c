@@ -100,7 +100,6 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 			as->min_grp[D * topo->t + k] =
 			    (uint8_t)dfly_topo_min_port(topo, router, D * topo->a, k);
 	dfly_regs_init(regs, router, topo->radix);
-	asic_mode_pick(as);
 	regs->ngroups = topo->g;
 
 	for (uint32_t i = 0; i < as->radix; i++) {
@@ -166,6 +165,8 @@ struct asic *asic_create(const struct dfly_topo *topo, uint32_t router,
 	as->tbl_pb = &regs->tables[0].pb;
 	as->tbl_ectn = &regs->tables[0].ectn;
 	as->tbl_fail = &regs->tables[0].fail;
+	/* once the ports exist: CRT's and RES's state is sized by them */
+	asic_mode_pick(as);
 	return as;
 
 out_free:

@@ -208,7 +208,7 @@ void asic_res_inject(struct asic *as, uint32_t port, struct asic_pkt *pk, uint64
 void asic_res_rx(struct asic *as, uint32_t in_port, uint8_t kind, const void *body, uint16_t len,
 		 uint64_t now);
 void asic_res_tx(struct asic *as, uint64_t now);
-void asic_res_sent(struct asic *as, uint32_t o, uint32_t len);
+void asic_res_sent(struct asic *as, const struct asic_pkt *pk, uint32_t o);
 bool asic_res_busy(const struct asic *as);
 int asic_res_check_drained(const struct asic *as, char *why, unsigned len);
 

@@ -173,6 +173,8 @@ void asic_res_inject(struct asic *as, uint32_t port, struct asic_pkt *pk, uint64
 			pk->flags |= ASIC_PKT_RES_MIN;
 		return;
 	}
+	if ((as->down_mask >> dfly_topo_local_port(t, me, rho)) & 1u)
+		return; /* the owner's link is down: refused at once (the packet goes Valiant) */
 	id = r->free_head;
 	if (id == RES_NO_SLOT) {
 		/* cannot happen: a slot per packet the injection buffers hold */
@@ -200,6 +202,67 @@ void asic_res_inject(struct asic *as, uint32_t port, struct asic_pkt *pk, uint64
 	pk->ready_tick = UINT64_MAX; /* not before its reply (the allocator passes over it) */
 }
 
+/* The answer to the reservation of slot @p cookie: the packet may route from cycle @p now, MIN if
+ * @p grant. @return 0, or -1 if no packet waits in that slot. */
+static int res_answer(struct asic *as, uint32_t cookie, bool grant, uint64_t now)
+{
+	struct asic_res *r = as->res;
+	struct res_slot *s = cookie < r->nslot ? &r->slot[cookie] : NULL;
+	struct asic_pkt *pk;
+	struct asic_ivc *q;
+	uint64_t ready;
+
+	if (s == NULL || s->pk == NULL)
+		return -1;
+	pk = s->pk;
+	if (grant)
+		pk->flags |= ASIC_PKT_RES_MIN;
+	ready = now * as->par.speedup;
+	pk->ready_tick = s->ready > ready ? s->ready : ready;
+	q = &as->in[s->port].vc[pk->vc];
+	if (q->head != q->tail && q->hd == pk)
+		q->hd_ready = pk->ready_tick;
+	as->regs->route[DFLY_ROUTE_RES_WAIT_CYCLES] += now > s->since ? now - s->since : 0;
+	s->pk = NULL;
+	s->next_free = r->free_head;
+	r->free_head = cookie;
+	r->used--;
+	return 0;
+}
+
+/* Give back @p len phits of R of global output @p o (a reservation that will not be used). */
+static void res_release(struct asic *as, uint32_t o, uint32_t len)
+{
+	struct asic_res *r = as->res;
+	uint32_t d = r->r[o] < len ? r->r[o] : len;
+
+	r->r[o] -= d;
+	r->rsum -= d;
+	as->regs->port_ctr[o][DFLY_RES_R] = r->r[o];
+}
+
+/*
+ * The flits queued on dead local output @p o (router.link_dead_cycles: what can only leave
+ * through it is discarded) are settled here, so no packet waits for ever: a request is refused
+ * (its packet goes Valiant, around the dead link's router), a granted reply gives its phits
+ * back to R (its requester will have been refused by its own router the same way).
+ */
+static void res_settle_dead(struct asic *as, uint32_t o, uint64_t now)
+{
+	struct asic_res *r = as->res;
+	struct res_q *q = &r->q[o];
+
+	for (; q->head != q->tail; q->head++) {
+		const struct res_qe *e = &q->e[q->head & q->mask];
+
+		if (e->kind == ASIC_CTRL_RES_REQ)
+			res_answer(as, e->f.cookie, false, now);
+		else if (e->f.grant)
+			res_release(as, as->topo->first_global + e->f.gc, e->f.len);
+	}
+	r->qmask &= ~(1ull << o);
+}
+
 void asic_res_rx(struct asic *as, uint32_t in_port, uint8_t kind, const void *body, uint16_t len,
 		 uint64_t now)
 {
@@ -225,37 +288,22 @@ void asic_res_rx(struct asic *as, uint32_t in_port, uint8_t kind, const void *bo
 			as->regs->drop[DFLY_DROP_CTRL_LINK_FULL]++;
 		return;
 	}
-	{
-		struct asic_res *r = as->res;
-		struct res_slot *s = f.cookie < r->nslot ? &r->slot[f.cookie] : NULL;
-		struct asic_pkt *pk;
-		struct asic_ivc *q;
-		uint64_t ready;
-
-		if (s == NULL || s->pk == NULL) {
-			as->regs->drop[DFLY_DROP_DECODE]++;
-			return;
-		}
-		pk = s->pk;
-		if (f.grant)
-			pk->flags |= ASIC_PKT_RES_MIN;
-		ready = now * as->par.speedup;
-		pk->ready_tick = s->ready > ready ? s->ready : ready;
-		q = &as->in[s->port].vc[pk->vc];
-		if (q->head != q->tail && q->hd == pk)
-			q->hd_ready = pk->ready_tick;
-		as->regs->route[DFLY_ROUTE_RES_WAIT_CYCLES] += now > s->since ? now - s->since : 0;
-		s->pk = NULL;
-		s->next_free = r->free_head;
-		r->free_head = f.cookie;
-		r->used--;
-	}
+	if (res_answer(as, f.cookie, f.grant != 0, now) < 0)
+		as->regs->drop[DFLY_DROP_DECODE]++;
 }
 
 void asic_res_tx(struct asic *as, uint64_t now)
 {
 	struct asic_res *r = as->res;
-	uint64_t m = r->qmask & ~as->down_mask;
+	uint64_t m = r->qmask & as->dead_mask;
+
+	while (m) {
+		uint32_t o = ctz64(m);
+
+		m &= m - 1;
+		res_settle_dead(as, o, now);
+	}
+	m = r->qmask & ~as->down_mask;
 
 	while (m) {
 		uint32_t o = ctz64(m);
@@ -278,17 +326,18 @@ void asic_res_tx(struct asic *as, uint64_t now)
 	}
 }
 
-void asic_res_sent(struct asic *as, uint32_t o, uint32_t len)
+void asic_res_sent(struct asic *as, const struct asic_pkt *pk, uint32_t o)
 {
-	struct asic_res *r = as->res;
-	uint32_t d;
+	const struct dfly_topo *t = as->topo;
+	uint32_t D = pk->dst_node / t->p / t->a;
 
-	if (r == NULL)
+	/* only the hop its reservation was for: the channel of the source group, minimal towards
+	 * the destination (a packet moved off it, by a change of the mode register, keeps R
+	 * there: the drain check names it) */
+	if (as->res == NULL || pk->src_node / t->p / t->a != as->group ||
+	    o != as->min_grp[D * t->t + pk->dst_node % t->t])
 		return;
-	d = r->r[o] < len ? r->r[o] : len;
-	r->r[o] -= d;
-	r->rsum -= d;
-	as->regs->port_ctr[o][DFLY_RES_R] = r->r[o];
+	res_release(as, o, pk->len);
 }
 
 bool asic_res_busy(const struct asic *as)

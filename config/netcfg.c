@@ -1499,6 +1499,15 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		    (rc = nc_check_class(c, cfg, "global", cfg->vc_reply_global != 0,
 					 cfg->vc_global, rg, need_g, fx ? min_g : need_g)) != 0)
 			return rc;
+		if (cfg->reply_consume == 1 && fx && (rl < need_l || rg < need_g))
+			return nc_fail(
+			    c, "traffic.reply",
+			    "\"consume\" with a reply class sized for minimal paths (%" PRIu32
+			    "/%" PRIu32 " VCs, %s needs %" PRIu32 "/%" PRIu32
+			    ") can deadlock: a Valiant reply waits on request VCs while "
+			    "requests wait at their nodes for replies (use \"queue\", or "
+			    "full classes)",
+			    rl, rg, dfly_mode_name(cfg->mode), need_l, need_g);
 	}
 	if (dfly_mode_is(cfg->mode, DFLY_MODEF_PATH_A))
 		snprintf(what, sizeof(what), "%s with path_a %s%s", dfly_mode_name(cfg->mode),

@@ -89,8 +89,9 @@ static void row_res(const struct dfly_netcfg *cfg, struct dfly_state_row *r)
 	r->alt_bits = r->bits + wait;
 	snprintf(r->what, sizeof(r->what),
 		 "R counters h x %u bits (F = %llu phits); waiting in the injection buffer "
-		 "(IAR's separate buffer, p x 2*tau = %llu phits, would add %llu)",
-		 w, (unsigned long long)F, (unsigned long long)(2 * tau), (unsigned long long)wait);
+		 "(IAR's separate buffer, p x 2*tau = %llu phits, would add %llu bits)",
+		 w, (unsigned long long)F, (unsigned long long)(cfg->p * 2 * tau),
+		 (unsigned long long)wait);
 	/* a packet to another group (1 - 1/g) whose channel is at another router ((a-1)/a) sends
 	 * a request and gets a reply on a local link: per link and direction, at load 1 */
 	r->bw = 2.0 * cfg->p * (1 - 1 / g) / ((double)cfg->a * cfg->pkt_phits);

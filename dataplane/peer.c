@@ -241,6 +241,12 @@ static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uin
 		rte_pktmbuf_free(m);
 		return;
 	}
+	if (d.type == DFLY_WIRE_PKT_RES_REQ && p->ntx == RTE_DIM(p->txq)) {
+		/* no room to answer: not accepted, the router sends it again */
+		count(p, &p->st.no_room);
+		rte_pktmbuf_free(m);
+		return;
+	}
 	p->expect++;
 	p->nak_sent = false;
 	if (p->unacked++ == 0)
@@ -258,8 +264,7 @@ static void rx_data(struct dp_peer *p, struct rte_mbuf *m, const uint8_t *b, uin
 		uint8_t *w;
 
 		p->st.info++;
-		if (p->ntx == RTE_DIM(p->txq) ||
-		    dfly_wire_res_get(b + d.payload_off, d.type, &p->env->lim, &r) < 0) {
+		if (dfly_wire_res_get(b + d.payload_off, d.type, &p->env->lim, &r) < 0) {
 			count(p, &p->st.no_room);
 			rte_pktmbuf_free(m);
 			return;

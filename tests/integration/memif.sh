@@ -276,8 +276,11 @@ mech_check() { # mech_check MECHANISM
     fi
     pass "memif ADV+1 0.3 $m: misrouted $mis%, dfly sim $smis%; latency $lat, dfly sim $slat$extra"
 }
-fidelity "mech_check res" res
-fidelity "mech_check crt" crt
+# a sanitizer build runs behind the clock and compares nothing: these two runs add no check there
+if [ -z "${DFLY_SANITIZED:-}" ]; then
+    fidelity "mech_check res" res
+    fidelity "mech_check crt" crt
+fi
 
 # ---- 3: the global link over a lossy veth
 if ip link add "${tag}a" type veth peer name "${tag}b" 2>/dev/null; then

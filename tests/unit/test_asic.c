@@ -2348,6 +2348,67 @@ static void res_source_run(bool grant)
 	dfly_topo_destroy(t);
 }
 
+/*
+ * RES and a dead local link (router.link_dead_cycles): a request queued for the link to its
+ * owner, when that link goes down before the flit leaves, is settled once the link is dead:
+ * refused, so its packet goes Valiant on another port instead of waiting for ever; a packet
+ * injected while the link is down is refused at once, without a flit.
+ */
+static void test_res_dead_link(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct dfly_topo *t = dfly_topo_create(1, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
+	struct dfly_regs *regs = calloc(1, sizeof(*regs));
+	struct asic_link *lin[DFLY_MAX_PORTS] = {0}, *lout[DFLY_MAX_PORTS] = {0};
+	struct asic_pkt pk[2];
+	uint32_t D = UINT32_MAX, rho, q, P, left = 0;
+	struct asic *as;
+
+	(void)state;
+	for (uint32_t G = 1; G < t->g && D == UINT32_MAX; G++) {
+		dfly_topo_link_to_group(t, 0, G, 0, &rho, &q);
+		if (rho == 1)
+			D = G;
+	}
+	as = asic_create(t, 0, &par, regs, 1);
+	assert_non_null(as);
+	regs->knobs.mode = DFLY_MODE_RES;
+	regs->knobs.res_t = 4;
+	regs->knobs.val_variant = DFLY_VAL_LGL;
+	regs->knobs.link_dead = 20;
+	memcpy(regs->knobs.vc_map, map_val, DFLY_ROLE_COUNT);
+	half_links(t, as, lin, lout);
+	P = dfly_topo_local_port(t, 0, 1);
+	asic_step(as, 0);
+	pkt_init(&pk[0], 0, D * t->a * t->p, 1);
+	assert_true(asic_inject(as, 0, &pk[0], 1));
+	assert_int_equal(asic_port_set_down(as, P, true), 0);
+	for (uint64_t c = 1; c < 400; c++) {
+		if (c == 100) { /* down by now: refused at once */
+			pkt_init(&pk[1], 0, D * t->a * t->p, 100);
+			assert_true(asic_inject(as, 0, &pk[1], c));
+		}
+		asic_step(as, c);
+		for (uint32_t port = t->first_local; port < t->radix; port++) {
+			struct asic_pkt *x;
+
+			while ((x = asic_link_pop_data(lout[port], c, NULL)) != NULL) {
+				assert_true(port != P);
+				assert_true(x->flags & ASIC_PKT_NONMIN);
+				left++;
+			}
+		}
+	}
+	assert_int_equal(left, 2);
+	assert_int_equal(regs->port_ctr[P][DFLY_RES_REQ_TX], 0);
+	assert_int_equal(regs->route[DFLY_ROUTE_RES_VAL], 2);
+	assert_int_equal(asic_pkts_held(as), 0);
+	half_links_destroy(t, lin, lout);
+	asic_destroy(as);
+	free(regs);
+	dfly_topo_destroy(t);
+}
+
 static void test_res_source(void **state)
 {
 	(void)state;
@@ -2439,6 +2500,7 @@ int main(void)
 	    cmocka_unit_test(test_reqrep_classes),
 	    cmocka_unit_test(test_res_owner_rule),
 	    cmocka_unit_test(test_res_source),
+	    cmocka_unit_test(test_res_dead_link),
 	    cmocka_unit_test(test_mincred),
 	    cmocka_unit_test(test_table_double_buffer),
 	    cmocka_unit_test(test_ugal_per_vc_boundary),

@@ -294,6 +294,18 @@ static void test_mechanism(void **state)
 		     "--set vcs.injection=1: vcs.injection: request-reply with traffic.reply = "
 		     "\"consume\" needs at least 2 injection VCs (requests take the first half, "
 		     "replies the rest, as FOGSim does; 1)");
+	/* ... and it can deadlock with a reply class sized for minimal paths */
+	expect_error(
+	    BASE,
+	    (const char *const[]){"routing.mechanism=pb", "routing.pb.average=other",
+				  "traffic.reqrep=true", "vcs.local=6", "vcs.global=3",
+				  "vcs.reply_local=2", "vcs.reply_global=1", "vcs.flexvc=jsq",
+				  "traffic.reply=consume"},
+	    9, -EINVAL,
+	    "--set traffic.reply=consume: traffic.reply: \"consume\" with a reply class "
+	    "sized for minimal paths (2/1 VCs, pb needs 4/2) can deadlock: a Valiant reply "
+	    "waits on request VCs while requests wait at their nodes for replies (use "
+	    "\"queue\", or full classes)");
 	/* minCred: the source decisions on occupancy only */
 	expect_error(BASE, (const char *const[]){"routing.mechanism=ectn", "routing.mincred=true"},
 		     2, -EINVAL,
