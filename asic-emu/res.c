@@ -13,9 +13,10 @@
  *
  * The flits are records of the link's control line (ASIC_CTRL_RES_REQ/_REP, the body struct
  * asic_res_flit; over dfly-switch's links, data frames of types RES_REQ/RES_REP under the
- * link-level retry), queued per local output and sent ahead of data: each holds its link for one
- * cycle (counted in link_busy_cycles) and arrives after the link's latency. They are never
- * dropped: a full control line leaves them queued.
+ * link-level retry), queued per local output and sent ahead of data, replies before requests (a
+ * request waits until its packet's head is at the router; a reply never waits behind it): each
+ * holds its link for one cycle (counted in link_busy_cycles) and arrives after the link's
+ * latency. They are never dropped: a full control line leaves them queued.
  *
  * State allocated when the router first runs the mode (or first receives a flit): R per global
  * output, the flit queues, and a slot per packet waiting for its reply, as many as the injection
@@ -54,7 +55,9 @@ struct res_q {
 struct asic_res {
 	uint32_t r[DFLY_MAX_PORTS]; /* R of each global output (phits) */
 	uint64_t rsum;              /* Σ R over this router's global outputs */
-	struct res_q q[DFLY_MAX_PORTS];
+	/* per local output, the replies [0] (sent first: always due) and the requests [1] (each
+	 * due when its packet's head reaches the router) */
+	struct res_q q[DFLY_MAX_PORTS][2];
 	uint64_t qmask; /* local outputs with queued flits */
 	struct res_slot *slot;
 	uint32_t nslot, free_head, used;
@@ -95,8 +98,10 @@ void asic_res_free(struct asic *as)
 
 	if (r == NULL)
 		return;
-	for (uint32_t o = 0; o < DFLY_MAX_PORTS; o++)
-		free(r->q[o].e);
+	for (uint32_t o = 0; o < DFLY_MAX_PORTS; o++) {
+		free(r->q[o][0].e);
+		free(r->q[o][1].e);
+	}
 	free(r->slot);
 	free(r);
 	as->res = NULL;
@@ -107,7 +112,7 @@ void asic_res_free(struct asic *as)
 static bool res_queue(struct asic *as, uint32_t o, uint8_t kind, const struct asic_res_flit *f,
 		      uint64_t not_before)
 {
-	struct res_q *q = &as->res->q[o];
+	struct res_q *q = &as->res->q[o][kind == ASIC_CTRL_RES_REQ];
 
 	if (q->e == NULL || q->tail - q->head > q->mask) {
 		uint32_t size = q->e == NULL ? 64 : 2 * (q->mask + 1);
@@ -250,15 +255,18 @@ static void res_release(struct asic *as, uint32_t o, uint32_t len)
 static void res_settle_dead(struct asic *as, uint32_t o, uint64_t now)
 {
 	struct asic_res *r = as->res;
-	struct res_q *q = &r->q[o];
 
-	for (; q->head != q->tail; q->head++) {
-		const struct res_qe *e = &q->e[q->head & q->mask];
+	for (int k = 0; k < 2; k++) {
+		struct res_q *q = &r->q[o][k];
 
-		if (e->kind == ASIC_CTRL_RES_REQ)
-			res_answer(as, e->f.cookie, false, now);
-		else if (e->f.grant)
-			res_release(as, as->topo->first_global + e->f.gc, e->f.len);
+		for (; q->head != q->tail; q->head++) {
+			const struct res_qe *e = &q->e[q->head & q->mask];
+
+			if (e->kind == ASIC_CTRL_RES_REQ)
+				res_answer(as, e->f.cookie, false, now);
+			else if (e->f.grant)
+				res_release(as, as->topo->first_global + e->f.gc, e->f.len);
+		}
 	}
 	r->qmask &= ~(1ull << o);
 }
@@ -308,7 +316,8 @@ void asic_res_tx(struct asic *as, uint64_t now)
 	while (m) {
 		uint32_t o = ctz64(m);
 		struct asic_out *out = &as->out[o];
-		struct res_q *q = &r->q[o];
+		/* a reply first (its requester waits), else the oldest request once it is due */
+		struct res_q *q = r->q[o][0].head != r->q[o][0].tail ? &r->q[o][0] : &r->q[o][1];
 		struct res_qe *e = &q->e[q->head & q->mask];
 
 		m &= m - 1;
@@ -321,7 +330,8 @@ void asic_res_tx(struct asic *as, uint64_t now)
 		as->regs->port_ctr[o][e->kind == ASIC_CTRL_RES_REQ ? DFLY_RES_REQ_TX
 								   : DFLY_RES_REP_TX]++;
 		as->regs->port_ctr[o][DFLY_LINK_BUSY_CYCLES]++;
-		if (++q->head == q->tail)
+		q->head++;
+		if (r->q[o][0].head == r->q[o][0].tail && r->q[o][1].head == r->q[o][1].tail)
 			r->qmask &= ~(1ull << o);
 	}
 }

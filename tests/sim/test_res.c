@@ -93,7 +93,7 @@ static void test_res(void **state)
 	run_res("res", "traffic.pattern=adv+1", "traffic.load=0.4", 10689, &adv, &acc_res);
 	run_res("ugal", "traffic.pattern=adv+1", "traffic.load=0.4", 9381, &ug, &acc_ugal);
 	assert_true(acc_res >= acc_ugal);
-	run_res("res", "traffic.pattern=un", "traffic.load=0.2", 5285, &un, &acc_un);
+	run_res("res", "traffic.pattern=un", "traffic.load=0.2", 5287, &un, &acc_un);
 	assert_true((double)un.deny / (double)(un.grant + un.deny) <
 		    (double)adv.deny / (double)(adv.grant + adv.deny));
 }
