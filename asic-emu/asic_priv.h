@@ -209,7 +209,6 @@ void asic_res_rx(struct asic *as, uint32_t in_port, uint8_t kind, const void *bo
 		 uint64_t now);
 void asic_res_tx(struct asic *as, uint64_t now);
 void asic_res_sent(struct asic *as, const struct asic_pkt *pk, uint32_t o);
-bool asic_res_busy(const struct asic *as);
 int asic_res_check_drained(const struct asic *as, char *why, unsigned len);
 
 /* cc.c */
@@ -642,6 +641,21 @@ static ASIC_ALWAYS_INLINE void route_draw_root(struct asic *as, struct asic_pkt 
 	}
 	pk->cand_root = dfly_topo_val_root_ex(as->topo, v, (enum dfly_val_exclude)k->val_exclude,
 					      as->router, dst_group, r1, r2);
+}
+
+/* An oblivious Valiant decision at the source (VAL; RES on a refusal): a freshly drawn S_ROOT,
+ * or, with no intermediate group, the minimal path flagged NOINTER. @return true if Valiant. */
+static ASIC_ALWAYS_INLINE bool route_take_val(struct asic *as, struct asic_pkt *pk,
+					      uint32_t dst_group, const uint32_t M)
+{
+	route_draw_root(as, pk, dst_group, M);
+	if (pk->cand_root == UINT32_MAX) {
+		pk->flags |= ASIC_PKT_NOINTER;
+		return false;
+	}
+	pk->val_router = pk->cand_root;
+	pk->flags |= ASIC_PKT_NONMIN;
+	return true;
 }
 
 /*

@@ -350,11 +350,6 @@ void asic_res_sent(struct asic *as, const struct asic_pkt *pk, uint32_t o)
 	res_release(as, o, pk->len);
 }
 
-bool asic_res_busy(const struct asic *as)
-{
-	return as->res != NULL && (as->res->used != 0 || as->res->qmask != 0);
-}
-
 int asic_res_check_drained(const struct asic *as, char *why, unsigned len)
 {
 	const struct asic_res *r = as->res;

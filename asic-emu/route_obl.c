@@ -206,15 +206,8 @@ static ASIC_ALWAYS_INLINE void route_obl(struct asic *as, struct asic_pkt *pk, u
 		pk->flags |= ASIC_PKT_ROUTED;
 		pk->val_router = ASIC_NONE;
 		pk->reason = ASIC_REASON_NONE;
-		if (M == DFLY_MODE_VAL) {
-			route_draw_root(as, pk, dst_group, M);
-			if (pk->cand_root == UINT32_MAX) {
-				pk->flags |= ASIC_PKT_NOINTER;
-			} else {
-				pk->val_router = pk->cand_root;
-				pk->flags |= ASIC_PKT_NONMIN;
-			}
-		}
+		if (M == DFLY_MODE_VAL)
+			route_take_val(as, pk, dst_group, M);
 	} else if (pk->flags & ASIC_PKT_DECIDING) {
 		/* a source-adaptive decision pending when the mode register changed: it goes on
 		 * being re-evaluated until granted, as before the change */

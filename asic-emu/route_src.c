@@ -285,15 +285,9 @@ void asic_route_RES(struct asic *as, struct asic_pkt *pk, uint32_t in_port)
 		} else if (pk->flags & ASIC_PKT_RES_MIN) {
 			pk->reason = DFLY_ROUTE_RES_MIN;
 		} else {
-			route_draw_root(as, pk, dst_group, DFLY_MODE_RES);
-			if (pk->cand_root == UINT32_MAX) {
-				pk->flags |= ASIC_PKT_NOINTER;
-				pk->reason = ASIC_REASON_NONE;
-			} else {
-				pk->val_router = pk->cand_root;
-				pk->flags |= ASIC_PKT_NONMIN;
-				pk->reason = DFLY_ROUTE_RES_VAL;
-			}
+			pk->reason = route_take_val(as, pk, dst_group, DFLY_MODE_RES)
+					 ? DFLY_ROUTE_RES_VAL
+					 : ASIC_REASON_NONE;
 		}
 	}
 	target = route_path(as, pk, in_port, dst_router, dst_group, &towards_root);

@@ -475,7 +475,7 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 		return;
 	}
 	if ((d.type == DFLY_WIRE_PKT_RES_REQ || d.type == DFLY_WIRE_PKT_RES_REP) &&
-	    asic_link_ctrl_bytes(p->in) + 2 * 16 > p->in->cb_cap) {
+	    asic_link_ctrl_bytes(p->in) + 2 * 16 > p->in->cb_cap) { /* a record: 16 + 12 → 32 B */
 		/* no room on the control line for the RES flit: not accepted, so not acknowledged
 		 * (the peer sends it again); accepted and then dropped, it would be lost */
 		drop(p, DFLY_DROP_CTRL_LINK_FULL);

@@ -335,7 +335,7 @@ static void test_all_to_all(void **state)
 }
 
 /*
- * Halo3D (spec §7.8, proposal-defined): the most cubic grid (72 = 6 x 4 x 3; 16,512, CFG-L's
+ * Halo3D (spec §7.8, proposal-defined): the most cubic grid (72 = 6 x 4 x 3; 16,512, CFG-T's
  * nodes, = 43 x 24 x 16; a prime stays a line), per iteration one message per neighbour in
  * packets (cube 8, 80-byte packets: faces 512 B = 7 packets, edges 64 B = 1, corners 1: 62),
  * every one of a process's 26 neighbours on the periodic 6 x 4 x 3 grid receiving its message's
