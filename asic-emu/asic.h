@@ -165,6 +165,7 @@ struct asic_pkt {
 	uint64_t inj_cycle;    /**< cycle it left the injection queue */
 	struct asic_dec dec;   /**< what the last route stage compared (traces) */
 	uint32_t id;           /**< driver's handle (e.g. a sequence number) */
+	uint32_t app;          /**< driver's payload word (graph500: DFLY_G5_APP_*); unused here */
 	struct asic_pkt *next; /**< driver's list link (free list, source queue); unused here */
 };
 

@@ -93,8 +93,7 @@ static const char *const nc_ectn_mode_names[] = {"full", "sparse", "incremental"
 static const char *const nc_occ_names[] = {"vc", "port", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
-/** Traffic patterns of spec §7 that are not implemented yet. */
-static const char *const nc_pat_later[] = {"graph500", NULL};
+static const char *const nc_g5coef_names[] = {"thesis", "fogsim", NULL};
 
 static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern, nc_parse_cap_file,
     nc_parse_cap_points, nc_parse_cap_routers, nc_parse_cap_ports;
@@ -329,7 +328,8 @@ static const struct nc_setting nc_settings[] = {
 	     "mix: probability that a packet is UN, else ADV+1 (spec 7.2 gives none)"),
 	NC_ED("traffic.placement", placement, nc_place_names, 2,
 	     "workloads: tasks on nodes consecutive (task i on node i) | random | default "
-	     "(all-to-all consecutive, spec 7.6; halo3d random, spec 7.8)"),
+	     "(all-to-all consecutive, spec 7.6; halo3d random, spec 7.8; graph500 "
+	     "consecutive, thesis 2.3.2)"),
 	NC_E("traffic.reply", reply_consume, nc_reply_names,
 	     "request-reply: queue, a request leaves at once and its reply waits in the node's "
 	     "unbounded queue | consume, it leaves only when its node can inject the reply at once, "
@@ -349,6 +349,29 @@ static const struct nc_setting nc_settings[] = {
 	     "halo3d: iterations, each ended by a barrier (the spec gives no count)"),
 	NC_I("traffic.halo.compute", NC_U64, halo_compute, 0, 0, INT64_MAX,
 	     "halo3d: cycles of compute between the barrier and the next iteration"),
+	NC_G("traffic.graph500"),
+	NC_I("traffic.graph500.scale", NC_U32, g5_scale, 20, 1, 40,
+	     "graph500: scale s, 2^s vertices (LIA 5.3: 20)"),
+	NC_I("traffic.graph500.edge_factor", NC_U32, g5_edge_factor, 16, 1, 1024,
+	     "graph500: edge factor f_e (LIA 5.3: 16)"),
+	NC_I("traffic.graph500.coalescing", NC_U32, g5_coalescing, 256, 1, 1u << 20,
+	     "graph500: c_s, queries per message at most (spec 7.7: 256)"),
+	NC_D("traffic.graph500.query_cycles", g5_query_cycles, 0.0, 0.0, 1e9,
+	     "graph500: t_q in cycles, a query's consumption; sets the messages' rate (eq. 2.20); "
+	     "0: no consumption, the network's rate"),
+	NC_I("traffic.graph500.root_degree", NC_U32, g5_root_degree, 3, 0, 1u << 30,
+	     "graph500: d_r, the root vertex's degree (LIA 5.3: 3); 0: drawn from the "
+	     "lognormal of eq. 2.18-2.19"),
+	NC_I("traffic.graph500.max_levels", NC_U32, g5_max_levels, 5, 1, 64,
+	     "graph500: BFS levels at most (LIA 5.3: 5; FOGSim's default 9)"),
+	NC_I("traffic.graph500.processes", NC_U32, g5_processes, 0, 0, 1u << 30,
+	     "graph500: processes, on the first nodes of traffic.placement; the others idle "
+	     "(0: every node)"),
+	NC_I("traffic.graph500.message_packets", NC_U32, g5_msg_packets, 0, 0, 65535,
+	     "graph500: packets per message (0: ceil(4096 B / packet), spec 7.7 PROPOSAL; "
+	     "FOGSim: 1)"),
+	NC_E("traffic.graph500.coefficients", g5_coef, nc_g5coef_names,
+	     "graph500: C of eq. 2.8, thesis | fogsim (FOGSim v5's constants)"),
 	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
 
 	NC_G("capture"),
@@ -368,7 +391,7 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("sim.measure", NC_U64, measure, 60000, 1, INT64_MAX, "cycles measured"),
 	NC_I("sim.drain", NC_U64, drain, 200000, 0, INT64_MAX, "max cycles to drain"),
 	NC_I("sim.workload_cycles", NC_U64, workload_cycles, 20000000, 1, INT64_MAX,
-	     "cycle limit of a workload run to completion (all-to-all, halo3d); reached: the run "
+	     "cycle limit of a workload run to completion (all-to-all, halo3d, graph500); reached: the run "
 	     "fails"),
 	NC_I("sim.watchdog", NC_U64, watchdog, 10000, 1, INT64_MAX,
 	     "cycles without delivery with packets queued"),
@@ -537,6 +560,10 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 		snprintf(buf, len,
 			 dfly_netcfg_placement_random(cfg) ? "halo3d" : "halo3d-consecutive");
 		break;
+	case DFLY_PAT_G500:
+		snprintf(buf, len,
+			 dfly_netcfg_placement_random(cfg) ? "graph500-random" : "graph500");
+		break;
 	default:
 		snprintf(buf, len, "?");
 		break;
@@ -587,11 +614,12 @@ static void nc_print_path_a(const struct dfly_netcfg *cfg, char *buf, size_t len
 
 static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
-	static const char *const fixed[] = {"un",        "advc", "perm",       "c1",    "c2",
-					    "bursty-un", "mix",  "all-to-all", "halo3d"};
-	static const enum dfly_pattern fixed_pat[] = {DFLY_PAT_UN,  DFLY_PAT_ADVC, DFLY_PAT_PERM,
-						      DFLY_PAT_C1,  DFLY_PAT_C2,   DFLY_PAT_BURSTY,
-						      DFLY_PAT_MIX, DFLY_PAT_A2A,  DFLY_PAT_HALO};
+	static const char *const fixed[] = {"un",     "advc",      "perm", "c1",
+					    "c2",     "bursty-un", "mix",  "all-to-all",
+					    "halo3d", "graph500"};
+	static const enum dfly_pattern fixed_pat[] = {
+	    DFLY_PAT_UN,     DFLY_PAT_ADVC, DFLY_PAT_PERM, DFLY_PAT_C1,   DFLY_PAT_C2,
+	    DFLY_PAT_BURSTY, DFLY_PAT_MIX,  DFLY_PAT_A2A,  DFLY_PAT_HALO, DFLY_PAT_G500};
 
 	cfg->adv_offset = 0;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
@@ -620,17 +648,9 @@ static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg,
 		cfg->adv_offset = val[3] == '-' ? -(int)n : (int)n;
 		return 0;
 	}
-	if (nc_name_index(nc_pat_later, val) >= 0) {
-		snprintf(
-		    msg, len,
-		    "pattern '%s' is not implemented yet (implemented: un, adv+N, adv-N, advc, "
-		    "perm, c1, c2, bursty-un, mix, all-to-all, halo3d)",
-		    val);
-		return -1;
-	}
 	snprintf(msg, len,
 		 "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm, c1, c2, "
-		 "bursty-un, mix, all-to-all, halo3d)",
+		 "bursty-un, mix, all-to-all, halo3d, graph500)",
 		 val);
 	return -1;
 }
@@ -1476,7 +1496,7 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		return nc_fail(c, "traffic.reqrep",
 			       "request-reply on the %s workload is not built (spec 7.5 defines it "
 			       "on the steady patterns)",
-			       cfg->pattern == DFLY_PAT_A2A ? "all-to-all" : "halo3d");
+			       dfly_netcfg_workload_name(cfg));
 	if (cfg->reqrep) {
 		uint32_t rl, rg, min_l, min_g;
 		bool fx = cfg->flexvc != DFLY_FLEXVC_OFF;
@@ -1560,7 +1580,30 @@ static bool nc_fail_possible(const struct dfly_netcfg *cfg)
 
 bool dfly_netcfg_workload(const struct dfly_netcfg *cfg)
 {
-	return cfg->pattern == DFLY_PAT_A2A || cfg->pattern == DFLY_PAT_HALO;
+	return dfly_netcfg_workload_name(cfg) != NULL;
+}
+
+const char *dfly_netcfg_workload_name(const struct dfly_netcfg *cfg)
+{
+	switch (cfg->pattern) {
+	case DFLY_PAT_A2A:
+		return "all-to-all";
+	case DFLY_PAT_HALO:
+		return "halo3d";
+	case DFLY_PAT_G500:
+		return "graph500";
+	default:
+		return NULL;
+	}
+}
+
+uint32_t dfly_netcfg_g5_msg_packets(const struct dfly_netcfg *cfg)
+{
+	uint32_t pkt = cfg->pkt_phits * cfg->phit_bytes;
+
+	if (cfg->g5_msg_packets != 0)
+		return cfg->g5_msg_packets;
+	return (4096 + pkt - 1) / pkt;
 }
 
 bool dfly_netcfg_placement_random(const struct dfly_netcfg *cfg)
@@ -1639,6 +1682,22 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 				       "halo3d needs at least 2 processes (the network has %" PRIu64
 				       " node)",
 				       nodes);
+	}
+	if (cfg->pattern == DFLY_PAT_G500) {
+		uint64_t nodes = (uint64_t)cfg->p * cfg->a * g;
+		uint64_t n = cfg->g5_processes ? cfg->g5_processes : nodes;
+
+		if (n > nodes || n < 2)
+			return nc_fail(c, "traffic.graph500.processes",
+				       "%" PRIu64 " processes on a network of %" PRIu64
+				       " nodes (expected 2 to %" PRIu64 ")",
+				       n, nodes, nodes);
+		if ((uint64_t)n * n * sizeof(uint32_t) > (8ull << 30))
+			return nc_fail(c, "traffic.graph500.processes",
+				       "%" PRIu64 " processes need %" PRIu64
+				       " MiB for the per-pair packet counts of the end-of-level "
+				       "signals (expected at most 8 GiB)",
+				       n, n * n * 4 >> 20);
 	}
 	if (nc_nonmin(cfg) && g < 3)
 		return nc_fail(c, "routing.mechanism",

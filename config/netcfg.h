@@ -32,6 +32,7 @@ enum dfly_pattern {
 	DFLY_PAT_MIX,    /**< "mix": UN with probability traffic.mix_un, else ADV+1, per packet */
 	DFLY_PAT_A2A,    /**< "all-to-all": linear shift to completion (spec 7.6), a workload */
 	DFLY_PAT_HALO,   /**< "halo3d": 27-point stencil iterations (spec 7.8), a workload */
+	DFLY_PAT_G500,   /**< "graph500": the BFS's synthetic model (spec 7.7), a workload */
 	DFLY_PAT_COUNT
 };
 
@@ -212,15 +213,26 @@ struct dfly_netcfg {
 	double mix_un;             /**< traffic.mix_un: mix's share of UN packets */
 	bool reqrep;               /**< traffic.reqrep: request-reply (spec 7.5) */
 	int placement; /**< traffic.placement: 0 consecutive, 1 random, 2 default (the workload's:
-			    all-to-all consecutive, halo3d random; dfly_netcfg_placement_random())
+			    all-to-all and graph500 consecutive, halo3d random;
+			  dfly_netcfg_placement_random())
 			*/
 	uint32_t halo_dims[3]; /**< traffic.halo.px, .py, .pz: the process grid; 0, 0, 0 = auto */
 	int reply_consume;     /**< traffic.reply: 0 "queue" (default), 1 "consume" (FOGSim) */
 	uint32_t halo_cube;    /**< traffic.halo.cube: a process's cube side, elements (32) */
 	uint32_t halo_iters;   /**< traffic.halo.iterations: default 3 */
 	uint64_t halo_compute; /**< traffic.halo.compute: cycles between barrier and iteration */
-	uint64_t workload_cycles;        /**< sim.workload_cycles: a workload's cycle limit */
-	double load;                     /**< traffic.load: phits/(node·cycle), default 0.1 */
+	/* traffic.graph500.* (spec 7.7; defaults LIA 5.3's s, f_e, c_s, levels, d_r) */
+	uint32_t g5_scale;        /**< .scale: s (20) */
+	uint32_t g5_edge_factor;  /**< .edge_factor: f_e (16) */
+	uint32_t g5_coalescing;   /**< .coalescing: c_s (256) */
+	double g5_query_cycles;   /**< .query_cycles: t_q/t_c (0: network-bound, no consumption) */
+	uint32_t g5_root_degree;  /**< .root_degree: d_r (3); 0 drawn (eq. 2.18) */
+	uint32_t g5_max_levels;   /**< .max_levels: 5 */
+	uint32_t g5_processes;    /**< .processes: 0 every node */
+	uint32_t g5_msg_packets;  /**< .message_packets: 0 = ceil(4096 B / packet) */
+	int g5_coef;              /**< .coefficients: 0 "thesis", 1 "fogsim" */
+	uint64_t workload_cycles; /**< sim.workload_cycles: a workload's cycle limit */
+	double load;              /**< traffic.load: phits/(node·cycle), default 0.1 */
 	enum dfly_inj_select inj_select; /**< traffic.injection_vc: "jsq" (default) | ... */
 	enum dfly_source_mode source;    /**< traffic.source: "skip" (default) | "unbounded" */
 
@@ -303,8 +315,15 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 /** Whether routing.failover runs for @p cfg ("auto": every mode but MIN without 4/2 VCs). */
 bool dfly_netcfg_failover(const struct dfly_netcfg *cfg);
 
-/** Is the pattern a workload run to completion (all-to-all, halo3d)? */
+/** Is the pattern a workload run to completion (all-to-all, halo3d, graph500)? */
 bool dfly_netcfg_workload(const struct dfly_netcfg *cfg);
+
+/** The workload's name ("all-to-all", "halo3d", "graph500"), or NULL for a steady pattern. */
+const char *dfly_netcfg_workload_name(const struct dfly_netcfg *cfg);
+
+/** graph500: packets per message (traffic.graph500.message_packets, 0: ceil(4096 B / packet),
+ *  spec 7.7 PROPOSAL). */
+uint32_t dfly_netcfg_g5_msg_packets(const struct dfly_netcfg *cfg);
 
 /** Are the workload's tasks placed on a random permutation of the nodes (traffic.placement,
  *  "default": all-to-all consecutive, halo3d random)? */

@@ -1655,7 +1655,7 @@ static int plan_traffic(void)
 		fprintf(stderr,
 			"dfly-switch: %s: traffic.pattern %s is a workload run to completion in "
 			"dfly sim only\n",
-			nc->path, nc->pattern == DFLY_PAT_A2A ? "all-to-all" : "halo3d");
+			nc->path, dfly_netcfg_workload_name(nc));
 		return 1;
 	}
 	if (nc->reqrep) {

@@ -720,17 +720,32 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	if (dfly_netcfg_workload(cfg)) {
 		/* a workload: each node's packet not yet injected waits at its source */
 		bool rnd = dfly_netcfg_placement_random(cfg);
-		int rc =
-		    cfg->pattern == DFLY_PAT_A2A
-			? dfly_gen_set_placement(&fab->gen, rnd)
-			: dfly_gen_set_halo(&fab->gen, cfg->halo_dims, cfg->halo_cube,
-					    cfg->pkt_phits * cfg->phit_bytes, cfg->halo_iters, rnd);
+		struct dfly_g5_params g5 = {
+		    .scale = cfg->g5_scale,
+		    .edge_factor = cfg->g5_edge_factor,
+		    .coalescing = cfg->g5_coalescing,
+		    .query_cycles = cfg->g5_query_cycles,
+		    .root_degree = cfg->g5_root_degree,
+		    .max_levels = cfg->g5_max_levels,
+		    .msg_packets = dfly_netcfg_g5_msg_packets(cfg),
+		    .pkt_phits = cfg->pkt_phits,
+		    .coef = (enum dfly_g5_coef)cfg->g5_coef,
+		};
+		int rc;
 
+		if (cfg->pattern == DFLY_PAT_A2A)
+			rc = dfly_gen_set_placement(&fab->gen, rnd);
+		else if (cfg->pattern == DFLY_PAT_HALO)
+			rc = dfly_gen_set_halo(&fab->gen, cfg->halo_dims, cfg->halo_cube,
+					       cfg->pkt_phits * cfg->phit_bytes, cfg->halo_iters,
+					       rnd);
+		else
+			rc = dfly_gen_set_graph500(&fab->gen, &g5, cfg->g5_processes, rnd);
 		if (rc == -ENOMEM)
 			goto out_nomem;
 		if (rc < 0) {
 			snprintf(err, errlen, "traffic: cannot set up the %s workload of %s",
-				 cfg->pattern == DFLY_PAT_A2A ? "all-to-all" : "halo3d", cfg->path);
+				 dfly_netcfg_workload_name(cfg), cfg->path);
 			errno = -rc;
 			goto out_err;
 		}
@@ -1180,6 +1195,13 @@ static void finish_stats(struct dfly_fabric *fab, struct dfly_sim_result *res)
 		res->completion = fab->st.last_delivery;
 		M = res->completion > 0 ? (double)res->completion : 1;
 	}
+	if (fab->gen.g5 != NULL) {
+		const struct dfly_g5 *g = fab->gen.g5;
+
+		res->g5_usage = (double)fab->st.m_phits / (M * g->n);
+		res->g5_root_degree = g->root_degree;
+		memcpy(res->g5_level_msgs, g->level_msgs, sizeof(res->g5_level_msgs));
+	}
 
 	res->offered = fab->cfg.load;
 	res->generated = fab->st.m_attempts * (double)fab->cfg.pkt_phits / (M * t->nodes);
@@ -1255,11 +1277,28 @@ static void halo_barrier(struct dfly_fabric *fab, struct dfly_sim_result *res)
 	}
 }
 
+/*
+ * Graph500's level end (spec §7.7, FOGSim's main loop): once every process has the broadcast,
+ * the next level starts or the model ends. Looked at as Halo3D's barrier, every HALO_BARRIER_Q
+ * cycles between batches.
+ */
+static void g5_barrier(struct dfly_fabric *fab, struct dfly_sim_result *res)
+{
+	struct dfly_g5 *g = fab->gen.g5;
+
+	if (g->done || !dfly_g5_level_over(g))
+		return;
+	if (g->level < DFLY_G5_LEVELS)
+		res->g5_level_end[g->level] = fab->st.last_delivery;
+	res->g5_levels = g->level + 1;
+	dfly_g5_next_level(g, fab->now);
+}
+
 static int run_workload(struct dfly_fabric *fab, struct dfly_sim_result *res, bool progress,
 			double t0)
 {
 	const struct dfly_netcfg *cfg = &fab->cfg;
-	bool halo = cfg->pattern == DFLY_PAT_HALO;
+	bool halo = cfg->pattern == DFLY_PAT_HALO, g5 = cfg->pattern == DFLY_PAT_G500;
 	double last = t0;
 	int rc = 0;
 
@@ -1280,11 +1319,13 @@ static int run_workload(struct dfly_fabric *fab, struct dfly_sim_result *res, bo
 			return -ETIME;
 		}
 		k = to_1024(fab, cfg->workload_cycles - fab->now);
-		if (halo && k > HALO_BARRIER_Q - fab->now % HALO_BARRIER_Q)
+		if ((halo || g5) && k > HALO_BARRIER_Q - fab->now % HALO_BARRIER_Q)
 			k = HALO_BARRIER_Q - fab->now % HALO_BARRIER_Q;
 		advance(fab, k);
 		if (halo)
 			halo_barrier(fab, res);
+		if (g5)
+			g5_barrier(fab, res);
 		if ((fab->now & 1023) == 0) {
 			if ((rc = watchdog(fab, res->why, sizeof(res->why))) != 0)
 				return rc;

@@ -39,7 +39,13 @@ struct dfly_sim_result {
 	/** halo3d: the cycle of the last delivery of each iteration but the last (the last's is
 	 *  completion), the first DFLY_SIM_HALO_ITERS */
 	uint64_t halo_iter_end[DFLY_SIM_HALO_ITERS];
-	double lat_avg; /**< cycles, generation → tail delivery, packets delivered in window */
+	/** graph500: levels run, and the cycle each ended (the last broadcast's delivery) */
+	uint32_t g5_levels;
+	uint64_t g5_level_end[DFLY_G5_LEVELS];
+	uint64_t g5_level_msgs[DFLY_G5_LEVELS]; /**< graph500: messages per level */
+	uint32_t g5_root_degree;                /**< graph500: d_r */
+	double g5_usage; /**< graph500: phits delivered / (completion · processes) */
+	double lat_avg;  /**< cycles, generation → tail delivery, packets delivered in window */
 	double lat_p50, lat_p99;
 	uint64_t lat_max;
 	double net_lat_avg;   /**< cycles, injection-queue exit → tail delivery */

@@ -79,6 +79,8 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 	const uint32_t p = e->topo->p, n0 = asic_router_id(as) * p;
 	struct asic_pkt *pk[DFLY_MAX_PORTS], *skip[DFLY_MAX_PORTS];
 	uint8_t fired[DFLY_MAX_PORTS];
+	uint32_t g5_dst[DFLY_MAX_PORTS], g5_app[DFLY_MAX_PORTS];
+	struct dfly_g5 *g5 = e->gen->g5;
 	unsigned nf = 0, na = 0, a = 0, k = 0, nskip = 0, injected = 0;
 	bool measure =
 	    e->measuring && now >= atomic_load_explicit(&e->measure_from, memory_order_relaxed);
@@ -90,8 +92,13 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 		/* a workload's node offers its next packet once the last one is in */
 		if (e->closed_loop && e->node[n0 + i].q_head != NULL)
 			continue;
-		if (!dfly_gen_fire(e->gen, n0 + i))
+		if (g5 != NULL) {
+			/* graph500: the process's state machine says (graph500.h) */
+			if (!dfly_g5_offer(g5, n0 + i, now, &g5_dst[nf], &g5_app[nf]))
+				continue;
+		} else if (!dfly_gen_fire(e->gen, n0 + i)) {
 			continue;
+		}
 		fired[nf++] = (uint8_t)i;
 		if (measure)
 			st->m_attempts++;
@@ -141,7 +148,12 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 		q = pk[a++];
 		memset(q, 0, sizeof(*q));
 		q->src_node = n;
-		q->dst_node = dfly_gen_pick_dst(e->gen, n);
+		if (g5 != NULL) {
+			q->dst_node = g5_dst[k - 1];
+			q->app = g5_app[k - 1];
+		} else {
+			q->dst_node = dfly_gen_pick_dst(e->gen, n);
+		}
 		q->val_router = ASIC_NONE;
 		q->cand_root = ASIC_NONE;
 		q->flags = ASIC_PKT_SYNTH;
@@ -278,6 +290,9 @@ unsigned dfly_edge_collect_burst(struct dfly_edge_lane *ln, struct asic *as, uin
 			tap_delivery(e, &ej[k]);
 		if (e->measuring && pk->gen_cycle >= from)
 			account(ln, pk, &ej[k]);
+		if (e->gen->g5 != NULL)
+			dfly_g5_receive(e->gen->g5, pk->dst_node, pk->src_node, pk->app,
+					ej[k].tail_cycle);
 		if (e->reqrep && !(pk->flags & ASIC_PKT_REPLY))
 			make_reply(ln, pk, ej[k].tail_cycle);
 		else

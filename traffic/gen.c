@@ -67,7 +67,8 @@ int dfly_gen_set_placement(struct dfly_gen *g, bool random)
 	uint32_t N = g->topo->nodes;
 	struct dfly_rng r;
 
-	if (g->pattern != DFLY_PAT_A2A && g->pattern != DFLY_PAT_HALO)
+	if (g->pattern != DFLY_PAT_A2A && g->pattern != DFLY_PAT_HALO &&
+	    g->pattern != DFLY_PAT_G500)
 		return -EINVAL;
 	if (g->a2a_node == NULL && (g->a2a_node = malloc(N * sizeof(*g->a2a_node))) == NULL)
 		return -ENOMEM;
@@ -181,8 +182,26 @@ static uint32_t halo_neighbour(const struct dfly_gen *g, uint32_t t, const int8_
 	return g->a2a_node[c[0] + P[0] * (c[1] + P[1] * c[2])];
 }
 
+int dfly_gen_set_graph500(struct dfly_gen *g, const struct dfly_g5_params *p, uint32_t processes,
+			  bool random)
+{
+	uint32_t N = g->topo->nodes;
+	int rc;
+
+	if (g->pattern != DFLY_PAT_G500)
+		return -EINVAL;
+	if ((rc = dfly_gen_set_placement(g, random)) < 0)
+		return rc;
+	if (g->g5 == NULL && (g->g5 = calloc(1, sizeof(*g->g5))) == NULL)
+		return -ENOMEM;
+	dfly_g5_fini(g->g5);
+	return dfly_g5_init(g->g5, p, g->a2a_node, processes ? processes : N, N, g->seed);
+}
+
 bool dfly_gen_done(const struct dfly_gen *g)
 {
+	if (g->pattern == DFLY_PAT_G500)
+		return g->g5 == NULL || g->g5->done;
 	for (uint32_t n = 0; n < g->topo->nodes; n++)
 		if (g->pattern == DFLY_PAT_HALO ? g->node[n].halo_iter < g->halo_iters
 						: g->node[n].a2a_round < g->topo->nodes)
@@ -235,6 +254,7 @@ int dfly_gen_init(struct dfly_gen *g, const struct dfly_topo *topo, enum dfly_pa
 	g->topo = topo;
 	g->seed = seed;
 	g->a2a_node = NULL;
+	g->g5 = NULL;
 	g->node = calloc(topo->nodes, sizeof(*g->node));
 	if (g->node == NULL)
 		return -ENOMEM;
@@ -255,8 +275,12 @@ void dfly_gen_fini(struct dfly_gen *g)
 {
 	free(g->node);
 	free(g->a2a_node);
+	if (g->g5 != NULL)
+		dfly_g5_fini(g->g5);
+	free(g->g5);
 	g->node = NULL;
 	g->a2a_node = NULL;
+	g->g5 = NULL;
 }
 
 /* UN: uniform over the other nodes. */

@@ -18,6 +18,7 @@
 
 #include "dfly/rng.h"
 #include "dfly/topo.h"
+#include "graph500.h"
 #include "netcfg.h"
 
 /** One node's source state. */
@@ -66,6 +67,7 @@ struct dfly_gen {
 	uint32_t halo_ppi;                     /**< packets per node and iteration */
 	uint32_t halo_iters;                   /**< iterations to run */
 	uint32_t halo_open;                    /**< iterations released by the barrier so far */
+	struct dfly_g5 *g5; /**< G500: the model (dfly_gen_set_graph500()), or NULL */
 };
 
 /**
@@ -118,6 +120,14 @@ void dfly_gen_halo_grid(uint32_t nodes, uint32_t dims[3]);
 /** Halo3D: release the next iteration (the barrier passed). @return the iterations released. */
 uint32_t dfly_gen_halo_release(struct dfly_gen *g);
 
+/**
+ * Graph500 (spec §7.7): @p p's model over the processes, placed as dfly_gen_set_placement()
+ * (@p processes on the first nodes of the placement; 0: every node). @return 0, -EINVAL (not
+ * graph500, a bad parameter) or -ENOMEM.
+ */
+int dfly_gen_set_graph500(struct dfly_gen *g, const struct dfly_g5_params *p, uint32_t processes,
+			  bool random);
+
 /** The workloads: has every node sent all its packets (all-to-all: N - 1; Halo3D: every
  *  iteration's)? */
 bool dfly_gen_done(const struct dfly_gen *g);
@@ -136,6 +146,8 @@ static inline bool dfly_gen_fire(struct dfly_gen *g, uint32_t n)
 		return g->node[n].a2a_round < g->topo->nodes;
 	if (g->pattern == DFLY_PAT_HALO) /* the released iterations' packets, as fast */
 		return g->node[n].halo_iter < g->halo_open;
+	if (g->pattern == DFLY_PAT_G500) /* the edge asks the model (dfly_g5_offer()) */
+		return false;
 	if (!g->on)
 		return false;
 	if (g->pattern == DFLY_PAT_BURSTY)

@@ -162,12 +162,61 @@ static void test_halo3d(void **state)
 	run_halo("traffic.halo.compute=500", 988, 2485);
 }
 
+/*
+ * Graph500 (spec §7.7) on h2, s = 12 (LIA's f_e = 16, c_s = 256, 5 levels at most, d_r = 3),
+ * one packet per message (FOGSim's mapping), t_q = 0: every process a node, the run to
+ * completion under MIN and VAL with the exact completion and level ends, every packet
+ * generated delivered, the same messages per level under both (the model's draws do not
+ * depend on the network), and the run of 2 threads identical.
+ */
+static void run_g500(const char *mech, uint64_t end1, uint64_t completion)
+{
+	const char *sets[] = {mech, "traffic.pattern=graph500", "traffic.graph500.scale=12",
+			      "traffic.graph500.message_packets=1", "sim.threads=1"};
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r, r2;
+	uint64_t msgs = 0;
+
+	load_cfg(&cfg, "h2", sets, 5);
+	run(&cfg, 9, &r);
+	printf("# graph500 %s: %u levels, level 1 ends %llu, completion %llu, delivered %llu\n",
+	       mech, r.g5_levels, (unsigned long long)r.g5_level_end[1],
+	       (unsigned long long)r.completion, (unsigned long long)r.dlv_total);
+	assert_int_equal(r.g5_levels, 4);
+	assert_int_equal(r.g5_level_msgs[0], 2);
+	assert_int_equal(r.g5_level_msgs[1], 5112);
+	assert_int_equal(r.g5_level_msgs[2], 4969);
+	assert_int_equal(r.g5_level_msgs[3], 4564);
+	for (uint32_t l = 0; l < r.g5_levels; l++)
+		msgs += r.g5_level_msgs[l];
+	/* messages, signals (the root's 71 at level 0, 72·71 a level after), 71 reduce and 71
+	 * broadcast packets a level */
+	assert_int_equal(r.dlv_total, msgs + 71 + 3 * 72 * 71 + 4 * 2 * 71);
+	assert_int_equal(r.gen_total, r.dlv_total);
+	assert_int_equal(r.completion, r.g5_level_end[3]);
+	assert_int_equal(r.g5_level_end[1], end1);
+	assert_int_equal(r.completion, completion);
+	sets[4] = "sim.threads=2";
+	load_cfg(&cfg, "h2", sets, 5);
+	run(&cfg, 9, &r2);
+	r.wall_s = r2.wall_s = 0;
+	assert_memory_equal(&r, &r2, sizeof(r));
+}
+
+static void test_graph500(void **state)
+{
+	(void)state;
+	run_g500("routing.mechanism=min", 4573, 10420);
+	run_g500("routing.mechanism=val", 6592, 15622);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_bursty),     cmocka_unit_test(test_bursty_b20),
 	    cmocka_unit_test(test_mix),        cmocka_unit_test(test_mix_adv),
 	    cmocka_unit_test(test_all_to_all), cmocka_unit_test(test_halo3d),
+	    cmocka_unit_test(test_graph500),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

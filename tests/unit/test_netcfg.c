@@ -383,11 +383,17 @@ static void test_pattern(void **state)
 	(void)state;
 	expect_error(BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all, halo3d)");
-	expect_error(BASE "traffic = {\n\tpattern = \"graph500\";\n};\n", NULL, 0, -EINVAL,
-		     "FILE:10: traffic.pattern: pattern 'graph500' is not implemented yet "
-		     "(implemented: un, adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, "
-		     "all-to-all, halo3d)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all, halo3d, "
+		     "graph500)");
+	/* graph500: at most the network's nodes, at least 2; its coefficient sets by name */
+	expect_error(BASE "traffic = {\n\tpattern = \"graph500\";\n};\n",
+		     (const char *const[]){"traffic.graph500.processes=73"}, 1, -EINVAL,
+		     "--set traffic.graph500.processes=73: traffic.graph500.processes: 73 "
+		     "processes on a network of 72 nodes (expected 2 to 72)");
+	expect_error(BASE "traffic = {\n\tpattern = \"graph500\";\n};\n",
+		     (const char *const[]){"traffic.graph500.coefficients=booksim"}, 1, -EINVAL,
+		     "--set traffic.graph500.coefficients=booksim: traffic.graph500.coefficients: "
+		     "unknown value 'booksim' (expected one of: thesis, fogsim)");
 	/* halo3d: a process grid must cover the nodes (h2: 72); request-reply is refused */
 	expect_error(BASE "traffic = {\n\tpattern = \"halo3d\";\n};\n",
 		     (const char *const[]){"traffic.halo.px=5"}, 1, -EINVAL,
@@ -410,7 +416,8 @@ static void test_pattern(void **state)
 		     "an integer N)");
 	expect_error(BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all, halo3d)");
+		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all, halo3d, "
+		     "graph500)");
 }
 
 static void test_pattern_own_group(void **state)

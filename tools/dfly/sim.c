@@ -117,8 +117,11 @@ static void usage_sim(FILE *f)
 	fprintf(f,
 		"FlexVC for %s: vcs.flexvc. Patterns (traffic.pattern): un, adv+N, adv-N, advc,\n"
 		"perm, c1, c2, bursty-un (traffic.burst_length), mix (traffic.mix_un), and\n"
-		"the workloads run to completion: all-to-all (traffic.placement) and halo3d\n"
-		"(traffic.halo.*: a 27-point stencil, proposal-defined). Request-reply on any\n"
+		"the workloads run to completion: all-to-all (traffic.placement), halo3d\n"
+		"(traffic.halo.*: a 27-point stencil, proposal-defined) and graph500 "
+		"(traffic.graph500.*:\n"
+		"the BFS model of spec 7.7, its per-level times and network usage). Request-reply "
+		"on any\n"
 		"steady pattern: traffic.reqrep. Every setting, its default and its\n"
 		"source in the papers:\n"
 		"configs/README.md. Transients: dfly transient --help.\n"
@@ -666,6 +669,17 @@ static void sim_report_point(const struct dfly_netcfg *cfg, const char *patname,
 			printf(" %llu", (unsigned long long)acc->halo_iter_end[i]);
 		printf(" %llu\n", (unsigned long long)acc->completion);
 	}
+	if (cfg->pattern == DFLY_PAT_G500 && n == 1) {
+		printf("      graph500: root degree %u, %u levels, network usage %.4f "
+		       "phits/(process*cycle); levels end at",
+		       acc->g5_root_degree, acc->g5_levels, acc->g5_usage);
+		for (uint32_t i = 0; i < acc->g5_levels && i < DFLY_G5_LEVELS; i++)
+			printf(" %llu", (unsigned long long)acc->g5_level_end[i]);
+		printf("\n      graph500 messages per level:");
+		for (uint32_t i = 0; i < acc->g5_levels && i < DFLY_G5_LEVELS; i++)
+			printf(" %llu", (unsigned long long)acc->g5_level_msgs[i]);
+		printf("\n");
+	}
 	if (cfg->reqrep)
 		printf("      of which requests %.4f, replies %.4f (reply latency %.1f)\n",
 		       (acc->accepted - acc->accepted_rep) / n, acc->accepted_rep / n,
@@ -718,6 +732,14 @@ static int sim_point(const struct sim_args *a, struct sim_out *o, struct dfly_ne
 			acc.completion += r.completion;
 			for (int i = 0; i < DFLY_SIM_HALO_ITERS; i++)
 				acc.halo_iter_end[i] += r.halo_iter_end[i];
+			if (sd == 0) { /* printed for one seed only (sim_report_point) */
+				acc.g5_levels = r.g5_levels;
+				acc.g5_root_degree = r.g5_root_degree;
+				memcpy(acc.g5_level_end, r.g5_level_end, sizeof(acc.g5_level_end));
+				memcpy(acc.g5_level_msgs, r.g5_level_msgs,
+				       sizeof(acc.g5_level_msgs));
+			}
+			acc.g5_usage += r.g5_usage;
 			acc.lat_avg_rep += r.lat_avg_rep;
 			acc.lat_avg += r.lat_avg;
 			acc.lat_p50 += r.lat_p50;

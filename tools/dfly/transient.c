@@ -361,8 +361,7 @@ int cmd_transient(int argc, char **argv)
 			    stderr,
 			    "dfly transient: %s: %s is a workload run to completion (dfly sim), "
 			    "not a steady pattern to switch between\n",
-			    pat_label,
-			    (k ? &from : &to)->pattern == DFLY_PAT_A2A ? "all-to-all" : "halo3d");
+			    pat_label, dfly_netcfg_workload_name(k ? &from : &to));
 			return 2;
 		}
 	}
