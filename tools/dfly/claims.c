@@ -96,18 +96,20 @@ static struct cl_net nets_paper[] = {
     {'T', "CFG-T", "configs/cfg-t.cfg", 8, 16, 8, 10, 129, 3000, 3000, 1, 3, 3000},
     {'L', "CFG-L", "configs/cfg-l.cfg", 6, 12, 6, 25, 73, 10000, 10000, 1, 3, 10000},
     {'I', "CFG-I", "configs/cfg-i.cfg", 4, 8, 4, 8, 33, 10000, 20000, 1, 5, 10000},
+    {'G', "CFG-G", "configs/cfg-g.cfg", 2, 4, 2, 10, 9, 0, 1, 1, 1, 0},
 };
 static struct cl_net nets_quick[] = {
     {'T', "CFG-T at h=3", "configs/cfg-t.cfg", 3, 6, 3, 10, 19, 5000, 5000, 1, 4, 5000},
     {'L', "CFG-L at h=3", "configs/cfg-l.cfg", 3, 6, 3, 25, 19, 10000, 10000, 1, 4, 10000},
     {'I', "CFG-I at h=3", "configs/cfg-i.cfg", 3, 6, 3, 8, 19, 5000, 10000, 1, 4, 5000},
+    {'G', "CFG-G", "configs/cfg-g.cfg", 2, 4, 2, 10, 9, 0, 1, 1, 1, 0},
 };
 
 const struct cl_net *cl_net(struct cl_ctx *x, char letter)
 {
 	struct cl_net *n = x->scale == CL_PAPER ? nets_paper : nets_quick;
 
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < sizeof(nets_paper) / sizeof(nets_paper[0]); i++)
 		if (n[i].letter == letter)
 			return &n[i];
 	abort(); /* a claim names a network that does not exist: a bug of claims_def.c */
@@ -121,9 +123,9 @@ static const struct cl_net *cl_net_of(char letter);
 
 static uint32_t cfg_hash(char letter)
 {
-	static uint32_t cache[3];
-	static bool done[3];
-	const char *letters = "TLI";
+	static uint32_t cache[4];
+	static bool done[4];
+	const char *letters = "TLIG";
 	unsigned k = (unsigned)(strchr(letters, letter) - letters);
 	char path[512];
 	uint32_t h = 2166136261u;
