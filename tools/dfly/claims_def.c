@@ -105,9 +105,10 @@ static void h6(struct cl_ctx *x)
 	const struct cl_sim *v = S(x, 'G', "val", "graph500", 1.0, full);
 	const struct cl_sim *t = S(x, 'G', "min", "graph500", 1.0, two);
 
-	cl_protocol_note(x, "Graph500 runs to completion from an empty network, t_q = 0; s = 20 "
-			    "on h = 2 and s = 16 on 2 groups of h = 4 (the thesis: s = 26), d_r = 3 "
-			    "(the thesis: 5 drawn root degrees)");
+	cl_protocol_note(x,
+			 "Graph500 runs to completion from an empty network, t_q = 0; s = 20 "
+			 "on h = 2 and s = 16 on 2 groups of h = 4 (the thesis: s = 26), d_r = 3 "
+			 "(the thesis: 5 drawn root degrees)");
 	if (m)
 		cl_le(x, "h=2 MIN: network usage saturates below 0.7 (phits/(node*cycle))",
 		      m->accepted, 0.7);
