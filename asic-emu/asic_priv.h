@@ -238,6 +238,8 @@ ASIC_FOREACH_MODE(X)
 void asic_flex_pick(struct asic *as, struct asic_pkt *pk);
 void asic_flex_route_src(struct asic *as, struct asic_pkt *pk, uint32_t target, uint32_t dst_router,
 			 bool towards_root);
+uint8_t asic_flex_transit(const struct asic *as, const struct asic_pkt *pk, uint32_t port,
+			  const uint8_t *then, unsigned nthen, uint8_t *safe);
 void asic_src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group, bool transit);
 void asic_failover_src(struct asic *as, struct asic_pkt *pk, uint32_t in_port, uint32_t dst_group,
 		       uint32_t target);

@@ -10,29 +10,32 @@
 /*
  * FlexVC (spec §2.4, thesis §5.2): a hop may use any VC of its link type placed at or before
  * its own place on the safe path in the reference sequence. The sequence is the mode's role
- * order of spec §2.2 (MIN: S1 G1 D2; VAL: S1 G1 I1 I2 G2 D2, equal neighbours merged), the VCs
- * the role map leaves unused first ("extra VCs ... at the start"). The hop's place: the
- * remaining hop kinds, this one included, matched from the end of the sequence, each at the
- * latest position of its kind. From any allowed VC the rest of the path still climbs the
- * sequence, so a deadlock-free escape exists (thesis Theorem 1).
+ * order of spec §2.2 without its opportunistic roles (dfly_mode_opp_roles(); MIN: S1 G1 D2;
+ * VAL: S1 G1 I1 I2 G2 D2, equal neighbours merged; in transit: S1 G1 I2 G2 D2), the VCs the
+ * role map leaves unused first ("extra VCs ... at the start"). The hop's place: the remaining
+ * hop kinds, this one included, matched from the end of the sequence, each at the latest
+ * position of its kind. From any allowed VC the rest of the path still climbs the sequence, so
+ * a deadlock-free escape exists (thesis Theorem 1).
  */
 #define FLEX_SEQ_MAX (4 * DFLY_MAX_VCS)
 
 /* Append one class's sequence to @p kind / @p vc from position @p n: the VCs [lo, hi) of each
  * link kind (index DFLY_PORT_LOCAL, DFLY_PORT_GLOBAL), the role map @p map shifted by lo, the
- * roles of the minimal sequence if @p M is MIN, of the Valiant one otherwise. @return the new
- * length. */
+ * roles of mode @p M's escape sequence in path order (the roles of its reference path, from
+ * the registry, but its opportunistic ones). @return the new length. */
 static ASIC_ALWAYS_INLINE unsigned flex_seq_class(uint8_t *kind, uint8_t *vc, unsigned n,
 						  const uint32_t lo[3], const uint32_t hi[3],
 						  const uint8_t map[DFLY_ROLE_COUNT],
 						  const uint32_t M)
 {
-	static const uint8_t min_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_D2};
-	static const uint8_t val_roles[] = {DFLY_ROLE_S1, DFLY_ROLE_G1, DFLY_ROLE_I1,
-					    DFLY_ROLE_I2, DFLY_ROLE_G2, DFLY_ROLE_D2};
-	const uint8_t *roles = M == DFLY_MODE_MIN ? min_roles : val_roles;
-	unsigned nroles = M == DFLY_MODE_MIN ? 3 : 6, first = n;
+	unsigned esc = dfly_mode_roles(M, false) & ~dfly_mode_opp_roles(M);
+	uint8_t roles[DFLY_ROLE_COUNT];
+	unsigned nroles = 0, first = n;
 	uint32_t used[3] = {0, 0, 0};
+
+	for (unsigned r = 0; r < DFLY_ROLE_COUNT; r++) /* enum dfly_role is in path order */
+		if ((esc >> r) & 1u)
+			roles[nroles++] = (uint8_t)r;
 
 	for (unsigned r = 0; r < nroles; r++) {
 		uint8_t kd = roles[r] == DFLY_ROLE_G1 || roles[r] == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
@@ -96,6 +99,33 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, const struct 
 	return flex_seq_class(kind, vc, n, rep, all, min_map, DFLY_MODE_MIN);
 }
 
+/* The VCs (bit mask) a hop may use whose path from here, this hop included, has the link kinds
+ * @p path[0..n) (the hop's own first), on mode @p M's sequence; *safe = the VC of the hop's own
+ * place. 0 when the path does not fit the sequence (the caller keeps the role VC). */
+static ASIC_ALWAYS_INLINE uint8_t flex_place(const struct asic *as, const struct asic_pkt *pk,
+					     const uint8_t *path, unsigned n, uint8_t *safe,
+					     const uint32_t M)
+{
+	uint8_t kind[FLEX_SEQ_MAX], vc[FLEX_SEQ_MAX], allow = 0;
+	unsigned m = flex_seq(as, pk, kind, vc, M);
+	int ptr = (int)m - 1, pos = -1;
+
+	if (n == 0)
+		return 0;
+	for (int j = (int)n - 1; j >= 0; j--) {
+		while (ptr >= 0 && kind[ptr] != path[j])
+			ptr--;
+		if (ptr < 0)
+			return 0;
+		pos = ptr--;
+	}
+	for (int q = 0; q <= pos; q++)
+		if (kind[q] == path[0])
+			allow |= (uint8_t)(1u << vc[q]);
+	*safe = vc[pos];
+	return allow;
+}
+
 /* The VCs the hop out of this router may use (bit mask), for a packet going to @p target and,
  * when @p towards_root, from there to @p dst_router; *safe = the VC of its own place. 0 when
  * the remaining path does not fit the sequence (the caller keeps the role VC). */
@@ -103,28 +133,16 @@ static ASIC_ALWAYS_INLINE uint8_t flex_allow(const struct asic *as, const struct
 					     uint32_t target, uint32_t dst_router,
 					     bool towards_root, uint8_t *safe, const uint32_t M)
 {
-	uint8_t kind[FLEX_SEQ_MAX], vc[FLEX_SEQ_MAX], allow = 0;
 	struct dfly_hop hops[6];
-	unsigned n, m = flex_seq(as, pk, kind, vc, M);
-	int ptr = (int)m - 1, pos = -1;
+	uint8_t path[6];
+	unsigned n;
 
 	n = dfly_topo_min_path(as->topo, as->router, target, pk->dst_node, hops);
 	if (towards_root)
 		n += dfly_topo_min_path(as->topo, target, dst_router, pk->dst_node, hops + n);
-	if (n == 0)
-		return 0;
-	for (int j = (int)n - 1; j >= 0; j--) {
-		while (ptr >= 0 && kind[ptr] != hops[j].kind)
-			ptr--;
-		if (ptr < 0)
-			return 0;
-		pos = ptr--;
-	}
-	for (int q = 0; q <= pos; q++)
-		if (kind[q] == hops[0].kind)
-			allow |= (uint8_t)(1u << vc[q]);
-	*safe = vc[pos];
-	return allow;
+	for (unsigned j = 0; j < n; j++)
+		path[j] = (uint8_t)hops[j].kind;
+	return flex_place(as, pk, path, n, safe, M);
 }
 
 /* Choose the VC of a FlexVC hop for this allocation round among the allowed ones with credits
@@ -187,6 +205,44 @@ void asic_flex_route_src(struct asic *as, struct asic_pkt *pk, uint32_t target, 
 			 bool towards_root)
 {
 	flex_route(as, pk, target, dst_router, towards_root, DFLY_MODE_VAL);
+}
+
+/*
+ * The in-transit modes' FlexVC (route_transit.c; thesis §5.2.1, §5.2.3, §5.3.4): the VCs a hop
+ * out of @p port may use, and its safe VC, when the packet goes on from the router at the far
+ * end of @p port by the link kinds @p then[0..nthen), or, @p then NULL, by the minimal path
+ * from there. The place is computed the same way for every hop, on the in-transit escape
+ * sequence l0 g1 l2 g3 l4 (extra VCs first): the hop's own kind, then the rest. A minimal hop
+ * (its rest minimal) is a safe hop (Definition 1): its place follows the place the packet holds
+ * now. A misroute is an opportunistic hop (Definition 2): its place may be at or before the one
+ * the packet holds; the escape from the buffer it enters is the rest of the path, which climbs
+ * from there; the caller takes it only where some allowed VC can hold the packet at once
+ * ("otherwise, packets revert to the corresponding safe path", §5.2.1). @return the mask, or 0
+ * (a terminal port, or a path that does not fit: the caller keeps the role VC).
+ */
+uint8_t asic_flex_transit(const struct asic *as, const struct asic_pkt *pk, uint32_t port,
+			  const uint8_t *then, unsigned nthen, uint8_t *safe)
+{
+	const struct dfly_topo *t = as->topo;
+	uint32_t kind = dfly_topo_port_kind(t, port), peer, peer_port;
+	struct dfly_hop hops[3];
+	uint8_t path[8];
+	unsigned n = 1;
+
+	if (kind == DFLY_PORT_TERMINAL ||
+	    dfly_topo_port_peer(t, as->router, port, &peer, &peer_port) != 0)
+		return 0;
+	path[0] = (uint8_t)kind;
+	if (then != NULL) {
+		for (unsigned j = 0; j < nthen && n < sizeof(path); j++)
+			path[n++] = then[j];
+	} else {
+		unsigned m = dfly_topo_min_path(t, peer, pk->dst_node / t->p, pk->dst_node, hops);
+
+		for (unsigned j = 0; j < m; j++)
+			path[n++] = (uint8_t)hops[j].kind;
+	}
+	return flex_place(as, pk, path, n, safe, DFLY_MODE_OLM);
 }
 
 /* The route stage of oblivious mode @p M (MIN or VAL) for the head @p pk at input @p in_port. */

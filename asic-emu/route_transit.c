@@ -7,6 +7,99 @@
  */
 #include "asic_priv.h"
 
+/* ---- FlexVC (vcs.flexvc; spec §2.4; thesis §5.2.1, §5.2.3, §5.3.4) ----
+ *
+ * Without FlexVC a hop takes its role's VC (spec §2.2: l0 l0 g1 l0 l2 g3 l4, the opportunistic
+ * hops S2, I1, D1 reusing an index). With it, a hop takes any VC its place on the escape
+ * sequence l0 g1 l2 g3 l4 allows (asic_flex_transit(), route_obl.c): a minimal hop is a safe
+ * hop, placed by the minimal path it starts; a misroute is an opportunistic hop, placed by the
+ * path it starts: the misroute, then its escape (thesis Definition 2). A decision point's
+ * candidates are valid only where one of their allowed VCs can take the packet at once, as
+ * without FlexVC on the role VC (spec §2.3: an opportunistic hop never waits), and the
+ * credit-based trigger reads, for each output, what the VCs its hop may use hold (thesis
+ * §5.3.4: "the availability of free slots in the next buffer, including traffic routed
+ * nonminimally"). The contention triggers do not read VCs. Table 5.3 of the thesis: in-transit
+ * paths are opportunistic with 3/2 VCs, the VCs this family needs without FlexVC too.
+ */
+
+/* The rest of the path after a local misroute in the source group (NRG): the mandatory global
+ * hop at the next router (A-4.6), then at most the minimal l g l of the group it lands in. */
+static const uint8_t nrg_then[] = {DFLY_PORT_GLOBAL, DFLY_PORT_LOCAL, DFLY_PORT_GLOBAL,
+				   DFLY_PORT_LOCAL};
+
+/* The VCs (bit mask) a hop out of @p port may use and, in *@p safe, the one it waits on: FlexVC
+ * off, its role's VC @p role_vc alone; on, its place on the escape sequence with the rest of
+ * the path @p then (NULL: the minimal path from the far end of @p port). */
+static inline uint8_t hop_vcs(const struct asic *as, const struct asic_pkt *pk, uint32_t port,
+			      uint32_t role_vc, const uint8_t *then, unsigned nthen, uint8_t *safe)
+{
+	uint8_t m;
+
+	if (as->regs->knobs.flexvc != DFLY_FLEXVC_OFF &&
+	    (m = asic_flex_transit(as, pk, port, then, nthen, safe)) != 0)
+		return m;
+	*safe = (uint8_t)role_vc;
+	return (uint8_t)(1u << role_vc);
+}
+
+/* The hop is @p port, its VCs @p vcs and safe VC @p safe (hop_vcs()): the allocator picks among
+ * @p vcs under FlexVC (asic_flex_pick()), else takes @p safe. */
+static inline void set_hop(const struct asic *as, struct asic_pkt *pk, uint32_t port, uint8_t vcs,
+			   uint8_t safe)
+{
+	pk->out_port = (uint8_t)port;
+	pk->out_vc = safe;
+	pk->vc_allow = as->regs->knobs.flexvc != DFLY_FLEXVC_OFF ? vcs : 0;
+}
+
+/* Could output @p port take a packet of @p len now on one of the VCs @p vcs (port_feasible)? */
+static inline bool feasible_vcs(const struct asic *as, uint32_t port, uint8_t vcs, uint32_t len)
+{
+	for (uint32_t m = vcs; m; m &= m - 1)
+		if (port_feasible(as, port, (uint32_t)__builtin_ctz(m), len, as->tick))
+			return true;
+	return false;
+}
+
+/* Has one of the VCs @p vcs of output @p port credits for @p len phits? */
+static inline bool credits_vcs(const struct asic *as, uint32_t port, uint8_t vcs, uint32_t len)
+{
+	for (uint32_t m = vcs; m; m &= m - 1)
+		if (has_credits(as, port, (uint32_t)__builtin_ctz(m), len))
+			return true;
+	return false;
+}
+
+/* Phits the VCs @p vcs of output @p port hold downstream (q_occ per VC, summed); *@p cap: what
+ * they hold at most. */
+static inline uint64_t occ_vcs(const struct asic *as, uint32_t port, uint8_t vcs, uint64_t *cap)
+{
+	uint64_t q = 0, c = 0;
+
+	for (uint32_t m = vcs; m; m &= m - 1) {
+		uint32_t v = (uint32_t)__builtin_ctz(m);
+
+		q += q_occ(as, port, v, false);
+		c += as->out[port].credit_cap[v];
+	}
+	*cap = c;
+	return q;
+}
+
+/* A decision point's candidates (spec §5.7 table): the role VC of their hop without FlexVC, the
+ * rest of their path with it (hop_vcs()). */
+struct transit_dp {
+	uint32_t role_vc;
+	const uint8_t *then;
+	unsigned nthen;
+};
+
+static inline uint8_t dp_vcs(const struct asic *as, const struct asic_pkt *pk,
+			     const struct transit_dp *dp, uint32_t port, uint8_t *safe)
+{
+	return hop_vcs(as, pk, port, dp->role_vc, dp->then, dp->nthen, safe);
+}
+
 /* Failover for the in-transit modes (route_olm) in the source group: @return the port taken
  * (out_port, out_vc, pend_flags and reason set), or UINT32_MAX: go on minimally. */
 static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_port,
@@ -69,21 +162,22 @@ static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_p
  * or UINT32_MAX.
  */
 static uint32_t olm_pick(struct asic *as, const struct asic_pkt *pk, uint64_t cand,
-			 uint32_t cand_vc, uint32_t min_port, uint32_t min_vc, uint64_t x)
+			 const struct transit_dp *dp, uint32_t min_port, uint8_t min_vcs,
+			 uint64_t x)
 {
-	const struct asic_out *mo = &as->out[min_port];
-	uint64_t qmin = q_occ(as, min_port, min_vc, false);
+	uint64_t cap_min, qmin = occ_vcs(as, min_port, min_vcs, &cap_min);
 	uint32_t ok[DFLY_MAX_PORTS], n = 0;
 
 	while (cand) {
 		uint32_t c = ctz64(cand);
-		uint64_t qc;
+		uint64_t qc, cap_c;
+		uint8_t safe, vcs = dp_vcs(as, pk, dp, c, &safe);
 
 		cand &= cand - 1;
-		if (!port_feasible(as, c, cand_vc, pk->len, as->tick))
+		if (!feasible_vcs(as, c, vcs, pk->len))
 			continue;
-		qc = q_occ(as, c, cand_vc, false);
-		if (qc * mo->credit_cap[min_vc] * 100 <= x * qmin * as->out[c].credit_cap[cand_vc])
+		qc = occ_vcs(as, c, vcs, &cap_c);
+		if (qc * cap_min * 100 <= x * qmin * cap_c)
 			ok[n++] = c;
 	}
 	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
@@ -91,41 +185,44 @@ static uint32_t olm_pick(struct asic *as, const struct asic_pkt *pk, uint64_t ca
 
 /*
  * FOGSim's CGA restriction [xcheck]: is the minimal global hop's link saturated among this
- * router's global links, Q > F·Qavg + T, Q the occupancy of the hop's VC and Qavg its mean over
- * the h global ports (FOGSim updateCongestionStatusGlobalLinks(), per VC; misrouteCondition()
- * ANDs it into the CGA trigger, which always switches it on). Under ADVc the h global links of
- * the bottleneck router carry the same load, so none is saturated: neither its injection nor
- * the transit that reaches it is misrouted, the transit waits for those links (thesis §3.1.3:
- * the routing "requires a certain level of congestion in Rout"), and with in-transit priority
- * it starves the router's injection (thesis Table 3.1, spec H20).
+ * router's global links, Q > F·Qavg + T, Q the occupancy of the hop's VC (under FlexVC: of the
+ * VCs it may use) and Qavg its mean over the h global ports (the same VCs) (FOGSim
+ * updateCongestionStatusGlobalLinks(), per VC; misrouteCondition() ANDs it into the CGA trigger,
+ * which always switches it on). Under ADVc the h global links of the bottleneck router carry the
+ * same load, so none is saturated: neither its injection nor the transit that reaches it is
+ * misrouted, the transit waits for those links (thesis §3.1.3: the routing "requires a certain
+ * level of congestion in Rout"), and with in-transit priority it starves the router's injection
+ * (thesis Table 3.1, spec H20).
  */
-static bool olm_global_saturated(const struct asic *as, uint32_t min_port, uint32_t min_vc)
+static bool olm_global_saturated(const struct asic *as, uint32_t min_port, uint8_t min_vcs)
 {
 	const struct dfly_topo *t = as->topo;
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	int64_t sum = 0, h = t->h;
+	uint64_t cap;
 
 	for (uint32_t q = 0; q < t->h; q++)
-		sum += q_occ(as, t->first_global + q, min_vc, false);
-	return 100 * h * (int64_t)q_occ(as, min_port, min_vc, false) >
+		sum += (int64_t)occ_vcs(as, t->first_global + q, min_vcs, &cap);
+	return 100 * h * (int64_t)occ_vcs(as, min_port, min_vcs, &cap) >
 	       (int64_t)k->olm_sat_f_pct * sum + 100 * h * k->olm_sat_t;
 }
 
 /* OLM's misrouting condition on the minimal hop (see olm_pick), with the CGA restriction on a
- * minimal global hop when knobs.olm_sat is on. */
+ * minimal global hop when knobs.olm_sat is on; @p min_vcs: the VCs the minimal hop may use. */
 static bool olm_min_congested(const struct asic *as, const struct asic_pkt *pk, uint32_t min_port,
-			      uint32_t min_vc)
+			      uint8_t min_vcs)
 {
 	const struct asic_out *mo = &as->out[min_port];
+	uint64_t cap;
 
 	if (mo->kind == DFLY_PORT_TERMINAL ||
-	    (has_credits(as, min_port, min_vc, pk->len) && mo->occ + pk->len <= mo->cap))
+	    (credits_vcs(as, min_port, min_vcs, pk->len) && mo->occ + pk->len <= mo->cap))
 		return false;
-	if ((uint64_t)q_occ(as, min_port, min_vc, false) * 100 <
-	    (uint64_t)as->regs->knobs.olm_min_pct * mo->credit_cap[min_vc])
+	if (occ_vcs(as, min_port, min_vcs, &cap) * 100 <
+	    (uint64_t)as->regs->knobs.olm_min_pct * cap)
 		return false;
 	return mo->kind != DFLY_PORT_GLOBAL || !as->regs->knobs.olm_sat ||
-	       olm_global_saturated(as, min_port, min_vc);
+	       olm_global_saturated(as, min_port, min_vcs);
 }
 
 /* ---- contention counters (spec §5.3-§5.7) ---- */
@@ -162,31 +259,33 @@ static ASIC_ALWAYS_INLINE bool cc_trigger(struct asic *as, uint32_t m, uint32_t 
 	return true;
 }
 
-/* Can contention candidate @p c take the packet on @p vc? routing.cc.candidate = now: in this
- * allocation round (crossbar output free, output FIFO room, downstream credits), the test of
+/* Can contention candidate @p c take the packet on one of @p vcs? routing.cc.candidate = now: in
+ * this allocation round (crossbar output free, output FIFO room, downstream credits), the test of
  * olm_pick and of FOGSim's validMisroutePort, whose IOQ credits are min(downstream credits,
  * output-buffer room) and which also drops an output in use [xcheck]; = credits: downstream
  * credits only (spec §4.1). */
-static ASIC_ALWAYS_INLINE bool cc_cand_ok(const struct asic *as, uint32_t c, uint32_t vc,
+static ASIC_ALWAYS_INLINE bool cc_cand_ok(const struct asic *as, uint32_t c, uint8_t vcs,
 					  uint32_t len)
 {
-	return as->regs->knobs.cc_cand_now ? port_feasible(as, c, vc, len, as->tick)
-					   : has_credits(as, c, vc, len);
+	return as->regs->knobs.cc_cand_now ? feasible_vcs(as, c, vcs, len)
+					   : credits_vcs(as, c, vcs, len);
 }
 
-/* Uniform among @p cand that can take the packet on @p vc (cc_cand_ok) and (unless @p any)
- * whose counter is below @p th. @return the port or UINT32_MAX. */
+/* Uniform among @p cand that can take the packet on their VCs (cc_cand_ok, dp_vcs) and (unless
+ * @p any) whose counter is below @p th. @return the port or UINT32_MAX. */
 static ASIC_ALWAYS_INLINE uint32_t cc_pick(struct asic *as, const struct asic_pkt *pk,
-					   uint64_t cand, uint32_t vc, uint32_t th, bool any,
-					   const uint32_t M)
+					   uint64_t cand, const struct transit_dp *dp, uint32_t th,
+					   bool any, const uint32_t M)
 {
 	uint32_t ok[DFLY_MAX_PORTS], n = 0;
 
 	while (cand) {
 		uint32_t c = ctz64(cand);
+		uint8_t safe;
 
 		cand &= cand - 1;
-		if (cc_cand_ok(as, c, vc, pk->len) && (any || !cc_over(as, c, th, M)))
+		if (cc_cand_ok(as, c, dp_vcs(as, pk, dp, c, &safe), pk->len) &&
+		    (any || !cc_over(as, c, th, M)))
 			ok[n++] = c;
 	}
 	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
@@ -224,20 +323,22 @@ static bool ectn_over(const struct asic *as, uint32_t D)
  * (cc_cand_ok), uniformly. @return the port or UINT32_MAX (then the Base rule applies, A-5.7).
  */
 static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t dst_group,
-			  uint64_t allow)
+			  uint64_t allow, const struct transit_dp *dp)
 {
 	const struct dfly_topo *t = as->topo;
-	uint32_t ok[DFLY_MAX_H], n = 0, vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+	uint32_t ok[DFLY_MAX_H], n = 0;
 
 	if (!ectn_over(as, dst_group))
 		return UINT32_MAX;
 	for (uint32_t q = 0; q < t->h; q++) {
 		uint32_t G = dfly_topo_global_peer(t, as->router, q).router / t->a;
+		uint8_t safe;
 
 		if (((allow >> (t->first_global + q)) & 1u) && G != dst_group &&
 		    !ectn_over(as, G) && !((as->down_mask >> (t->first_global + q)) & 1u) &&
 		    (!as->fail_any || inter_ok(as, G, dst_group)) &&
-		    cc_cand_ok(as, t->first_global + q, vc, pk->len))
+		    cc_cand_ok(as, t->first_global + q,
+			       dp_vcs(as, pk, dp, t->first_global + q, &safe), pk->len))
 			ok[n++] = t->first_global + q;
 	}
 	return n ? ok[dfly_rng_below(&as->rng, n)] : UINT32_MAX;
@@ -250,31 +351,32 @@ static uint32_t ectn_pick(struct asic *as, const struct asic_pkt *pk, uint32_t d
  * grant then counts OLM_NO_CANDIDATE, for every in-transit mode).
  */
 static ASIC_ALWAYS_INLINE uint32_t intransit_pick(struct asic *as, struct asic_pkt *pk,
-						  uint64_t cand, uint32_t vc, uint32_t min_port,
-						  uint32_t min_vc, bool *fired, const uint32_t M)
+						  uint64_t cand, const struct transit_dp *dp,
+						  uint32_t min_port, uint8_t min_vcs, bool *fired,
+						  const uint32_t M)
 {
 	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t c;
 
 	pk->trig = ASIC_REASON_NONE;
 	if (M == DFLY_MODE_OLM) {
-		if (!olm_min_congested(as, pk, min_port, min_vc))
+		if (!olm_min_congested(as, pk, min_port, min_vcs))
 			return UINT32_MAX;
-		c = olm_pick(as, pk, cand, vc, min_port, min_vc, k->olm_x_pct);
+		c = olm_pick(as, pk, cand, dp, min_port, min_vcs, k->olm_x_pct);
 		*fired = c == UINT32_MAX;
 		return c;
 	}
 	if (M == DFLY_MODE_HYBRID) {
 		if (cc_trigger(as, min_port, k->hyb_th, M)) {
-			c = cc_pick(as, pk, cand, vc, k->hyb_th, k->hyb_any, M);
+			c = cc_pick(as, pk, cand, dp, k->hyb_th, k->hyb_any, M);
 			if (c != UINT32_MAX) {
 				pk->trig = DFLY_ROUTE_CC_TRIG_CONTENTION;
 				return c;
 			}
 			*fired = true;
 		}
-		if (olm_min_congested(as, pk, min_port, min_vc)) {
-			c = olm_pick(as, pk, cand, vc, min_port, min_vc, k->hyb_y_pct);
+		if (olm_min_congested(as, pk, min_port, min_vcs)) {
+			c = olm_pick(as, pk, cand, dp, min_port, min_vcs, k->hyb_y_pct);
 			if (c != UINT32_MAX) {
 				pk->trig = DFLY_ROUTE_CC_TRIG_CREDIT;
 				return c;
@@ -286,7 +388,7 @@ static ASIC_ALWAYS_INLINE uint32_t intransit_pick(struct asic *as, struct asic_p
 	/* Base, Filtered, and ECtN's hop-by-hop rule */
 	if (!cc_trigger(as, min_port, k->cc_th, M))
 		return UINT32_MAX;
-	c = cc_pick(as, pk, cand, vc, k->cc_th, false, M);
+	c = cc_pick(as, pk, cand, dp, k->cc_th, false, M);
 	*fired = c == UINT32_MAX;
 	if (c != UINT32_MAX)
 		pk->trig = DFLY_ROUTE_CC_TRIG_CONTENTION;
@@ -303,13 +405,16 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 	uint32_t min_kind = dfly_topo_port_kind(t, min_port);
 	uint64_t locals = ((1ull << (t->a - 1)) - 1) << t->first_local;
 	uint64_t globals = ((1ull << t->h) - 1) << t->first_global;
-	uint64_t cand = 0;
-	uint32_t c, vc = 0, min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
+	uint64_t cand = 0, cap;
+	uint32_t c, min_vc = hop_vc(as, pk, min_port, false, dst_group, false);
+	struct transit_dp dp = {0, NULL, 0};
 	uint16_t pend = 0;
-	uint8_t why = ASIC_REASON_NONE, miss = DFLY_ROUTE_OLM_NO_CANDIDATE;
+	uint8_t why = ASIC_REASON_NONE, miss = DFLY_ROUTE_OLM_NO_CANDIDATE, min_safe, safe;
+	uint8_t min_vcs = hop_vcs(as, pk, min_port, min_vc, NULL, 0, &min_safe), vcs;
 
+	pk->vc_allow = 0;
 	pk->dec.cc = as->regs->mech.cc[min_port];
-	pk->dec.q_min = (int32_t)q_occ(as, min_port, min_vc, false);
+	pk->dec.q_min = (int32_t)occ_vcs(as, min_port, min_vcs, &cap);
 	/* a packet that found its minimal hop blocked with no valid candidate at this router, and
 	 * later takes the minimal hop here, counts as "no candidate" when granted */
 	uint8_t prev = pk->reason == miss ? miss : ASIC_REASON_NONE;
@@ -323,7 +428,9 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 		uint32_t ok[DFLY_MAX_H], n = 0, vcg = as->regs->knobs.vc_map[DFLY_ROLE_G1];
 
 		for (uint32_t q = 0; q < t->h; q++)
-			if (port_feasible(as, t->first_global + q, vcg, pk->len, as->tick) &&
+			if (feasible_vcs(as, t->first_global + q,
+					 hop_vcs(as, pk, t->first_global + q, vcg, NULL, 0, &safe),
+					 pk->len) &&
 			    (!as->fail_any ||
 			     inter_ok(as, dfly_topo_global_peer(t, as->router, q).router / t->a,
 				      dst_group)))
@@ -338,8 +445,8 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 			for (uint32_t q = 0; q < t->h && ((as->down_mask >> c) & 1u); q++)
 				c = t->first_global + (as->router + q + 1) % t->h;
 		}
-		pk->out_port = (uint8_t)c;
-		pk->out_vc = (uint8_t)vcg;
+		vcs = hop_vcs(as, pk, c, vcg, NULL, 0, &safe);
+		set_hop(as, pk, c, vcs, safe);
 		pk->reason = DFLY_ROUTE_OLM_MANDATORY_GLOBAL;
 		return;
 	}
@@ -356,15 +463,15 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 					cand |= 1ull << (t->first_global + q);
 			}
 			cand = draw_one(as, cand & ~(1ull << min_port), globals);
-			vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+			dp.role_vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
 			pend = ASIC_PKT_NONMIN;
 			why = ASIC_REASON_NONE; /* counted by the grant as INJ_GLOBAL_MISROUTE */
 			if (M == DFLY_MODE_ECTN) {
 				pk->dec.combined = as->regs->mech.ectn_combined[dst_group];
-				c = ectn_pick(as, pk, dst_group, cand);
+				c = ectn_pick(as, pk, dst_group, cand, &dp);
 				if (c != UINT32_MAX) {
-					pk->out_port = (uint8_t)c;
-					pk->out_vc = (uint8_t)vc;
+					vcs = dp_vcs(as, pk, &dp, c, &safe);
+					set_hop(as, pk, c, vcs, safe);
 					pk->pend_flags = pend;
 					pk->trig = DFLY_ROUTE_CC_TRIG_ECTN;
 					return;
@@ -375,7 +482,9 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 			/* in transit in the source group: NRG, a local hop to another router whose
 			 * global link is then mandatory */
 			cand = draw_one(as, locals & ~(1ull << in_port), locals);
-			vc = as->regs->knobs.vc_map[DFLY_ROLE_S2];
+			dp.role_vc = as->regs->knobs.vc_map[DFLY_ROLE_S2];
+			dp.then = nrg_then;
+			dp.nthen = sizeof(nrg_then);
 			pend = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL;
 			why = DFLY_ROUTE_OLM_LOCAL_SRC;
 		} else if (pk->ghops > 0 && min_kind == DFLY_PORT_LOCAL &&
@@ -384,7 +493,7 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 			bool dstg = as->group == dst_group;
 
 			cand = draw_one(as, locals & ~(1ull << min_port), locals);
-			vc = hop_vc(as, pk, min_port, false, dst_group, true);
+			dp.role_vc = hop_vc(as, pk, min_port, false, dst_group, true);
 			pend = ASIC_PKT_NONMIN | ASIC_PKT_LMIS_DONE;
 			why = dstg ? DFLY_ROUTE_OLM_LOCAL_DST : DFLY_ROUTE_OLM_LOCAL_INTER;
 		}
@@ -394,10 +503,10 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 		if (cand) {
 			bool fired = false;
 
-			c = intransit_pick(as, pk, cand, vc, min_port, min_vc, &fired, M);
+			c = intransit_pick(as, pk, cand, &dp, min_port, min_vcs, &fired, M);
 			if (c != UINT32_MAX) {
-				pk->out_port = (uint8_t)c;
-				pk->out_vc = (uint8_t)vc;
+				vcs = dp_vcs(as, pk, &dp, c, &safe);
+				set_hop(as, pk, c, vcs, safe);
 				pk->pend_flags = pend;
 				pk->reason = why;
 				return;
@@ -409,8 +518,7 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 	pk->reason = prev;
 	if (((as->down_mask >> min_port) & 1u) && prev == ASIC_REASON_NONE)
 		pk->reason = DFLY_ROUTE_FAIL_WAIT;
-	pk->out_port = (uint8_t)min_port;
-	pk->out_vc = (uint8_t)min_vc;
+	set_hop(as, pk, min_port, min_vcs, min_safe);
 }
 
 /* The route stage of in-transit mode @p M for the head @p pk at input @p in_port. */

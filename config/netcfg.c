@@ -178,7 +178,7 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("vcs.local", NC_U32, vc_local, 4, 1, DFLY_MAX_VCS, "VCs per local port"),
 	NC_I("vcs.global", NC_U32, vc_global, 2, 1, DFLY_MAX_VCS, "VCs per global port"),
 	NC_E("vcs.flexvc", flexvc, nc_flexvc_names,
-	     "FlexVC VC choice (oblivious, source-adaptive): off | jsq | highest | lowest | random"),
+	     "FlexVC VC choice (every mechanism but par): off | jsq | highest | lowest | random"),
 	NC_I("vcs.reply_local", NC_U32, vc_reply_local, 0, 0, DFLY_MAX_VCS,
 	     "traffic.reqrep: local VCs of the reply class, the last ones; 0 = half"),
 	NC_I("vcs.reply_global", NC_U32, vc_reply_global, 0, 0, DFLY_MAX_VCS,
@@ -280,7 +280,8 @@ static const struct nc_setting nc_settings[] = {
 	     "periods without an array from a neighbour before its copy counts 0 (0: never)"),
 	NC_G("routing.failover"),
 	NC_E("routing.failover.enabled", fail_mode, nc_fail_names,
-	     "route around down global links: auto (on unless MIN lacks 4/2 VCs) | on | off"),
+	     "route around down global links: auto (on unless MIN lacks 4/2 VCs, or in transit "
+	     "under FlexVC) | on | off"),
 	NC_I("routing.failover.period", NC_U32, fail_period, 100, 1, 1000000,
 	     "cycles between LINK_STATE refreshes while a link is down"),
 	NC_I("routing.failover.age", NC_U32, fail_age, 4, 1, 1000000,
@@ -1502,13 +1503,13 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		bool fx = cfg->flexvc != DFLY_FLEXVC_OFF;
 
 		dfly_mode_vc_needs(DFLY_MODE_MIN, false, &min_l, &min_g, NULL);
-		if (!dfly_mode_is(cfg->mode, DFLY_MODEF_FLEXVC))
+		if (!dfly_mode_is(cfg->mode, DFLY_MODEF_REQREP))
 			return nc_fail(
 			    c, "traffic.reqrep",
 			    "request-reply is built for the oblivious and source-adaptive "
 			    "mechanisms (%s), not %s: in-transit routing's opportunistic hops "
 			    "under the VC classes are not built",
-			    dfly_mode_list(DFLY_MODEF_FLEXVC, roles, sizeof(roles)),
+			    dfly_mode_list(DFLY_MODEF_REQREP, roles, sizeof(roles)),
 			    dfly_mode_name(cfg->mode));
 		dfly_netcfg_reply_vcs(cfg, &rl, &rg);
 		/* each class its own copy of the reference path (spec 2.2's doubled path); under
@@ -1549,14 +1550,22 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       ": %s; spec 2.2)",
 			       what, cfg->vc_global, need_g, roles);
 	}
-	if (cfg->flexvc != DFLY_FLEXVC_OFF && !dfly_mode_is(cfg->mode, DFLY_MODEF_FLEXVC))
+	if (cfg->flexvc != DFLY_FLEXVC_OFF && !dfly_mode_is(cfg->mode, DFLY_MODEF_FLEXVC)) {
+		char names[256];
+
 		return nc_fail(c, "vcs.flexvc",
-			       "FlexVC is built for the oblivious and source-adaptive mechanisms "
-			       "(%s), not %s: in-transit routing's opportunistic hops under FlexVC "
-			       "(thesis 5.3.4) are not built",
-			       dfly_mode_list(DFLY_MODEF_FLEXVC, roles, sizeof(roles)),
-			       dfly_mode_name(cfg->mode));
+			       "FlexVC is not built for %s: its hops are not placed on a FlexVC "
+			       "sequence (FlexVC is built for %s; spec 2.4)",
+			       dfly_mode_name(cfg->mode),
+			       dfly_mode_list(DFLY_MODEF_FLEXVC, names, sizeof(names)));
+	}
 	return 0;
+}
+
+/* An in-transit mechanism with FlexVC on (route_transit.c). */
+static bool nc_transit_flexvc(const struct dfly_netcfg *cfg)
+{
+	return cfg->flexvc != DFLY_FLEXVC_OFF && dfly_mode_is(cfg->mode, DFLY_MODEF_IN_TRANSIT);
 }
 
 /*
@@ -1567,6 +1576,10 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
  */
 static bool nc_fail_possible(const struct dfly_netcfg *cfg)
 {
+	/* in transit under FlexVC: a failover hop keeps its role's VC, which a packet that took a
+	 * later VC under FlexVC would wait on below its place; not combined (nc_check) */
+	if (nc_transit_flexvc(cfg))
+		return false;
 	/* RES: a reserved packet moved off its channel would leave its phits in that channel's
 	 * R for ever (res.c); reservations and failover are not combined */
 	if (cfg->mode == DFLY_MODE_RES)
@@ -1739,6 +1752,14 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			if (nc_mincred_ok(m))
 				snprintf(names + strlen(names), sizeof(names) - strlen(names),
 					 "%s%s", names[0] ? ", " : "", dfly_mode_name(m));
+		if (dfly_mode_is(cfg->mode, DFLY_MODEF_IN_TRANSIT))
+			return nc_fail(
+			    c, "routing.mincred",
+			    "%s decides in transit: minCred (spec 2.4) is built for the source "
+			    "decisions of %s; the thesis found separate credits for minimally "
+			    "routed packets give in-transit routing no acceptable performance "
+			    "(thesis 5.4; use a contention trigger: base, filtered, hybrid, ectn)",
+			    dfly_mode_name(cfg->mode), names);
 		return nc_fail(
 		    c, "routing.mincred",
 		    "%s does not decide on occupancy at the source: minCred (spec 2.4) is "
@@ -1751,6 +1772,13 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		    "\"on\" with routing.mechanism = \"res\": a reserved packet moved off "
 		    "its global channel would hold that channel's reservation for ever; "
 		    "use \"auto\" (off for res)");
+	if (cfg->fail_mode == 1 && nc_transit_flexvc(cfg))
+		return nc_fail(
+		    c, "routing.failover.enabled",
+		    "\"on\" with %s under FlexVC (vcs.flexvc = \"%s\"): routing around a down "
+		    "link in transit under FlexVC is not built; use \"auto\" (off here) or "
+		    "vcs.flexvc = \"off\"",
+		    dfly_mode_name(cfg->mode), nc_flexvc_names[cfg->flexvc]);
 	if (cfg->fail_mode == 1 && !nc_fail_possible(cfg))
 		return nc_fail(
 		    c, "routing.failover.enabled",

@@ -70,9 +70,11 @@ enum dfly_fw_machine { DFLY_FOREACH_FW(DFLY__ENUM) DFLY_FW_COUNT };
 #define DFLY_MODEF_IN_TRANSIT (1u << 2)
 /** Reads the contention counters (spec §5): Base, Filtered, Hybrid, ECtN. */
 #define DFLY_MODEF_CC (1u << 3)
-/** FlexVC (vcs.flexvc) is built for it (spec §2.4): the oblivious modes, and the source-adaptive
+/** FlexVC (vcs.flexvc) is built for it (spec §2.4): the oblivious modes, the source-adaptive
  *  ones on the Valiant sequence (their hops take any VC at or before their place on it; with
- *  routing.mincred their decision reads only what minimal packets hold) */
+ *  routing.mincred their decision reads only what minimal packets hold), and the in-transit
+ *  ones on the escape sequence of their 3/2 path, l0 g1 l2 g3 l4, their misroutes placed as
+ *  opportunistic hops (thesis §5.2.1, §5.2.3, §5.3.4; dfly_mode_opp_roles()) */
 #define DFLY_MODEF_FLEXVC (1u << 4)
 /** A non-physical oracle: reads other routers' queues; dfly sim only, never batched. */
 #define DFLY_MODEF_ORACLE (1u << 5)
@@ -82,6 +84,10 @@ enum dfly_fw_machine { DFLY_FOREACH_FW(DFLY__ENUM) DFLY_FW_COUNT };
 #define DFLY_MODEF_PATH_PER_PKT (1u << 7)
 /** Defined for t = 1 only. */
 #define DFLY_MODEF_T1 (1u << 8)
+/** Request-reply classes (traffic.reqrep, spec §7.5) are built for it: the oblivious and the
+ *  source-adaptive modes with FlexVC built (not the in-transit ones: their opportunistic hops
+ *  in the VC classes are not built) */
+#define DFLY_MODEF_REQREP (1u << 9)
 
 /** The reference VC sequence a mode's paths climb (spec §2.2, §5.7). */
 enum dfly_mode_vcs {
@@ -98,14 +104,16 @@ enum dfly_mode_vcs {
 /* clang-format off */
 /* shorthands of the list (kept defined: the list expands where it is used) */
 #define DFLY_MODEF__SRC DFLY_MODEF_SOURCE
-#define DFLY_MODEF__SFV (DFLY_MODEF_SOURCE | DFLY_MODEF_FLEXVC) /* source-adaptive, FlexVC built */
-#define DFLY_MODEF__TR  DFLY_MODEF_IN_TRANSIT
-#define DFLY_MODEF__CC  (DFLY_MODEF_IN_TRANSIT | DFLY_MODEF_CC)
+/* oblivious and source-adaptive, with FlexVC and request-reply built */
+#define DFLY_MODEF__OFV (DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC | DFLY_MODEF_REQREP)
+#define DFLY_MODEF__SFV (DFLY_MODEF_SOURCE | DFLY_MODEF_FLEXVC | DFLY_MODEF_REQREP)
+/* in transit, FlexVC built */
+#define DFLY_MODEF__TR  (DFLY_MODEF_IN_TRANSIT | DFLY_MODEF_FLEXVC)
+#define DFLY_MODEF__CC  (DFLY_MODEF__TR | DFLY_MODEF_CC)
 #define DFLY_FOREACH_MODE(X)                                                                       \
-	X(MIN, "min", DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC, DFLY_VCS_MIN, 0, 0,                \
-	  "oblivious minimal (spec 4.2)")                                                          \
-	X(VAL, "val", DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC | DFLY_MODEF_PATH_A, DFLY_VCS_VAL,  \
-	  0, 0, "Valiant; routing.val.path_a lgl | lg- | -gl | -g- (spec 4.3)")                    \
+	X(MIN, "min", DFLY_MODEF__OFV, DFLY_VCS_MIN, 0, 0, "oblivious minimal (spec 4.2)")        \
+	X(VAL, "val", DFLY_MODEF__OFV | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                     \
+	  "Valiant; routing.val.path_a lgl | lg- | -gl | -g- (spec 4.3)")                          \
 	X(UGAL, "ugal", DFLY_MODEF__SFV | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, 0, 0,                   \
 	  "UGAL-L; routing.ugal.f, .t in packets, .occupancy vc | port (spec 4.5)")                \
 	X(PB, "pb", DFLY_MODEF__SFV | DFLY_MODEF_PATH_A, DFLY_VCS_VAL, DFLY_FW_BIT(PB),            \
@@ -290,6 +298,21 @@ static inline unsigned dfly_mode_roles(uint32_t m, bool val_group)
 		break;
 	}
 	return r;
+}
+
+/**
+ * Roles (bit r = enum dfly_role r) of mode @p m's reference path that are opportunistic (spec
+ * §2.2-§2.3, thesis §1.4.2.2.1, §5.2.1 Definition 2): they reuse an index, so they are not
+ * places of the escape sequence, and a packet takes them only where the buffer they enter can
+ * hold it at once. The in-transit sequence l0 l0 g1 l0 l2 g3 l4 has three: S2, I1 and D1 (A-2.3);
+ * its escape sequence is the rest, S1 G1 I2 G2 D2 = l0 g1 l2 g3 l4, the 3/2 sequence of thesis
+ * §5.2.3. The other sequences have none.
+ */
+static inline unsigned dfly_mode_opp_roles(uint32_t m)
+{
+	if (dfly_mode_vcs(m) != DFLY_VCS_TRANSIT)
+		return 0;
+	return 1u << DFLY_ROLE_S2 | 1u << DFLY_ROLE_I1 | 1u << DFLY_ROLE_D1;
 }
 
 /**

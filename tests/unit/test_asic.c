@@ -1202,6 +1202,259 @@ static void test_olm_trigger(void **state)
 	net_free(&n);
 }
 
+/*
+ * FlexVC for the in-transit modes (vcs.flexvc; thesis §5.2.1, §5.2.3, §5.3.4): each hop may use
+ * the VCs of its kind at or before its place on the escape sequence l0 g1 l2 g3 l4 (3/2 VCs,
+ * exactly the in-transit family's), its place the latest from which the rest of its path (this
+ * hop, then: minimal from its far end; after a source-group local misroute, the mandatory
+ * global hop and l g l) still climbs. Probed at the route stage (p = 1, a = 4, h = 2: g = 9),
+ * knob HIGHEST, so vc_allow is the rule and out_vc the safe VC.
+ */
+
+/* The first router whose minimal path from @p from has the link kinds @p kinds ("lgl", "g",
+ * "l", ...), or UINT32_MAX. */
+static uint32_t find_dst(const struct dfly_topo *t, uint32_t from, const char *kinds)
+{
+	for (uint32_t d = 0; d < t->routers; d++) {
+		struct dfly_hop hops[3];
+		unsigned n = dfly_topo_min_path(t, from, d, d * t->p, hops), j;
+
+		if (d == from || n != strlen(kinds))
+			continue;
+		for (j = 0; j < n; j++)
+			if ((kinds[j] == 'g') != (hops[j].kind == DFLY_PORT_GLOBAL))
+				break;
+		if (j == n)
+			return d;
+	}
+	return UINT32_MAX;
+}
+
+/* Every VC of output @p port of router @p r holds @p credits (UINT32_MAX: its capacity). */
+static void set_port_credits(struct net *n, uint32_t r, uint32_t port, uint32_t credits)
+{
+	bool g = dfly_topo_port_kind(n->topo, port) == DFLY_PORT_GLOBAL;
+
+	for (uint32_t v = 0; v < (g ? 2u : 3u); v++)
+		asic_debug_set_credits(n->as[r], port, v,
+				       credits == UINT32_MAX ? (g ? 256 : 32) : (int32_t)credits);
+}
+
+static void transit_probe(struct net *n, uint32_t r, struct asic_pkt *pk, uint32_t dst,
+			  uint16_t flags, uint8_t ghops, uint32_t in_port)
+{
+	pkt_init(pk, 0, dst * n->topo->p, 0);
+	pk->flags = (uint16_t)(flags | ASIC_PKT_ROUTED);
+	pk->ghops = ghops;
+	pk->grp_lhops = in_port >= n->topo->first_local && in_port < n->topo->first_global;
+	pk->reason = ASIC_REASON_NONE;
+	asic_route_probe(n->as[r], pk, in_port);
+}
+
+static void test_flexvc_transit_minimal(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct asic_pkt pk;
+	struct net n;
+	const struct dfly_topo *t;
+	uint32_t g0, g1, d;
+
+	(void)state;
+	par.vcs[DFLY_PORT_LOCAL] = 3;
+	net_build(&n, 1, 4, 2, &par, DFLY_MODE_OLM, map_olm);
+	t = n.topo;
+	for (uint32_t r = 0; r < t->routers; r++) {
+		n.regs[r].knobs.flexvc = DFLY_FLEXVC_HIGHEST;
+		n.regs[r].knobs.olm_x_pct = 50;
+	}
+	/* minimal hops are safe hops: a global hop with one local after it at g3, so G0 or G1;
+	 * the first of l g l at l2, so L0 or L1; the last hop at l4, any local VC. Without
+	 * FlexVC: the role VCs G0, L0, L2 */
+	d = find_dst(t, 0, "gl");
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(dfly_topo_port_kind(t, pk.out_port), DFLY_PORT_GLOBAL);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	d = find_dst(t, 0, "lgl");
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	d = find_dst(t, 0, "l");
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.vc_allow, 0x7);
+	assert_int_equal(pk.out_vc, 2);
+	n.regs[0].knobs.flexvc = DFLY_FLEXVC_OFF;
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "lgl"), 0, 0, 0);
+	assert_int_equal(pk.vc_allow, 0);
+	assert_int_equal(pk.out_vc, 0);
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "l"), 0, 0, 0);
+	assert_int_equal(pk.out_vc, 2);
+
+	/* OLM's credit trigger reads the VCs the minimal hop may use: G0 unable to take the
+	 * packet, G1 free, is not a blocked minimal hop under FlexVC (it is without). g0: the
+	 * minimal port, g1 the other global port */
+	d = find_dst(t, 0, "gl");
+	g0 = asic_min_port(n.as[0], d);
+	g1 = g0 == t->first_global ? g0 + 1 : t->first_global;
+	asic_debug_set_credits(n.as[0], g0, 0, 6);
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.out_port, g1); /* FlexVC off: G0 alone, blocked: misrouted */
+	n.regs[0].knobs.flexvc = DFLY_FLEXVC_HIGHEST;
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, ASIC_REASON_NONE);
+	assert_int_equal(pk.vc_allow, 0x3);
+	/* both blocked, 500 of 512 phits used (97.66%): a CRG hop's place is g1 (a global hop
+	 * and a whole minimal path after it), so only its G0 counts, valid up to 50% of 97.66%:
+	 * 125 of 256 phits, 125*512*100 == 50*500*256 */
+	asic_debug_set_credits(n.as[0], g0, 1, 6);
+	asic_debug_set_credits(n.as[0], g1, 0, 256 - 125);
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.out_port, g1);
+	assert_int_equal(pk.vc_allow, 0x1);
+	assert_int_equal(pk.out_vc, 0);
+	assert_int_equal(pk.pend_flags, ASIC_PKT_NONMIN);
+	asic_debug_set_credits(n.as[0], g1, 0, 256 - 126); /* one phit more: invalid */
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_NO_CANDIDATE);
+	/* G0 of the candidate unable to take the packet, its G1 empty: G1 is beyond a CRG hop's
+	 * place (no global VC would be left for the second global hop), so no candidate */
+	asic_debug_set_credits(n.as[0], g1, 0, 7);
+	asic_debug_set_credits(n.as[0], g1, 1, 256);
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_NO_CANDIDATE);
+	assert_int_equal(pk.out_vc, 1); /* waits on the safe VC of its minimal hop */
+	net_free(&n);
+}
+
+/* The local misroutes (Hybrid with th_h = 0 and FOGSim's any-candidate flag: every decision
+ * point misroutes to a candidate that can take the packet; all but one candidate blocked). */
+static void test_flexvc_transit_misroutes(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct asic_pkt pk;
+	struct net n;
+	const struct dfly_topo *t;
+	uint32_t r, d, mp, in_g, c;
+
+	(void)state;
+	par.vcs[DFLY_PORT_LOCAL] = 3;
+	net_build(&n, 1, 4, 2, &par, DFLY_MODE_HYBRID, map_olm);
+	t = n.topo;
+	for (r = 0; r < t->routers; r++) {
+		n.regs[r].knobs.flexvc = DFLY_FLEXVC_HIGHEST;
+		n.regs[r].knobs.hyb_th = 0;
+		n.regs[r].knobs.hyb_any = 1;
+	}
+	in_g = t->first_global;
+
+	/* I1, a local misroute in an intermediate group (router 4, group 1), arrived by a global
+	 * hop: the misroute, then the minimal path from its far end. With t = 1 only the minimal
+	 * router holds the global link onwards, so the misroute leads to a router without it (l,
+	 * then l g l): l0, L0 alone (below the G0 the packet holds: an opportunistic hop) */
+	r = 4;
+	d = find_dst(t, r, "lgl");
+	mp = asic_min_port(n.as[r], d);
+	for (c = t->first_local; c < t->first_global; c++) {
+		uint32_t peer, pp;
+		struct dfly_hop hops[3];
+
+		if (c == mp)
+			continue;
+		for (uint32_t o = t->first_local; o < t->first_global; o++)
+			set_port_credits(&n, r, o, o == c ? UINT32_MAX : 0);
+		transit_probe(&n, r, &pk, d, ASIC_PKT_NONMIN, 1, in_g);
+		assert_int_equal(pk.out_port, c);
+		assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_INTER);
+		dfly_topo_port_peer(t, r, c, &peer, &pp);
+		assert_int_equal(dfly_topo_min_path(t, peer, d, d, hops), 3);
+		assert_int_equal(pk.vc_allow, 0x1);
+		assert_int_equal(pk.out_vc, 0);
+	}
+
+	/* D1, in the destination group: the misroute, then one local hop: l2, L0 or L1 */
+	d = find_dst(t, r, "l");
+	mp = asic_min_port(n.as[r], d);
+	c = mp == t->first_local ? t->first_local + 1 : t->first_local;
+	for (uint32_t o = t->first_local; o < t->first_global; o++)
+		set_port_credits(&n, r, o, o == c ? UINT32_MAX : 0);
+	transit_probe(&n, r, &pk, d, 0, 1, in_g);
+	assert_int_equal(pk.out_port, c);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_DST);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	for (uint32_t o = t->first_local; o < t->first_global; o++)
+		set_port_credits(&n, r, o, UINT32_MAX);
+
+	/* NRG, a local misroute in the source group (router 0, arrived on a local port, still
+	 * minimal, its minimal hop global): the misroute, the mandatory global hop, then up to
+	 * l g l: the whole escape sequence, so l0 and L0 alone. Its L0 unable to take the packet
+	 * and L1, L2 empty: no candidate (from L1 no escape climbs l g l g l) */
+	r = 0;
+	d = find_dst(t, r, "gl");
+	mp = asic_min_port(n.as[r], d);
+	c = t->first_local + 1;
+	for (uint32_t o = t->first_local; o < t->first_global; o++)
+		set_port_credits(&n, r, o, o == c ? UINT32_MAX : 0);
+	transit_probe(&n, r, &pk, d, 0, 0, t->first_local);
+	assert_int_equal(pk.out_port, c);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_SRC);
+	assert_int_equal(pk.pend_flags, ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL);
+	assert_int_equal(pk.vc_allow, 0x1);
+	assert_int_equal(pk.out_vc, 0);
+	asic_debug_set_credits(n.as[r], c, 0, 7);
+	transit_probe(&n, r, &pk, d, 0, 0, t->first_local);
+	assert_int_equal(pk.out_port, mp);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_NO_CANDIDATE);
+	for (uint32_t o = t->first_local; o < t->first_global; o++)
+		set_port_credits(&n, r, o, UINT32_MAX);
+
+	/* the mandatory global hop (at the router the NRG hop reached): a global hop then a
+	 * minimal path, to the destination's group (g, then l) at g3, G0 or G1, to another
+	 * (g, then up to l g l) at g1, G0 alone */
+	c = mp == t->first_global ? mp + 1 : t->first_global; /* the other global port */
+	set_port_credits(&n, r, c, 0);
+	transit_probe(&n, r, &pk, d, ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL, 0,
+		      t->first_local);
+	assert_int_equal(pk.out_port, mp);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_MANDATORY_GLOBAL);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	set_port_credits(&n, r, c, UINT32_MAX);
+	set_port_credits(&n, r, mp, 0);
+	transit_probe(&n, r, &pk, d, ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL, 0,
+		      t->first_local);
+	assert_int_equal(pk.out_port, c);
+	assert_int_equal(pk.vc_allow, 0x1);
+	assert_int_equal(pk.out_vc, 0);
+	set_port_credits(&n, r, mp, UINT32_MAX);
+	net_free(&n);
+
+	/* 4/2 VCs: the extra local VC goes first in the sequence (thesis §5.2.3: "additional VCs
+	 * of any type can be inserted at the start"), l3 l0 g0 l1 g1 l2: every local hop may use
+	 * it, the NRG hop L3 or L0 */
+	par.vcs[DFLY_PORT_LOCAL] = 4;
+	net_build(&n, 1, 4, 2, &par, DFLY_MODE_HYBRID, map_olm);
+	t = n.topo;
+	for (r = 0; r < t->routers; r++) {
+		n.regs[r].knobs.flexvc = DFLY_FLEXVC_HIGHEST;
+		n.regs[r].knobs.hyb_th = 0;
+		n.regs[r].knobs.hyb_any = 1;
+	}
+	d = find_dst(t, 0, "gl");
+	transit_probe(&n, 0, &pk, d, 0, 0, t->first_local);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_SRC);
+	assert_int_equal(pk.vc_allow, 0x9);
+	assert_int_equal(pk.out_vc, 0);
+	d = find_dst(t, 0, "l");
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.vc_allow, 0xf);
+	assert_int_equal(pk.out_vc, 2);
+	net_free(&n);
+}
+
 /* The route stage and allocator are specialised per mode and picked at a step boundary: a mode
  * register written between steps (here between probes) takes effect at the next one, either
  * way, and a value outside the enum routes as UGAL-L. p=1 a=2 h=2 (g = 5). */
@@ -2507,6 +2760,8 @@ int main(void)
 	    cmocka_unit_test(test_ugal_remove_rtt),
 	    cmocka_unit_test(test_pb_saturation_bit),
 	    cmocka_unit_test(test_olm_trigger),
+	    cmocka_unit_test(test_flexvc_transit_minimal),
+	    cmocka_unit_test(test_flexvc_transit_misroutes),
 	    cmocka_unit_test(test_mode_switch),
 	    cmocka_unit_test(test_half_link_due),
 	    cmocka_unit_test(test_cc_two_inj_vcs),

@@ -273,13 +273,33 @@ static void test_mechanism(void **state)
 		     -EINVAL,
 		     "--set vcs.local=2: vcs.local: too few VCs for ectn: 2 (expected >= 3: S1=L0 "
 		     "S2=L0 I1=L0 I2=L1 D1=L1 D2=L2; spec 2.2)");
-	/* FlexVC and request-reply: oblivious and source-adaptive routing; not in transit */
-	expect_error(BASE, (const char *const[]){"routing.mechanism=olm", "vcs.flexvc=jsq"}, 2,
-		     -EINVAL,
-		     "--set vcs.flexvc=jsq: vcs.flexvc: FlexVC is built for the oblivious and "
-		     "source-adaptive mechanisms (min, val, ugal, pb, lia, tpr, pb-acor, ugal-g, "
-		     "crt, res), not olm: in-transit routing's opportunistic hops under FlexVC "
-		     "(thesis 5.3.4) are not built");
+	/* FlexVC: every mechanism but PAR (in transit on the 3/2 escape sequence, thesis
+	 * 5.3.4); request-reply: oblivious and source-adaptive routing, not in transit */
+	expect_error(
+	    BASE, (const char *const[]){"routing.mechanism=par", "vcs.local=5", "vcs.flexvc=jsq"},
+	    3, -EINVAL,
+	    "--set vcs.flexvc=jsq: vcs.flexvc: FlexVC is not built for par: its hops are "
+	    "not placed on a FlexVC sequence (FlexVC is built for min, val, ugal, pb, olm, "
+	    "base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, crt, res; spec 2.4)");
+	load_ok(&cfg, BASE,
+		(const char *const[]){"routing.mechanism=olm", "vcs.local=3", "vcs.flexvc=jsq"}, 3);
+	assert_int_equal(cfg.flexvc, DFLY_FLEXVC_JSQ);
+	assert_false(dfly_netcfg_failover(&cfg)); /* auto: off in transit under FlexVC */
+	load_ok(&cfg, BASE, (const char *const[]){"routing.mechanism=olm", "vcs.local=3"}, 2);
+	assert_true(dfly_netcfg_failover(&cfg)); /* ... on without it, as before */
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=base", "vcs.flexvc=lowest",
+					   "routing.failover.enabled=on"},
+		     3, -EINVAL,
+		     "--set routing.failover.enabled=on: routing.failover.enabled: \"on\" with "
+		     "base under FlexVC (vcs.flexvc = \"lowest\"): routing around a down link in "
+		     "transit under FlexVC is not built; use \"auto\" (off here) or vcs.flexvc = "
+		     "\"off\"");
+	expect_error(
+	    BASE, (const char *const[]){"routing.mechanism=ectn", "vcs.local=2", "vcs.flexvc=jsq"},
+	    3, -EINVAL,
+	    "--set vcs.local=2: vcs.local: too few VCs for ectn: 2 (expected >= 3: S1=L0 "
+	    "S2=L0 I1=L0 I2=L1 D1=L1 D2=L2; spec 2.2)");
 	expect_error(BASE, (const char *const[]){"routing.mechanism=base", "traffic.reqrep=true"},
 		     2, -EINVAL,
 		     "--set traffic.reqrep=true: traffic.reqrep: request-reply is built for the "
@@ -306,10 +326,20 @@ static void test_mechanism(void **state)
 	    "sized for minimal paths (2/1 VCs, pb needs 4/2) can deadlock: a Valiant reply "
 	    "waits on request VCs while requests wait at their nodes for replies (use "
 	    "\"queue\", or full classes)");
-	/* minCred: the source decisions on occupancy only */
-	expect_error(BASE, (const char *const[]){"routing.mechanism=ectn", "routing.mincred=true"},
+	/* minCred: the source decisions on occupancy only; not in transit, FlexVC or not
+	 * (thesis 5.4) */
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=ectn", "vcs.flexvc=jsq",
+					   "routing.mincred=true"},
+		     3, -EINVAL,
+		     "--set routing.mincred=true: routing.mincred: ectn decides in transit: "
+		     "minCred (spec 2.4) is built for the source decisions of ugal, pb, par, lia, "
+		     "tpr, pb-acor, ugal-g, crt; the thesis found separate credits for minimally "
+		     "routed packets give in-transit routing no acceptable performance (thesis "
+		     "5.4; use a contention trigger: base, filtered, hybrid, ectn)");
+	expect_error(BASE, (const char *const[]){"routing.mechanism=res", "routing.mincred=true"},
 		     2, -EINVAL,
-		     "--set routing.mincred=true: routing.mincred: ectn does not decide on "
+		     "--set routing.mincred=true: routing.mincred: res does not decide on "
 		     "occupancy at the source: minCred (spec 2.4) is for UGAL-L's and PB's "
 		     "comparisons (ugal, pb, par, lia, tpr, pb-acor, ugal-g, crt)");
 	/* under FlexVC a reply class sized for MIN (thesis 4/2 + 2/1) is enough; not smaller */

@@ -64,7 +64,11 @@ static void test_mode_abi(void **state)
 	assert_string_equal(dfly_mode_list(0, buf, sizeof(buf)),
 			    "min, val, ugal, pb, par, olm, base, filtered, hybrid, ectn, lia, tpr, "
 			    "pb-acor, ugal-g, crt, res");
-	assert_string_equal(dfly_mode_list(DFLY_MODEF_FLEXVC, buf, sizeof(buf)),
+	assert_string_equal(
+	    dfly_mode_list(DFLY_MODEF_FLEXVC, buf, sizeof(buf)),
+	    "min, val, ugal, pb, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, "
+	    "ugal-g, crt, res");
+	assert_string_equal(dfly_mode_list(DFLY_MODEF_REQREP, buf, sizeof(buf)),
 			    "min, val, ugal, pb, lia, tpr, pb-acor, ugal-g, crt, res");
 	assert_string_equal(dfly_mode_list(DFLY_MODEF_CC, buf, sizeof(buf)),
 			    "base, filtered, hybrid, ectn");
@@ -93,12 +97,18 @@ static void test_mode_flags_vcs(void **state)
 		assert_true(!!(f & DFLY_MODEF_IN_TRANSIT) == (v == DFLY_VCS_TRANSIT));
 		if (f & DFLY_MODEF_CC)
 			assert_true(f & DFLY_MODEF_IN_TRANSIT);
-		/* FlexVC: the oblivious modes, and the source-adaptive ones on the Valiant
-		 * sequence (route_src.c places their hops on it), never in transit */
+		/* FlexVC: the oblivious modes, the source-adaptive ones on the Valiant sequence
+		 * (route_src.c places their hops on it), and the in-transit ones on their
+		 * escape sequence (route_transit.c) */
 		if (f & DFLY_MODEF_FLEXVC)
-			assert_true((f & DFLY_MODEF_OBLIVIOUS) ||
-				    ((f & DFLY_MODEF_SOURCE) && !(f & DFLY_MODEF_IN_TRANSIT) &&
-				     v == DFLY_VCS_VAL));
+			assert_true((f & DFLY_MODEF_OBLIVIOUS) || (f & DFLY_MODEF_IN_TRANSIT) ||
+				    ((f & DFLY_MODEF_SOURCE) && v == DFLY_VCS_VAL));
+		/* request-reply: FlexVC built, never in transit */
+		if (f & DFLY_MODEF_REQREP)
+			assert_true((f & DFLY_MODEF_FLEXVC) && !(f & DFLY_MODEF_IN_TRANSIT));
+		/* opportunistic roles: the in-transit sequence's only, roles it uses */
+		assert_true((dfly_mode_opp_roles(m) != 0) == (v == DFLY_VCS_TRANSIT));
+		assert_int_equal(dfly_mode_opp_roles(m) & ~roles, 0);
 		/* a Path-A variant (VAL-group) or a per-packet shape: the Valiant sequence, not
 		 * both */
 		if (f & (DFLY_MODEF_PATH_A | DFLY_MODEF_PATH_PER_PKT))

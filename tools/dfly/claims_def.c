@@ -1429,7 +1429,10 @@ const struct claim cl_claims[] = {
     {"H44", "",
      "In-transit routing with FlexVC: credit triggers saturate early under ADV+1; "
      "contention counters are competitive with half the VCs",
-     "thesis §5.3.4", "FlexVC for in-transit routing (issue 25)", false, NULL},
+     "thesis §5.3.4",
+     "request-reply under in-transit routing, the claim's runs (thesis Fig. 5.14; FlexVC for "
+     "in-transit routing is built: issue 25)",
+     false, NULL},
 };
 
 const unsigned cl_nclaims = sizeof(cl_claims) / sizeof(cl_claims[0]);
