@@ -38,6 +38,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_pdump.h>
 #include <rte_telemetry.h>
 
 #include <pcap/pcap.h>
@@ -104,6 +105,7 @@ struct app {
 	pthread_t fw_thread;
 	bool fw_running;
 	bool quiet;
+	bool pdump; /* rte_pdump_init() succeeded: dpdk-dumpcap and dpdk-pdump can attach */
 	struct dfly_capture *cap; /* --capture: the writer, or NULL */
 	pthread_t cap_thread;
 	bool cap_running;
@@ -160,6 +162,11 @@ static void usage(FILE *f)
 	    "\n"
 	    "EAL options come first. Without hugepages or NICs use\n"
 	    "  --no-huge -m 512 --no-pci --no-shconf   (or a unique --file-prefix)\n"
+	    "With hugepages (reserved and mounted; dfly testbed --hugepages N does both) and a\n"
+	    "unique --file-prefix, DPDK's own tools attach to the running process: "
+	    "dpdk-proc-info,\n"
+	    "dpdk-dumpcap -i PORT and dpdk-pdump (each with the same --file-prefix); the line\n"
+	    "at start says which mode runs. Telemetry (dpdk-telemetry.py) works in both.\n"
 	    "and list the lcores with -l (e.g. -l 0 or -l 0-1). Devices are created from the\n"
 	    "deployment file (net_memif, net_af_packet, net_tap, net_vhost, net_pcap, "
 	    "net_ring...).\n"
@@ -1607,6 +1614,38 @@ usage:
 	return DFLY_CLI_USAGE;
 }
 
+/*
+ * DPDK's own tools attach as secondary processes (dpdk-proc-info, dpdk-dumpcap, dpdk-pdump):
+ * they need this process's shared configuration and memory, which a run on hugepages without
+ * --no-shconf has. The capture tools also need the pdump framework's server here. One line says
+ * which mode runs and why.
+ */
+static void attach_tools(void)
+{
+	char pfx[PATH_MAX];
+	const char *dir = rte_eal_get_runtime_dir();
+	const char *base = strrchr(dir, '/');
+
+	snprintf(pfx, sizeof(pfx), "%s", base != NULL ? base + 1 : dir);
+	if (rte_eal_has_hugepages() && rte_pdump_init() == 0) {
+		app.pdump = true;
+		if (!app.quiet)
+			fprintf(
+			    stderr,
+			    "dfly-switch: hugepage memory, shared: dpdk-proc-info, dpdk-dumpcap "
+			    "and dpdk-pdump attach with --file-prefix %s\n",
+			    pfx);
+		return;
+	}
+	if (!app.quiet)
+		fprintf(stderr,
+			"dfly-switch: %s: DPDK's tools (dpdk-proc-info, dpdk-dumpcap, dpdk-pdump) "
+			"cannot attach; telemetry (dpdk-telemetry.py -f %s) can\n",
+			rte_eal_has_hugepages() ? "no shared configuration (--no-shconf)"
+						: "no hugepages (--no-huge)",
+			pfx);
+}
+
 /* The packet buffers, the environment of the ports, the generators and their edge. @return 0
  * or the exit status. */
 static int plan_traffic(void)
@@ -1767,6 +1806,7 @@ static int plan(const struct sw_opts *o)
 	    "Router summary, drops and routing decisions. Parameter: router");
 	rte_telemetry_register_cmd("/dfly/port", tel_port,
 				   "Port and VC counters. Parameters: router,port");
+	attach_tools();
 	warn_cycle_ns();
 	return -1;
 }
@@ -2006,6 +2046,8 @@ int main(int argc, char **argv)
 			status = 1;
 	}
 	teardown();
+	if (app.pdump)
+		rte_pdump_uninit();
 	if (app.env.mp != NULL)
 		rte_mempool_free(app.env.mp);
 	rte_eal_cleanup();

@@ -110,6 +110,10 @@ struct tb {
 	char switch_path[PATH_MAX];
 	char controld_path[PATH_MAX];
 	const char *eal_extra;
+	/* --hugepages: the hugetlbfs mount every process maps its memory from, and the MB of it
+	 * each takes (-m); 0: --no-huge */
+	char huge_dir[TB_PATH_MAX + 16];
+	uint32_t huge_mb;
 	pid_t *pid; /* [process] */
 	pid_t controld_pid;
 	bool verbose;
@@ -379,7 +383,16 @@ static void switch_argv(struct tb *tb, uint32_t i, uint64_t epoch_ns, double dur
 		av_add(a, "%s", ns);
 	}
 	av_add(a, "%s", tb->switch_path);
-	av_words(a, "--no-huge -m 256 --no-pci --no-shconf --log-level=error");
+	if (tb->huge_mb > 0) {
+		/* hugepages, shared configuration: DPDK's tools attach (dfly-switch --help) */
+		av_add(a, "--huge-dir");
+		av_add(a, "%s", tb->huge_dir);
+		av_add(a, "-m");
+		av_add(a, "%u", tb->huge_mb);
+		av_words(a, "--no-pci --log-level=error");
+	} else {
+		av_words(a, "--no-huge -m 256 --no-pci --no-shconf --log-level=error");
+	}
 	av_add(a, "-l");
 	av_add(a, "%u", i % ncores);
 	av_add(a, "--file-prefix");
@@ -747,6 +760,8 @@ struct st_entry {
 struct tb_state {
 	char name[TB_NAME_MAX];
 	uint32_t procs, routers, links;
+	uint32_t huge_n;                 /* hugepages reserved ("huge N PATH"), 0: none */
+	char huge_dir[TB_PATH_MAX + 16]; /* where they are mounted */
 	struct st_entry *e;
 	size_t n;
 };
@@ -787,6 +802,10 @@ static int state_load(const char *dir, struct tb_state *st)
 		} else {
 			if (strncmp(line, "name ", 5) == 0)
 				copy_str(st->name, sizeof(st->name), line + 5);
+			else if (sscanf(line, "huge %u", &st->huge_n) == 1 &&
+				 strchr(line + 5, ' ') != NULL)
+				copy_str(st->huge_dir, sizeof(st->huge_dir),
+					 strchr(line + 5, ' ') + 1);
 			else if (sscanf(line, "procs %u", &st->procs) != 1 &&
 				 sscanf(line, "routers %u", &st->routers) != 1)
 				sscanf(line, "links %u", &st->links);
@@ -807,6 +826,58 @@ static int state_load(const char *dir, struct tb_state *st)
 	}
 	fclose(f);
 	return 0;
+}
+
+/* The pool of 2 MB hugepages: /proc/sys/vm/nr_hugepages (@p total) and the free ones. */
+static int huge_read(long *total, long *free_pages)
+{
+	char line[128];
+	FILE *f = fopen("/proc/sys/vm/nr_hugepages", "r");
+
+	*total = *free_pages = -1;
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%ld", total) != 1)
+		*total = -1;
+	fclose(f);
+	f = fopen("/proc/meminfo", "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "HugePages_Free: %ld", free_pages) == 1)
+			break;
+	fclose(f);
+	return *total >= 0 && *free_pages >= 0 ? 0 : -1;
+}
+
+static int huge_write(long total)
+{
+	FILE *f = fopen("/proc/sys/vm/nr_hugepages", "w");
+	int rc;
+
+	if (f == NULL)
+		return -1;
+	rc = fprintf(f, "%ld\n", total < 0 ? 0 : total) > 0 ? 0 : -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* Unmount @p dir and give @p n hugepages back to the kernel. @return 0 or -1. */
+static int huge_release(struct tb *tb, const char *dir, uint32_t n)
+{
+	long total, free_pages;
+	int rc = 0;
+
+	if (sh(tb, true, "umount", dir, NULL) != 0 &&
+	    sh(tb, true, "mountpoint", "-q", dir, NULL) == 0)
+		rc = -1;
+	rmdir(dir);
+	if (huge_read(&total, &free_pages) != 0 || huge_write(total - (long)n) != 0)
+		rc = -1;
+	if (rc != 0)
+		fprintf(stderr, "dfly testbed: hugepages: %s or %u pages not given back\n", dir, n);
+	return rc;
 }
 
 static bool entry_alive(const struct st_entry *x)
@@ -892,6 +963,9 @@ static int teardown(const char *dir, bool quiet)
 		snprintf(path, sizeof(path), "%s/l%u.sock", dir, k);
 		unlink(path);
 	}
+	/* 5. the hugepages: unmounted (their files go with the mount), then given back */
+	if (st.huge_n > 0 && huge_release(&tb, st.huge_dir, st.huge_n) != 0)
+		rc = -1;
 	state_free(&st);
 	snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE);
 	if (rc == 0)
@@ -991,6 +1065,12 @@ static void usage(FILE *f)
 	    "                     machine or a sanitizer build stalls longer at times)\n"
 	    "  --cores N          spread the processes over lcores 0..N-1 (default: online CPUs)\n"
 	    "  --eal 'ARGS'       more EAL arguments for every dfly-switch\n"
+	    "  --hugepages N      reserve N more 2 MB hugepages, mount them at DIR/huge and run\n"
+	    "                     the processes on them (N*2/processes MB each, >= 128 MB): "
+	    "DPDK's\n"
+	    "                     tools (dpdk-proc-info, dpdk-dumpcap, dpdk-pdump) attach with\n"
+	    "                     --file-prefix NAMEp<i>; `down` gives them back. Default, or\n"
+	    "                     when the kernel cannot give them: --no-huge (said in one line)\n"
 	    "  --duration S       run: the testbed is stopped S s after cycle 0 (the clock\n"
 	    "                     starts 0.5 s + 0.2 s per process after `run` started)\n"
 	    "  --gen-seconds S    the generators stop S s after cycle 0, so the network drains\n"
@@ -1122,6 +1202,7 @@ struct tb_args {
 	const char *verb;           /* gen, up, run, status or down */
 	const char *dir, *sw, *cd;  /* --dir, --switch, --controld */
 	const char *eal_extra;      /* --eal */
+	uint32_t hugepages;         /* --hugepages: 2 MB pages to reserve, 0: --no-huge */
 	double duration, gen_seconds, timeout;
 	int gen; /* --generators: -1 (default), 0 off, 1 on */
 };
@@ -1147,6 +1228,7 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 					     {"set", required_argument, NULL, 's'},
 					     {"cores", required_argument, NULL, 'c'},
 					     {"eal", required_argument, NULL, 'e'},
+					     {"hugepages", required_argument, NULL, 'U'},
 					     {"duration", required_argument, NULL, 'd'},
 					     {"gen-seconds", required_argument, NULL, 'G'},
 					     {"timeout", required_argument, NULL, 't'},
@@ -1240,6 +1322,19 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 		case 'e':
 			a->eal_extra = optarg;
 			break;
+		case 'U': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end != '\0' || n == 0 || n > 1048576) {
+				fprintf(stderr,
+					"dfly testbed: --hugepages %s: 2 MB pages, 1..1048576\n",
+					optarg);
+				return 2;
+			}
+			a->hugepages = (uint32_t)n;
+			break;
+		}
 		case 'd':
 			if (parse_sec("--duration", optarg, &a->duration) != 0)
 				return 2;
@@ -1364,6 +1459,20 @@ static int tb_plan(struct tb *tb, struct tb_args *a)
 			tb->plan.dir);
 		teardown(tb->plan.dir, true);
 	}
+	if (a->hugepages > 0 && 2 * a->hugepages / tb->plan.nproc < 128) {
+		fprintf(
+		    stderr,
+		    "dfly testbed: --hugepages %u gives each of the %u processes %u MB (expected "
+		    ">= 128 MB a process: --hugepages %u)\n",
+		    a->hugepages, tb->plan.nproc, 2 * a->hugepages / tb->plan.nproc,
+		    64 * tb->plan.nproc);
+		return 2;
+	}
+	if (a->hugepages > 0 && geteuid() != 0 && strcmp(a->verb, "gen") != 0) {
+		fprintf(stderr, "dfly testbed: --hugepages needs root (/proc/sys/vm/nr_hugepages, "
+				"mount)\n");
+		return 2;
+	}
 	if (tb->plan.proc_ns && geteuid() != 0 && strcmp(a->verb, "gen") != 0) {
 		fprintf(stderr,
 			"dfly testbed: hosts and veth links need root (network namespaces)\n");
@@ -1433,6 +1542,58 @@ static int tb_open(struct tb *tb, bool dry, uint64_t *epoch)
 	return 0;
 }
 
+/*
+ * --hugepages N: reserve N more 2 MB hugepages (/proc/sys/vm/nr_hugepages), mount a hugetlbfs
+ * at DIR/huge and give each process its share (-m); `down` unmounts and gives them back. When
+ * the kernel cannot give them all, it takes none and the processes run with --no-huge, said in
+ * one line. For gen: the commands that would. @return 0 or -1.
+ */
+static int huge_setup(struct tb *tb, uint32_t n, bool dry)
+{
+	long total, free0, total1, free1;
+
+	tb->huge_mb = 0;
+	if (n == 0)
+		return 0;
+	snprintf(tb->huge_dir, sizeof(tb->huge_dir), "%s/huge", tb->plan.dir);
+	if (dry) {
+		fprintf(tb->script,
+			"echo $(( $(cat /proc/sys/vm/nr_hugepages) + %u )) > "
+			"/proc/sys/vm/nr_hugepages\nmkdir -p ",
+			n);
+		dfly_sh_word(tb->script, tb->huge_dir);
+		fprintf(tb->script, "\nmount -t hugetlbfs -o pagesize=2M nodev ");
+		dfly_sh_word(tb->script, tb->huge_dir);
+		fputc('\n', tb->script);
+		tb->huge_mb = 2 * n / tb->plan.nproc;
+		return 0;
+	}
+	if (huge_read(&total, &free0) != 0 || huge_write(total + n) != 0 ||
+	    huge_read(&total1, &free1) != 0 || free1 - free0 < (long)n) {
+		long got = total >= 0 && free0 >= 0 && free1 >= 0 ? free1 - free0 : 0;
+
+		if (total >= 0)
+			huge_write(total);
+		printf("dfly testbed: %ld of %u hugepages could be reserved: the processes run "
+		       "with --no-huge (DPDK's tools cannot attach)\n",
+		       got > 0 ? got : 0, n);
+		return 0;
+	}
+	state(tb, "huge %u %s", n, tb->huge_dir);
+	if (mkdir(tb->huge_dir, 0700) != 0 && errno != EEXIST) {
+		fprintf(stderr, "dfly testbed: %s: %s\n", tb->huge_dir, strerror(errno));
+		return -1;
+	}
+	if (sh(tb, false, "mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "nodev", tb->huge_dir,
+	       NULL) != 0)
+		return -1;
+	tb->huge_mb = 2 * n / tb->plan.nproc;
+	printf("dfly testbed: %u hugepages (%u MB a process) at %s: DPDK's tools attach with "
+	       "--file-prefix %sp<i>\n",
+	       n, tb->huge_mb, tb->huge_dir, tb->plan.o.name);
+	return 0;
+}
+
 /* Create the namespaces, links and hosts, start the switches and dfly-controld (for gen: write
  * the commands that would). @return 0 or -1. */
 static int tb_start(struct tb *tb, const struct tb_args *a, bool dry, uint64_t epoch)
@@ -1448,7 +1609,7 @@ static int tb_start(struct tb *tb, const struct tb_args *a, bool dry, uint64_t e
 	for (uint32_t k = 0; !dry && k < tb->plan.nxl; k++)
 		if (tb->plan.xl[k].sock[0] != '\0')
 			unlink(tb->plan.xl[k].sock);
-	if (setup_links(tb) != 0 || setup_hosts(tb) != 0)
+	if (setup_links(tb) != 0 || setup_hosts(tb) != 0 || huge_setup(tb, a->hugepages, dry) != 0)
 		return -1;
 	if (start_switches(tb, epoch, strcmp(a->verb, "run") == 0 ? 0 : a->duration, a->gen_seconds,
 			   a->timeout) != 0 ||
