@@ -8,7 +8,7 @@
 #  2. dpdk-proc-info --stats and --xstats read process 0's memif ports (frames received);
 #  3. dpdk-dumpcap -i net_memif0 captures 20 frames of a live fabric link, and tshark with
 #     the dfly dissector decodes every one of them as DFLY (data and control frames);
-#  4. dpdk-telemetry.py lists the ethdevs (/ethdev/list) and the routers (/dfly/routers);
+#  4. dpdk-telemetry.py lists /ethdev/* and /dfly/*, the ethdevs, the routers, a port;
 #  5. after `dfly testbed down`: the pages given back (nr_hugepages as before), the mount, the
 #     processes, DPDK's runtime directories and the register files gone.
 # Needs root, dpdk-proc-info, dpdk-dumpcap, dpdk-telemetry.py, tshark and 768 MB of free memory
@@ -102,10 +102,15 @@ tshark -X lua_script:"$lua" -r "$tmp/cap.pcapng" -Y dfly.ctrl 2>/dev/null | grep
 ok "dpdk-dumpcap: $n frames of net_memif0, every one decoded as DFLY"
 
 # 4. telemetry
-printf '/ethdev/list\n/dfly/routers\n' | timeout 10 dpdk-telemetry.py -f "${name}p0" >"$tmp/tel" 2>&1
+printf '/\n/ethdev/list\n/dfly/routers\n/dfly/port,0,2\n' |
+	timeout 10 dpdk-telemetry.py -f "${name}p0" >"$tmp/tel" 2>&1
 grep -q '"/ethdev/list": \[0, 1\]' "$tmp/tel" && grep -q '"/dfly/routers": \[0, 1\]' "$tmp/tel" ||
 	{ cat "$tmp/tel"; fail "dpdk-telemetry.py: /ethdev/list or /dfly/routers"; }
-ok "dpdk-telemetry.py: ethdevs 0, 1 and routers 0, 1 of process 0"
+for c in /ethdev/stats /ethdev/xstats /dfly/router /dfly/port /dfly/routers; do
+	grep -q "\"$c\"" "$tmp/tel" || { cat "$tmp/tel"; fail "telemetry does not list $c"; }
+done
+grep -q '"/dfly/port": {' "$tmp/tel" || { cat "$tmp/tel"; fail "/dfly/port,0,2 answered nothing"; }
+ok "dpdk-telemetry.py: lists /ethdev/* and /dfly/*; ethdevs 0, 1, routers 0, 1, router 0 port 2"
 
 # 5. down gives everything back
 "$dfly" testbed down --dir "$dir" >"$tmp/down.log" 2>&1 || { cat "$tmp/down.log"; fail "dfly testbed down"; }
