@@ -14,6 +14,8 @@ PKGS=(
     help2man                                       # man pages from --help (man/)
     iproute2 iperf3 iputils-ping                   # namespaces, TCP and ping for integration tests
     ethtool procps python3                         # veth offloads, sysctl, test helpers
+    qemu-system-x86 linux-image-amd64              # VMs as hosts over vhost-user (tests/integration/vm.sh)
+    busybox-static cpio kmod                       #   the guests' initramfs, built by the test
 )
 
 missing=()
