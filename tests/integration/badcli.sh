@@ -24,10 +24,11 @@ inst="b$(($$ % 100000))"
 cleanup() {
     rm -rf "$tmp"
     rm -f /dev/shm/dfly."$inst".r* 2>/dev/null
+    rm -rf /var/run/dpdk/"$inst"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-eal="--no-huge -m 256 --no-pci --no-shconf -l 0 --log-level=1"
+eal="--no-huge -m 256 --no-pci --no-shconf -l 0 --log-level=1 --file-prefix $inst"
 n=0
 bad=0
 ok() { n=$((n + 1)); echo "ok $n $1"; }

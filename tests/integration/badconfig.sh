@@ -18,11 +18,12 @@ cleanup() {
     rm -rf "$tmp"
     rm -f /dev/shm/dfly."$inst".r* 2>/dev/null
     ip link del dbctap0 2>/dev/null
+    rm -rf /var/run/dpdk/"$inst"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
-eal=(--no-huge -m 256 --no-pci --no-shconf -l 0 --log-level=1)
+eal=(--no-huge -m 256 --no-pci --no-shconf -l 0 --log-level=1 --file-prefix "$inst")
 hostsets=(--set packet.phit_bytes=64 --set buffers.local=64 --set buffers.output=64)
 
 cp "$src/configs/h1.cfg" "$tmp/net.cfg"

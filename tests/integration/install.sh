@@ -29,7 +29,7 @@ build=$(realpath "$build")
 src=$(realpath "$src")
 tmp=$(mktemp -d /tmp/dfly-install-XXXXXX)
 dest="$tmp/dest"
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" /var/run/dpdk/dflyin$$' EXIT
 trap 'exit 1' INT TERM
 errors=0
 fail() {
@@ -68,7 +68,7 @@ done
 "$dest$bindir/dfly" topo "$dest$configdir/h1.cfg" >"$tmp/topo" 2>&1 ||
     fail "dfly topo $configdir/h1.cfg: $(head -3 "$tmp/topo")"
 # the settings h1-netns.cfg says to run with (its hosts need 1514-byte frames)
-eal=(--no-huge -m 512 --no-pci --no-shconf -l 0 --log-level=error)
+eal=(--no-huge -m 512 --no-pci --no-shconf -l 0 --log-level=error --file-prefix "dflyin$$")
 sets=(--set packet.phit_bytes=64 --set buffers.local=64 --set buffers.output=64)
 for f in "$dest$configdir"/testbed/*.cfg; do
     "$dest$bindir/dfly-switch" "${eal[@]}" -- "$f" "${sets[@]}" --check >"$tmp/check" 2>&1 ||
