@@ -116,7 +116,8 @@ static void usage_sim(FILE *f)
 	usage_mechanisms(f);
 	fprintf(f,
 		"FlexVC for %s: vcs.flexvc. Patterns (traffic.pattern): un, adv+N, adv-N, advc,\n"
-		"perm, c1, c2, bursty-un (traffic.burst_length), mix (traffic.mix_un), and\n"
+		"perm, c1, c2, bursty-un (traffic.burst_length), mix (traffic.mix_un), adv-mix\n"
+		"(traffic.mix_offsets), and\n"
 		"the workloads run to completion: all-to-all (traffic.placement), halo3d\n"
 		"(traffic.halo.*: a 27-point stencil, proposal-defined) and graph500 "
 		"(traffic.graph500.*:\n"
