@@ -408,6 +408,11 @@ static const struct nc_setting nc_settings[] = {
 	NC_B("sim.batch", batch, true,
 	     "step each router over the links' lookahead (their smallest latency) in one go, "
 	     "while its state is in cache (same results)"),
+	NC_B("sim.lia_remote", lia_remote, false,
+	     "measure LIA's remote counters R_k (spec 6.4) over the measurement window, whatever "
+	     "the mechanism (the firmware counts; where LIA does not run it decides nothing): "
+	     "dfly sim reports their mean over routers, --counters per router, in packets per "
+	     "routing.lia.window cycles (x packet.phits for phits)"),
 };
 /* clang-format on */
 
@@ -2357,6 +2362,7 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 		fp->lia.t_level[i] = (int32_t)lround(cfg->lia_t[i]);
 	fp->lia.pkt_phits = cfg->pkt_phits;
 	fp->lia.update = cfg->lia_update;
+	fp->lia.observe = cfg->lia_remote;
 	fp->lia.acor_window = cfg->acor_window;
 	fp->lia.it1 = cfg->acor_it1;
 	fp->lia.it2 = cfg->acor_it2;

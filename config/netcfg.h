@@ -255,6 +255,9 @@ struct dfly_netcfg {
 			    and the sim tests overrides it: their front-ends set it here) */
 	bool batch;        /**< sim.batch: one thread steps each router several cycles in a row
 			    (up to the smallest link latency), the same results; default true */
+	bool lia_remote;   /**< sim.lia_remote: the firmware keeps LIA's remote counters R_k
+			    whatever the mechanism, and dfly sim reports their mean over the
+			    measurement window (packets per routing.lia.window); default false */
 };
 
 /** Longest error message dfly_netcfg_load() writes. */
