@@ -95,10 +95,12 @@ static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 static const char *const nc_g5coef_names[] = {"thesis", "fogsim", NULL};
 
-static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern, nc_parse_cap_file,
-    nc_parse_cap_points, nc_parse_cap_routers, nc_parse_cap_ports;
-static nc_print_fn nc_print_mechanism, nc_print_path_a, nc_print_pattern, nc_print_cap_file,
-    nc_print_cap_points, nc_print_cap_routers, nc_print_cap_ports;
+static nc_parse_fn nc_parse_mechanism, nc_parse_path_a, nc_parse_pattern, nc_parse_mix_offsets,
+    nc_parse_cap_file, nc_parse_cap_points, nc_parse_cap_routers, nc_parse_cap_ports;
+static void nc_print_pattern_offsets(const struct dfly_netcfg *cfg, const char *sep, char *buf,
+				     size_t len);
+static nc_print_fn nc_print_mechanism, nc_print_path_a, nc_print_pattern, nc_print_mix_offsets,
+    nc_print_cap_file, nc_print_cap_points, nc_print_cap_routers, nc_print_cap_ports;
 
 /* One setting per line reads best as a table. */
 /* clang-format off */
@@ -321,12 +323,15 @@ static const struct nc_setting nc_settings[] = {
 
 	NC_G("traffic"),
 	NC_S("traffic.pattern", false, "un", pattern,
-	     "un | adv+N | adv-N | advc | perm | c1 | c2 | bursty-un | mix | all-to-all"),
+	     "un | adv+N | adv-N | advc | perm | c1 | c2 | bursty-un | mix | adv-mix | all-to-all"),
 	NC_D("traffic.load", load, 0.1, 0.0, 1.0, "phits/(node*cycle)"),
 	NC_D("traffic.burst_length", burst_len, 5.0, 1.0, 10000.0,
 	     "bursty-un: B, mean packets per burst to one destination (thesis 5.3: 5)"),
 	NC_D("traffic.mix_un", mix_un, 0.5, 0.0, 1.0,
 	     "mix: probability that a packet is UN, else ADV+1 (spec 7.2 gives none)"),
+	NC_S("traffic.mix_offsets", false, "", mix_offsets,
+	     "adv-mix: the group offsets N of ADV+N, e.g. \"+2,+4\" (LIA 6.1.2); each packet "
+	     "draws one of them uniformly (A-7.2: per packet), then a uniform node of that group"),
 	NC_ED("traffic.placement", placement, nc_place_names, 2,
 	     "workloads: tasks on nodes consecutive (task i on node i) | random | default "
 	     "(all-to-all consecutive, spec 7.6; halo3d random, spec 7.8; graph500 "
@@ -403,6 +408,11 @@ static const struct nc_setting nc_settings[] = {
 	NC_B("sim.batch", batch, true,
 	     "step each router over the links' lookahead (their smallest latency) in one go, "
 	     "while its state is in cache (same results)"),
+	NC_B("sim.lia_remote", lia_remote, false,
+	     "measure LIA's remote counters R_k (spec 6.4) over the measurement window, whatever "
+	     "the mechanism (the firmware counts; where LIA does not run it decides nothing): "
+	     "dfly sim reports their mean over routers, --counters per router, in packets per "
+	     "routing.lia.window cycles (x packet.phits for phits)"),
 };
 /* clang-format on */
 
@@ -553,6 +563,14 @@ const char *dfly_pattern_name(const struct dfly_netcfg *cfg, char *buf, size_t l
 	case DFLY_PAT_MIX:
 		snprintf(buf, len, "mix");
 		break;
+	case DFLY_PAT_ADVMIX: {
+		/* "adv-mix+2+4": no comma, the name is a CSV field */
+		char offs[8 * DFLY_MIX_MAX_OFFSETS + 1];
+
+		nc_print_pattern_offsets(cfg, "", offs, sizeof(offs));
+		snprintf(buf, len, "adv-mix%s", offs);
+		break;
+	}
 	case DFLY_PAT_A2A:
 		snprintf(buf, len,
 			 dfly_netcfg_placement_random(cfg) ? "all-to-all-random" : "all-to-all");
@@ -615,12 +633,13 @@ static void nc_print_path_a(const struct dfly_netcfg *cfg, char *buf, size_t len
 
 static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
 {
-	static const char *const fixed[] = {"un",     "advc",      "perm", "c1",
-					    "c2",     "bursty-un", "mix",  "all-to-all",
-					    "halo3d", "graph500"};
+	static const char *const fixed[] = {"un",     "advc",      "perm",   "c1",
+					    "c2",     "bursty-un", "mix",    "all-to-all",
+					    "halo3d", "graph500",  "adv-mix"};
 	static const enum dfly_pattern fixed_pat[] = {
-	    DFLY_PAT_UN,     DFLY_PAT_ADVC, DFLY_PAT_PERM, DFLY_PAT_C1,   DFLY_PAT_C2,
-	    DFLY_PAT_BURSTY, DFLY_PAT_MIX,  DFLY_PAT_A2A,  DFLY_PAT_HALO, DFLY_PAT_G500};
+	    DFLY_PAT_UN,   DFLY_PAT_ADVC,   DFLY_PAT_PERM,  DFLY_PAT_C1,
+	    DFLY_PAT_C2,   DFLY_PAT_BURSTY, DFLY_PAT_MIX,   DFLY_PAT_A2A,
+	    DFLY_PAT_HALO, DFLY_PAT_G500,   DFLY_PAT_ADVMIX};
 
 	cfg->adv_offset = 0;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
@@ -651,9 +670,78 @@ static int nc_parse_pattern(struct dfly_netcfg *cfg, const char *val, char *msg,
 	}
 	snprintf(msg, len,
 		 "unknown pattern '%s' (expected one of: un, adv+N, adv-N, advc, perm, c1, c2, "
-		 "bursty-un, mix, all-to-all, halo3d, graph500)",
+		 "bursty-un, mix, adv-mix, all-to-all, halo3d, graph500)",
 		 val);
 	return -1;
+}
+
+static void nc_print_pattern_offsets(const struct dfly_netcfg *cfg, const char *sep, char *buf,
+				     size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < cfg->mix_noffs; i++) {
+		int n = snprintf(buf + used, len - used, "%s%+d", i ? sep : "", cfg->mix_offs[i]);
+
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+/* traffic.mix_offsets: "" or signed integers separated by commas ("+2,+4", "3, -9"). Which
+ * offsets a network can take (not 0 mod g, not twice the same group) is checked once g is known
+ * (nc_check). */
+static int nc_parse_mix_offsets(struct dfly_netcfg *cfg, const char *val, char *msg, size_t len)
+{
+	const char *p = val;
+
+	cfg->mix_noffs = 0;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\0')
+		return 0;
+	for (;;) {
+		char *end;
+		long n;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		errno = 0;
+		n = strtol(p, &end, 10);
+		if (end == p || !(isdigit((unsigned char)*p) || *p == '+' || *p == '-') ||
+		    errno != 0 || n > INT_MAX || n < -INT_MAX) {
+			snprintf(msg, len,
+				 "bad offset list '%s' (expected signed integers separated by "
+				 "commas, e.g. \"+2,+4\")",
+				 val);
+			return -1;
+		}
+		if (cfg->mix_noffs == DFLY_MIX_MAX_OFFSETS) {
+			snprintf(msg, len, "'%s' lists more than %u offsets (expected at most %u)",
+				 val, DFLY_MIX_MAX_OFFSETS, DFLY_MIX_MAX_OFFSETS);
+			return -1;
+		}
+		cfg->mix_offs[cfg->mix_noffs++] = (int)n;
+		p = end;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			return 0;
+		if (*p++ != ',') {
+			snprintf(msg, len,
+				 "bad offset list '%s' (expected signed integers separated by "
+				 "commas, e.g. \"+2,+4\")",
+				 val);
+			return -1;
+		}
+	}
+}
+
+static void nc_print_mix_offsets(const struct dfly_netcfg *cfg, char *buf, size_t len)
+{
+	nc_print_pattern_offsets(cfg, ",", buf, len);
 }
 
 int dfly_netcfg_parse_list(const char *s, uint32_t max, uint8_t *map)
@@ -1824,6 +1912,28 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 		return nc_fail(c, "traffic.pattern", "c2's ADV+h needs h mod g != 0");
 	if (cfg->pattern == DFLY_PAT_MIX && g < 2)
 		return nc_fail(c, "traffic.pattern", "mix's ADV+1 needs g >= 2 groups");
+	if (cfg->pattern == DFLY_PAT_ADVMIX && cfg->mix_noffs == 0)
+		return nc_fail(c, "traffic.mix_offsets",
+			       "adv-mix needs at least one group offset (expected e.g. \"+2,+4\")");
+	/* checked whatever the pattern: a transient may switch to adv-mix later */
+	{
+		for (uint32_t i = 0; i < cfg->mix_noffs; i++) {
+			int64_t r = ((int64_t)cfg->mix_offs[i] % g + g) % g;
+
+			if (r == 0)
+				return nc_fail(c, "traffic.mix_offsets",
+					       "offset %+d sends its packets to their own group "
+					       "(expected N mod g != 0, g = %" PRIu32 ")",
+					       cfg->mix_offs[i], g);
+			for (uint32_t j = 0; j < i; j++)
+				if (((int64_t)cfg->mix_offs[j] % g + g) % g == r)
+					return nc_fail(
+					    c, "traffic.mix_offsets",
+					    "offsets %+d and %+d name the same group (expected "
+					    "distinct offsets mod g, g = %" PRIu32 ")",
+					    cfg->mix_offs[j], cfg->mix_offs[i], g);
+		}
+	}
 	return 0;
 }
 
@@ -2252,6 +2362,7 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 		fp->lia.t_level[i] = (int32_t)lround(cfg->lia_t[i]);
 	fp->lia.pkt_phits = cfg->pkt_phits;
 	fp->lia.update = cfg->lia_update;
+	fp->lia.observe = cfg->lia_remote;
 	fp->lia.acor_window = cfg->acor_window;
 	fp->lia.it1 = cfg->acor_it1;
 	fp->lia.it2 = cfg->acor_it2;

@@ -20,6 +20,9 @@
 #include "dfly/regs.h"
 #include "dfly/topo.h"
 
+/** Most group offsets traffic.mix_offsets (the adv-mix pattern) lists. */
+#define DFLY_MIX_MAX_OFFSETS 8
+
 /** Spatial traffic patterns (spec §7.2). */
 enum dfly_pattern {
 	DFLY_PAT_UN = 0, /**< "un": uniform over all other nodes */
@@ -33,6 +36,8 @@ enum dfly_pattern {
 	DFLY_PAT_A2A,    /**< "all-to-all": linear shift to completion (spec 7.6), a workload */
 	DFLY_PAT_HALO,   /**< "halo3d": 27-point stencil iterations (spec 7.8), a workload */
 	DFLY_PAT_G500,   /**< "graph500": the BFS's synthetic model (spec 7.7), a workload */
+	DFLY_PAT_ADVMIX, /**< "adv-mix": an even mix of ADV+N over traffic.mix_offsets, per packet
+			  */
 	DFLY_PAT_COUNT
 };
 
@@ -207,11 +212,13 @@ struct dfly_netcfg {
 	uint32_t fail_age;    /**< routing.failover.age: periods before a silent row clears (4) */
 
 	/* traffic.* */
-	enum dfly_pattern pattern; /**< traffic.pattern: "un" (default) | "adv+N" | ... */
-	int adv_offset;            /**< N of adv+N / adv-N; 1 for mix (its ADV+1) */
-	double burst_len;          /**< traffic.burst_length: bursty-un's B, packets */
-	double mix_un;             /**< traffic.mix_un: mix's share of UN packets */
-	bool reqrep;               /**< traffic.reqrep: request-reply (spec 7.5) */
+	enum dfly_pattern pattern;          /**< traffic.pattern: "un" (default) | "adv+N" | ... */
+	int adv_offset;                     /**< N of adv+N / adv-N; 1 for mix (its ADV+1) */
+	double burst_len;                   /**< traffic.burst_length: bursty-un's B, packets */
+	double mix_un;                      /**< traffic.mix_un: mix's share of UN packets */
+	int mix_offs[DFLY_MIX_MAX_OFFSETS]; /**< traffic.mix_offsets: adv-mix's group offsets */
+	uint32_t mix_noffs;                 /**< how many (0: none given) */
+	bool reqrep;                        /**< traffic.reqrep: request-reply (spec 7.5) */
 	int placement; /**< traffic.placement: 0 consecutive, 1 random, 2 default (the workload's:
 			    all-to-all and graph500 consecutive, halo3d random;
 			  dfly_netcfg_placement_random())
@@ -248,6 +255,9 @@ struct dfly_netcfg {
 			    and the sim tests overrides it: their front-ends set it here) */
 	bool batch;        /**< sim.batch: one thread steps each router several cycles in a row
 			    (up to the smallest link latency), the same results; default true */
+	bool lia_remote;   /**< sim.lia_remote: the firmware keeps LIA's remote counters R_k
+			    whatever the mechanism, and dfly sim reports their mean over the
+			    measurement window (packets per routing.lia.window); default false */
 };
 
 /** Longest error message dfly_netcfg_load() writes. */

@@ -20,6 +20,8 @@ struct lia {
 	uint32_t *snap;          /* [nsnap][g] */
 	uint32_t *E;             /* [g] extended counters, hundredths */
 	uint64_t *R;             /* [2h+1] remote counters R', index k + h */
+	uint64_t *rsum;          /* [2h+1] running totals of R' over recomputations */
+	uint64_t nsum;           /* recomputations summed into rsum */
 	struct dfly_tbl_lia tbl; /* what the tables should hold */
 	int32_t *t;              /* [g] T per group, phits */
 	bool dirty_lia, dirty_ugal;
@@ -148,8 +150,9 @@ struct lia *lia_create(const struct dfly_topo *topo, uint32_t router, struct dfl
 	l->snap = calloc((size_t)l->nsnap * topo->g, sizeof(*l->snap));
 	l->E = calloc(topo->g, sizeof(*l->E));
 	l->R = calloc(2 * topo->h + 1, sizeof(*l->R));
+	l->rsum = calloc(2 * topo->h + 1, sizeof(*l->rsum));
 	l->t = calloc(topo->g, sizeof(*l->t));
-	if (l->snap == NULL || l->E == NULL || l->R == NULL || l->t == NULL) {
+	if (l->snap == NULL || l->E == NULL || l->R == NULL || l->rsum == NULL || l->t == NULL) {
 		lia_destroy(l);
 		errno = ENOMEM;
 		return NULL;
@@ -165,6 +168,7 @@ void lia_destroy(struct lia *l)
 	free(l->snap);
 	free(l->E);
 	free(l->R);
+	free(l->rsum);
 	free(l->t);
 	free(l);
 }
@@ -196,11 +200,18 @@ static void recompute(struct lia *l)
 
 		l->E[D] = (uint32_t)(e > UINT32_MAX ? UINT32_MAX : e);
 	}
+	if (!l->par.tpr || l->par.observe) {
+		for (int32_t k = -h; k <= h; k++) {
+			l->R[k + h] = k == 0 ? 0 : lia_remote(t, l->group, l->E, k);
+			l->rsum[k + h] += l->R[k + h];
+		}
+		l->nsum++;
+	}
+	if (!l->par.enabled)
+		return; /* observe only: the counters, no decisions */
 	if (!l->par.tpr) {
 		bool l1;
 
-		for (int32_t k = -h; k <= h; k++)
-			l->R[k + h] = k == 0 ? 0 : lia_remote(t, l->group, l->E, k);
 		l1 = lia_use_l1(t, l->router, l->E, gpsth, l->par.sgc);
 		if (l1 != (bool)l->tbl.use_l1) {
 			l->tbl.use_l1 = l1;
@@ -267,7 +278,7 @@ void lia_tick(struct lia *l, uint64_t now)
 {
 	const struct dfly_topo *t = l->topo;
 
-	if (l->par.enabled) {
+	if (l->par.enabled || l->par.observe) {
 		if (now % l->par.bucket == 0) {
 			/* the slot of the oldest snapshot takes the totals at this bucket start */
 			uint32_t *s = l->snap + (size_t)l->oldest * t->g;
@@ -291,7 +302,8 @@ void lia_tick(struct lia *l, uint64_t now)
 			l->st.acor_changes++;
 		}
 	}
-	publish(l);
+	if (l->par.enabled || l->par.acor)
+		publish(l); /* observe alone publishes nothing */
 }
 
 const struct lia_stats *lia_stats(const struct lia *l)
@@ -309,13 +321,19 @@ const uint64_t *lia_R(const struct lia *l)
 	return l->R;
 }
 
+const uint64_t *lia_R_sums(const struct lia *l, uint64_t *n)
+{
+	*n = l->nsum;
+	return l->rsum;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The firmware's view: a struct fw_mech (fw_mech.h) for the LIA, TPR and ACOR machines
  */
 
 static bool lia_fw_wanted(const struct fw_params *par)
 {
-	return par->lia.enabled || par->lia.acor;
+	return par->lia.enabled || par->lia.acor || par->lia.observe;
 }
 
 static void *lia_fw_init(struct fw *fw)

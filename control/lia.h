@@ -49,6 +49,10 @@ struct lia_params {
 	bool acor;          /**< run ACOR (PB-ACOR's Path-A length per router) */
 	uint32_t acor_window;        /**< HI, cycles (500) */
 	uint32_t it1, it2, dt1, dt2; /**< ACOR thresholds per window (15, 50, 5, 15) */
+	/** Observe (sim.lia_remote): run the window and the counters E and R' whatever the
+	 *  mechanism, for lia_R_sums(). Without LIA or TPR running, nothing else: no level, L1 or
+	 *  L2 decision and no table is published (the ASIC's own decisions are untouched). */
+	bool observe;
 };
 
 /** Defaults of spec §6.9 (machines off). */
@@ -105,5 +109,14 @@ const struct lia_stats *lia_stats(const struct lia *l);
 /** Read-only views for tests: E (hundredths) per group, R' indexed by k + h. */
 const uint32_t *lia_E(const struct lia *l);
 const uint64_t *lia_R(const struct lia *l);
+
+/**
+ * Running totals of R' (index k + h, R'_k = 100·h·R_k, R_k in packets per window) summed over
+ * every recomputation since lia_create(), and in @p n how many recomputations there were (one
+ * every `update` cycles). Two readings a and b give the mean of R_k between them:
+ * (sum_b − sum_a) / ((n_b − n_a) · 100·h) packets per window; × packet.phits for phits.
+ * Kept whenever the remote counters are computed (LIA, or observe).
+ */
+const uint64_t *lia_R_sums(const struct lia *l, uint64_t *n);
 
 #endif /* DFLY_LIA_H */

@@ -86,6 +86,11 @@ struct dfly_fabric {
 	/* measurement window (open: edge.measuring) */
 	uint64_t *inj_at_start; /* per router: packets out of injection at window start */
 	uint64_t *inj_in_win;
+	/* sim.lia_remote (else NULL): per router, [2h+1] each, index k + h: the firmware's running
+	 * totals of R' and recomputations at the window's start, then R_k's mean over the window
+	 * in packets per routing.lia.window cycles (lia_R_sums()) */
+	uint64_t *lia_r0, *lia_n0;
+	double *lia_r;
 
 	bool tap_concurrent; /* the tap may be called from several threads at once */
 
@@ -643,6 +648,15 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	fab->inj_in_win = calloc(t->routers, sizeof(*fab->inj_in_win));
 	if (!fab->asics || !fab->links || !fab->inj_at_start || !fab->inj_in_win)
 		goto out_nomem;
+	if (cfg->lia_remote) {
+		size_t n = (size_t)t->routers * (2 * t->h + 1);
+
+		fab->lia_r0 = calloc(n, sizeof(*fab->lia_r0));
+		fab->lia_n0 = calloc(t->routers, sizeof(*fab->lia_n0));
+		fab->lia_r = calloc(n, sizeof(*fab->lia_r));
+		if (!fab->lia_r0 || !fab->lia_n0 || !fab->lia_r)
+			goto out_nomem;
+	}
 
 	for (uint32_t r = 0; r < t->routers; r++) {
 		struct dfly_regs *regs = fab->regs[r];
@@ -708,7 +722,9 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	}
 	if (dfly_gen_init(&fab->gen, t, cfg->pattern, cfg->adv_offset, request_load(cfg, cfg->load),
 			  cfg->pkt_phits, seed) < 0 ||
-	    dfly_gen_set_shape(&fab->gen, cfg->burst_len, cfg->mix_un) < 0) {
+	    dfly_gen_set_shape(&fab->gen, cfg->burst_len, cfg->mix_un) < 0 ||
+	    (cfg->mix_noffs > 0 &&
+	     dfly_gen_set_mix_offsets(&fab->gen, cfg->mix_offs, cfg->mix_noffs) < 0)) {
 		snprintf(err, errlen, "traffic: cannot set up the sources of %s", cfg->path);
 		errno = EINVAL;
 		goto out_err;
@@ -821,6 +837,9 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 	dfly_gen_fini(&fab->gen);
 	free(fab->inj_at_start);
 	free(fab->inj_in_win);
+	free(fab->lia_r0);
+	free(fab->lia_n0);
+	free(fab->lia_r);
 	dfly_topo_destroy(fab->topo);
 	free(fab);
 }
@@ -1336,6 +1355,56 @@ static int run_workload(struct dfly_fabric *fab, struct dfly_sim_result *res, bo
 	return 0;
 }
 
+/* sim.lia_remote: the firmware's running totals of R' at the start of the window. */
+static void lia_remote_start(struct dfly_fabric *fab)
+{
+	uint32_t nk = 2 * fab->topo->h + 1;
+
+	for (uint32_t r = 0; fab->lia_r != NULL && fab->fws != NULL && r < fab->topo->routers;
+	     r++) {
+		const struct lia *l = fab->fws[r] ? fw_lia(fab->fws[r]) : NULL;
+		const uint64_t *sum;
+
+		if (l == NULL)
+			continue;
+		sum = lia_R_sums(l, &fab->lia_n0[r]);
+		memcpy(fab->lia_r0 + (size_t)r * nk, sum, nk * sizeof(*sum));
+	}
+}
+
+/*
+ * sim.lia_remote: R_k's mean over the window's recomputations, per router (R' = 100·h·R_k,
+ * packets per window, spec §6.4's integer form) and its mean over the routers into @p res.
+ */
+static void lia_remote_end(struct dfly_fabric *fab, struct dfly_sim_result *res)
+{
+	uint32_t h = fab->topo->h, nk = 2 * h + 1, routers = 0;
+
+	for (uint32_t r = 0; fab->lia_r != NULL && fab->fws != NULL && r < fab->topo->routers;
+	     r++) {
+		const struct lia *l = fab->fws[r] ? fw_lia(fab->fws[r]) : NULL;
+		const uint64_t *sum;
+		uint64_t n;
+
+		if (l == NULL)
+			continue;
+		sum = lia_R_sums(l, &n);
+		if (n == fab->lia_n0[r])
+			continue;
+		for (uint32_t i = 0; i < nk; i++) {
+			double v = (double)(sum[i] - fab->lia_r0[(size_t)r * nk + i]) /
+				   ((double)(n - fab->lia_n0[r]) * 100.0 * h);
+
+			fab->lia_r[(size_t)r * nk + i] = v;
+			res->lia_r[i] += v;
+		}
+		routers++;
+	}
+	for (uint32_t i = 0; routers && i < nk; i++)
+		res->lia_r[i] /= routers;
+	res->lia_r_routers = routers;
+}
+
 int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool progress)
 {
 	const struct dfly_netcfg *cfg = &fab->cfg;
@@ -1360,6 +1429,7 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 			fab->edge.measuring = true;
 			for (uint32_t r = 0; r < fab->topo->routers; r++)
 				fab->inj_at_start[r] = router_injected(fab, r);
+			lia_remote_start(fab);
 		}
 		/* to the next multiple of 1024, the window's start or the end */
 		k = to_1024(fab, total - fab->now);
@@ -1377,6 +1447,8 @@ int dfly_fabric_run(struct dfly_fabric *fab, struct dfly_sim_result *res, bool p
 	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		fab->inj_in_win[r] = router_injected(fab, r) - fab->inj_at_start[r];
 	finish_stats(fab, res);
+	if (!dfly_netcfg_workload(cfg))
+		lia_remote_end(fab, res);
 	res->deadlock = rc != 0;
 
 	/* drain: stop the sources and let the network empty */
@@ -1448,6 +1520,12 @@ void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f)
 		if (fab->inj_in_win[r])
 			fprintf(f, "  sim.inj_window %llu\n",
 				(unsigned long long)fab->inj_in_win[r]);
+		/* sim.lia_remote: R_k's mean over the window, packets per routing.lia.window */
+		for (uint32_t i = 0; fab->lia_r != NULL && i < 2 * fab->topo->h + 1; i++)
+			if (i != fab->topo->h)
+				fprintf(f, "  sim.lia_remote.R%+d %.4f\n",
+					(int)i - (int)fab->topo->h,
+					fab->lia_r[(size_t)r * (2 * fab->topo->h + 1) + i]);
 	}
 }
 

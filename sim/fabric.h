@@ -69,6 +69,12 @@ struct dfly_sim_result {
 	char why[256];           /**< first invariant violation or watchdog report */
 	bool interrupted;        /**< ended early by dfly_fabric_opts.stop: no drain, no checks */
 	double wall_s;           /**< wall-clock seconds (not part of the deterministic output) */
+	/** sim.lia_remote: LIA's remote counters R_k (spec §6.4), index k + h (k = −h..h, R_0
+	 *  unused), each router's mean over the recomputations of the measurement window, then
+	 *  the mean over the lia_r_routers routers; packets per routing.lia.window cycles (the
+	 *  firmware's unit, spec §6.2 PROPOSAL, A-6.1: × packet.phits for LIA's phits) */
+	double lia_r[2 * DFLY_MAX_H + 1];
+	uint32_t lia_r_routers;
 };
 
 /**

@@ -62,6 +62,26 @@ int dfly_gen_set_pattern(struct dfly_gen *g, enum dfly_pattern pattern, int adv_
 	return pattern == DFLY_PAT_PERM ? make_derangement(g) : 0;
 }
 
+int dfly_gen_set_mix_offsets(struct dfly_gen *g, const int *offs, uint32_t n)
+{
+	int64_t ng = g->topo->g;
+	int red[DFLY_MIX_MAX_OFFSETS];
+
+	if (n == 0 || n > DFLY_MIX_MAX_OFFSETS || offs == NULL)
+		return -EINVAL;
+	for (uint32_t i = 0; i < n; i++) {
+		red[i] = (int)(((int64_t)offs[i] % ng + ng) % ng);
+		if (red[i] == 0)
+			return -EINVAL;
+		for (uint32_t j = 0; j < i; j++)
+			if (red[j] == red[i])
+				return -EINVAL;
+	}
+	memcpy(g->mix_offs, red, n * sizeof(*red));
+	g->mix_noffs = n;
+	return 0;
+}
+
 int dfly_gen_set_placement(struct dfly_gen *g, bool random)
 {
 	uint32_t N = g->topo->nodes;
@@ -262,6 +282,8 @@ int dfly_gen_init(struct dfly_gen *g, const struct dfly_topo *topo, enum dfly_pa
 		dfly_rng_seed(&g->node[n].rng, seed, n);
 	g->burst_len = DFLY_GEN_BURST_LEN;
 	g->p_mix_un = prob64(DFLY_GEN_MIX_UN);
+	g->mix_offs[0] = 1 % (int)topo->g;
+	g->mix_noffs = 1;
 	rc = dfly_gen_set_pattern(g, pattern, adv_offset);
 	if (rc < 0) {
 		dfly_gen_fini(g);
@@ -366,6 +388,13 @@ uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 		uint32_t Gd = (uint32_t)((G + off + t->g) % t->g);
 
 		return Gd * gsz + dfly_rng_below(&s->rng, gsz);
+	}
+	case DFLY_PAT_ADVMIX: {
+		/* one draw over (offset, node of the group): A-7.2's per-packet choice */
+		uint32_t k = dfly_rng_below(&s->rng, g->mix_noffs * gsz);
+		uint32_t Gd = (G + (uint32_t)g->mix_offs[k / gsz]) % t->g;
+
+		return Gd * gsz + k % gsz;
 	}
 	case DFLY_PAT_ADVC: {
 		/* the h groups following the source group: the groups of R_out for σ = −1 */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Synthetic traffic (spec §7): per-node Bernoulli sources and the spatial patterns UN, ADV+N,
- * ADVc, PERM, C1, C2 and the concurrent mix; Bursty-UN's ON/OFF sources (§7.3); the workloads
- * run to completion, all-to-all (§7.6) and Halo3D (§7.8). One module
- * serves the virtual-time fabric of `dfly sim` and the generator ports of dfly-switch
- * (DESIGN.md §5), so a generator node draws the same destinations in both.
+ * ADVc, PERM, C1, C2, the concurrent mix and the even mix of adversarial offsets (adv-mix);
+ * Bursty-UN's ON/OFF sources (§7.3); the workloads run to completion, all-to-all (§7.6) and Halo3D
+ * (§7.8). One module serves the virtual-time fabric of `dfly sim` and the generator ports of
+ * dfly-switch (DESIGN.md §5), so a generator node draws the same destinations in both.
  *
  * Each node has its own PRNG stream, seeded (seed, node): whether a node generates in a cycle
  * and where its packet goes depend only on the seed, the node and how many draws it made, never
@@ -57,7 +57,9 @@ struct dfly_gen {
 	double burst_len; /**< BURSTY: B, mean packets per burst (traffic.burst_length) */
 	uint64_t p_leave; /**< BURSTY: p_on→off = 1/B, · 2^64 (eq. 1.6) */
 	uint64_t p_enter; /**< BURSTY: p_off→on = P_ON/(B + P_ON·(1 − B)), · 2^64 (eq. 1.7) */
-	uint64_t p_mix_un;  /**< MIX: probability of a UN packet · 2^64 (traffic.mix_un) */
+	uint64_t p_mix_un; /**< MIX: probability of a UN packet · 2^64 (traffic.mix_un) */
+	int mix_offs[DFLY_MIX_MAX_OFFSETS]; /**< ADVMIX: the offsets, each reduced into [1, g) */
+	uint32_t mix_noffs;                 /**< ADVMIX: how many (dfly_gen_init(): 1, {+1}) */
 	uint32_t *a2a_node; /**< A2A, HALO: [task] the node running it (the placement) */
 	struct dfly_gen_node *node;
 	/* HALO (spec §7.8, proposal-defined): the process grid, the messages of an iteration */
@@ -94,6 +96,15 @@ int dfly_gen_set_pattern(struct dfly_gen *g, enum dfly_pattern pattern, int adv_
  * DFLY_GEN_MIX_UN. @return 0 or -EINVAL (out of range).
  */
 int dfly_gen_set_shape(struct dfly_gen *g, double burst_len, double mix_un);
+
+/**
+ * adv-mix's group offsets (LIA §6.1.2's mixes, e.g. {+2, +4}): a packet of node n in group G goes
+ * to a uniform node of group (G + N) mod g, N drawn uniformly among the @p n offsets @p offs, per
+ * packet (A-7.2); one draw picks both (uniform over offsets × nodes of a group), so every offset
+ * gets 1/n of the packets. dfly_gen_init() starts with {+1} (adv-mix = ADV+1). @return 0 or
+ * -EINVAL (n = 0, n > DFLY_MIX_MAX_OFFSETS, an offset ≡ 0 mod g, or two naming the same group).
+ */
+int dfly_gen_set_mix_offsets(struct dfly_gen *g, const int *offs, uint32_t n);
 
 /**
  * All-to-all's task placement (spec 7.6): task i on node i, or with @p random a uniform

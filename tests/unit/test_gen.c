@@ -19,6 +19,15 @@
  * the UN share estimated from the share f sent to G+1, (1 − f)/(1 − 32/1055), is 0.3 within
  * 0.01 (its standard deviation is 0.001); mix_un = 0 sends everything to G+1.
  *
+ * adv-mix (LIA §6.1.2's even mixes of adversarial offsets, per packet as A-7.2) on h4, seed 9, 200
+ * draws per node (211,200 packets): every destination is a node of G+N for one of the listed N
+ * ({+2,+4}, {+3,+9}, {-3,+9,+17}); each offset's share is 1/n within 0.005 (its standard deviation
+ * is sqrt(p(1-p)/211200) <= 0.0011, so the bound is > 4.5 of them); the node inside the group is
+ * uniform (chi-square of the 32 positions below 31 + 6·sqrt(62) per offset list). Refused: no
+ * offset, more than DFLY_MIX_MAX_OFFSETS, an offset ≡ 0 mod g, two naming the same group; and by
+ * the loader, with the file's line and the setting, an offset ≡ 0 mod g and adv-mix without
+ * offsets.
+ *
  * All-to-all (spec §7.6) on h4 (1056 nodes): each node fires exactly N − 1 times and reaches
  * every other node exactly once, in the linear-shift order of its task (consecutive: round j of
  * node i goes to (i + j) mod N); random placement is a permutation drawn from the seed (the
@@ -33,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <errno.h>
@@ -282,6 +292,156 @@ static void test_mix(void **state)
 	dfly_topo_destroy(t);
 }
 
+/* One adv-mix offset list on h4 (g = 33): the rule, the shares, the node inside the group. */
+static void adv_mix_case(const int *offs, uint32_t n)
+{
+	struct dfly_topo *t = h4();
+	struct dfly_gen g;
+	const uint32_t gsz = 32;
+	uint64_t per_off[DFLY_MIX_MAX_OFFSETS] = {0}, pos[32] = {0}, total = 0;
+	double chi = 0, e;
+
+	assert_int_equal(dfly_gen_init(&g, t, DFLY_PAT_ADVMIX, 0, 0.1, 8, 9), 0);
+	assert_int_equal(dfly_gen_set_mix_offsets(&g, offs, n), 0);
+	for (uint32_t v = 0; v < t->nodes; v++)
+		for (int i = 0; i < DRAWS; i++) {
+			uint32_t d = dfly_gen_pick_dst(&g, v), G = v / gsz, k;
+
+			assert_true(d < t->nodes);
+			for (k = 0; k < n; k++)
+				if (d / gsz == (uint32_t)(((int)G + offs[k] + 33 * 33) % 33))
+					break;
+			assert_true(k < n); /* a node of G+N for one of the offsets */
+			per_off[k]++;
+			pos[d % gsz]++;
+			total++;
+		}
+	printf("adv-mix seed 9, offsets");
+	for (uint32_t k = 0; k < n; k++)
+		printf(" %+d", offs[k]);
+	printf(":");
+	for (uint32_t k = 0; k < n; k++) {
+		double share = (double)per_off[k] / (double)total;
+
+		printf(" %.4f", share);
+		assert_true(fabs(share - 1.0 / n) < 0.005);
+	}
+	e = (double)total / gsz;
+	for (uint32_t i = 0; i < gsz; i++)
+		chi += ((double)pos[i] - e) * ((double)pos[i] - e) / e;
+	printf(" (shares of %" PRIu64 " packets); node in group chi-square %.1f (31 dof)\n", total,
+	       chi);
+	assert_true(chi < 31 + 6 * sqrt(62));
+	dfly_gen_fini(&g);
+	dfly_topo_destroy(t);
+}
+
+static void test_adv_mix(void **state)
+{
+	static const int m24[] = {2, 4}, m39[] = {3, 9}, m3[] = {-3, 9, 17};
+	static const int zero[] = {2, 33}, same[] = {2, -31}, many[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+	struct dfly_topo *t = h4();
+	struct dfly_gen g;
+
+	(void)state;
+	adv_mix_case(m24, 2);
+	adv_mix_case(m39, 2);
+	adv_mix_case(m3, 3);
+	assert_int_equal(dfly_gen_init(&g, t, DFLY_PAT_ADVMIX, 0, 0.1, 8, 9), 0);
+	assert_int_equal(g.mix_noffs, 1); /* {+1} until set */
+	assert_int_equal(dfly_gen_pick_dst(&g, 0) / 32, 1);
+	assert_int_equal(dfly_gen_set_mix_offsets(&g, m24, 0), -EINVAL);
+	assert_int_equal(dfly_gen_set_mix_offsets(&g, zero, 2), -EINVAL);
+	assert_int_equal(dfly_gen_set_mix_offsets(&g, same, 2), -EINVAL);
+	assert_int_equal(dfly_gen_set_mix_offsets(&g, many, 9), -EINVAL);
+	dfly_gen_fini(&g);
+	dfly_topo_destroy(t);
+}
+
+/* Load @p text (an h4 network, g = 33) with @p set; @return the loader's error ("" if none). */
+static void adv_mix_load(const char *text, const char *set, char *err, size_t len, char *path)
+{
+	struct dfly_netcfg cfg;
+	const char *sets[1] = {set};
+	FILE *f;
+	int fd;
+
+	snprintf(path, 64, "/tmp/dfly-gen-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	err[0] = '\0';
+	dfly_netcfg_load(&cfg, path, sets, set ? 1 : 0, err, len);
+	unlink(path);
+}
+
+static void test_adv_mix_loader(void **state)
+{
+	static const char net[] = "topology = { p = 4; a = 8; h = 4; };\n" /* 1 */
+				  "routing = { mechanism = \"min\"; };\n"  /* 2 */
+				  "traffic = {\n"                          /* 3 */
+				  "\tpattern = \"adv-mix\";\n"             /* 4 */
+				  "\tmix_offsets = \"+2, +33\";\n"         /* 5 */
+				  "};\n";                                  /* 6 */
+	static const char none[] = "topology = { p = 4; a = 8; h = 4; };\n"
+				   "routing = { mechanism = \"min\"; };\n"
+				   "traffic = {\n"
+				   "\tpattern = \"adv-mix\";\n"
+				   "};\n";
+	char err[DFLY_NETCFG_ERRLEN], want[DFLY_NETCFG_ERRLEN], path[64];
+	struct dfly_netcfg cfg;
+
+	(void)state;
+	adv_mix_load(net, NULL, err, sizeof(err), path);
+	snprintf(want, sizeof(want),
+		 "%s:5: traffic.mix_offsets: offset +33 sends its packets to their own group "
+		 "(expected N mod g != 0, g = 33)",
+		 path);
+	assert_string_equal(err, want);
+	adv_mix_load(net, "traffic.mix_offsets=-66,+1", err, sizeof(err), path);
+	assert_string_equal(err, "--set traffic.mix_offsets=-66,+1: traffic.mix_offsets: offset "
+				 "-66 sends its packets to their own group (expected N mod g != "
+				 "0, g = 33)");
+	adv_mix_load(net, "traffic.mix_offsets=+2,x", err, sizeof(err), path);
+	assert_string_equal(err, "--set traffic.mix_offsets=+2,x: traffic.mix_offsets: bad offset "
+				 "list '+2,x' (expected signed integers separated by commas, e.g. "
+				 "\"+2,+4\")");
+	adv_mix_load(none, NULL, err, sizeof(err), path);
+	snprintf(want, sizeof(want),
+		 "%s:3: traffic.mix_offsets: adv-mix needs at least one group offset (expected "
+		 "e.g. \"+2,+4\")",
+		 path);
+	assert_string_equal(err, want);
+	/* accepted: the offsets reach the configuration, and the pattern's name lists them */
+	adv_mix_load(net, "traffic.mix_offsets=+2,-4", err, sizeof(err), path);
+	assert_string_equal(err, "");
+	{
+		FILE *f;
+		int fd;
+
+		snprintf(path, sizeof(path), "/tmp/dfly-gen-XXXXXX");
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		f = fdopen(fd, "w");
+		assert_non_null(f);
+		fputs(none, f);
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(
+		    dfly_netcfg_load(&cfg, path, (const char *const[]){"traffic.mix_offsets=+2,-4"},
+				     1, err, sizeof(err)),
+		    0);
+		unlink(path);
+	}
+	assert_int_equal(cfg.pattern, DFLY_PAT_ADVMIX);
+	assert_int_equal(cfg.mix_noffs, 2);
+	assert_int_equal(cfg.mix_offs[0], 2);
+	assert_int_equal(cfg.mix_offs[1], -4);
+	assert_string_equal(dfly_pattern_name(&cfg, err, sizeof(err)), "adv-mix+2-4");
+}
+
 static void a2a_cover(struct dfly_gen *g, bool consecutive)
 {
 	uint32_t N = g->topo->nodes;
@@ -403,6 +563,8 @@ int main(void)
 	    cmocka_unit_test(test_bursty),
 	    cmocka_unit_test(test_bursty_args),
 	    cmocka_unit_test(test_mix),
+	    cmocka_unit_test(test_adv_mix),
+	    cmocka_unit_test(test_adv_mix_loader),
 	    cmocka_unit_test(test_all_to_all),
 	    cmocka_unit_test(test_halo3d),
 	};

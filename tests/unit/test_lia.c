@@ -10,7 +10,9 @@
  *  - the integer form equal to the real form on random counters;
  *  - the machine on a register file: the window of the running totals (B = 1 and B = 10),
  *    E = 100·inj + w100·stor, the tables it publishes, TPR ignoring the stored packets, ACOR's
- *    levels.
+ *    levels;
+ *  - observe (sim.lia_remote) without LIA: E and R' computed, their running totals over the
+ *    recomputations exact (lia_R_sums()), no table published.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -445,6 +447,42 @@ static void test_tables(void **state)
 	rig_fini(&r);
 }
 
+/* Observe without LIA running: the counters and their running totals, no table published. */
+static void test_observe(void **state)
+{
+	struct lia_params p;
+	struct rig r;
+	uint64_t n, want = 0;
+	const uint64_t *sum;
+
+	(void)state;
+	lia_params_init(&p);
+	p.observe = true; /* enabled stays false: val, say */
+	p.window = 20;
+	p.bucket = 1;
+	rig_init(&r, &p, 1); /* router 1, group 0; h = 2 */
+	for (uint64_t c = 0; c < 50; c++) {
+		if (c == 10 || c == 12)
+			r.regs->mech.lia_injected[2]++; /* offset +2: R_1 weight 2 */
+		if (c == 11)
+			r.regs->mech.lia_injected[3]++; /* offset +3: R_1 weight 1, R_2 weight 1 */
+		lia_tick(r.l, c);
+		/* R'_1 = 100·(2·inj_2 + 1·inj_3) while each is in its 20-cycle window */
+		want +=
+		    100 * (2 * ((c >= 10 && c < 30) + (c >= 12 && c < 32)) + (c >= 11 && c < 31));
+	}
+	sum = lia_R_sums(r.l, &n);
+	assert_int_equal(n, 50);
+	assert_int_equal(sum[2 + 1], want);
+	assert_int_equal(sum[2 + 1], 100 * (2 * 20 + 2 * 20 + 20));
+	/* R_2 (offsets 3..5, weights 1, 2, 1): inj_3 with weight 1 */
+	assert_int_equal(sum[2 + 2], 100 * 20);
+	assert_int_equal(sum[2 - 1] + sum[2 - 2], 0);
+	assert_int_equal(dfly_regs_tbl_gen(r.regs, DFLY_TBL_LIA), 0);
+	assert_int_equal(dfly_regs_tbl_gen(r.regs, DFLY_TBL_UGAL), 0);
+	rig_fini(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +492,7 @@ int main(void)
 	    cmocka_unit_test(test_levels),         cmocka_unit_test(test_integer_equals_real),
 	    cmocka_unit_test(test_acor),           cmocka_unit_test(test_window_exact),
 	    cmocka_unit_test(test_window_buckets), cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_observe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -411,10 +411,11 @@ static void test_mechanism(void **state)
 static void test_pattern(void **state)
 {
 	(void)state;
-	expect_error(BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
-		     "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all, halo3d, "
-		     "graph500)");
+	expect_error(
+	    BASE "traffic = {\n\tpattern = \"zipf\";\n};\n", NULL, 0, -EINVAL,
+	    "FILE:10: traffic.pattern: unknown pattern 'zipf' (expected one of: un, "
+	    "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, adv-mix, all-to-all, halo3d, "
+	    "graph500)");
 	/* graph500: at most the network's nodes, at least 2; its coefficient sets by name */
 	expect_error(BASE "traffic = {\n\tpattern = \"graph500\";\n};\n",
 		     (const char *const[]){"traffic.graph500.processes=73"}, 1, -EINVAL,
@@ -444,10 +445,11 @@ static void test_pattern(void **state)
 	expect_error(BASE "traffic = {\n\tpattern = \"adv+\";\n};\n", NULL, 0, -EINVAL,
 		     "FILE:10: traffic.pattern: bad pattern 'adv+' (expected adv+N or adv-N with "
 		     "an integer N)");
-	expect_error(BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
-		     "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
-		     "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, all-to-all, halo3d, "
-		     "graph500)");
+	expect_error(
+	    BASE "traffic = {\n\tpattern = \"adv1\";\n};\n", NULL, 0, -EINVAL,
+	    "FILE:10: traffic.pattern: unknown pattern 'adv1' (expected one of: un, "
+	    "adv+N, adv-N, advc, perm, c1, c2, bursty-un, mix, adv-mix, all-to-all, halo3d, "
+	    "graph500)");
 }
 
 static void test_pattern_own_group(void **state)

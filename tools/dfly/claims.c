@@ -729,6 +729,39 @@ static int read_tr(const char *csv, const char *txt, struct cl_tr *t)
 }
 
 /*
+ * The remote counters of a "sim.lia_remote=true" point: the line of dfly sim's report (the
+ * point's .txt) "lia remote R_k, packets per HW-cycle window ...: R-6 x ... R+6 x", the mean
+ * over the routers and the window, averaged over the seeds. @return 0, -1 if not found.
+ */
+static int read_lia_remote(const char *txt, struct cl_sim *s)
+{
+	char line[1024];
+	int found = -1;
+	FILE *f = fopen(txt, "r");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		char *c = strstr(line, "lia remote R_k");
+
+		if (c == NULL || (c = strchr(c, ':')) == NULL)
+			continue;
+		for (c++; *c;) {
+			int k, used = 0;
+			double v;
+
+			if (sscanf(c, " R%d %lf%n", &k, &v, &used) != 2 || used == 0)
+				break;
+			if (k >= -CL_MAX_H && k <= CL_MAX_H)
+				s->lia_r[k + CL_MAX_H] = v;
+			c += used;
+			found = 0;
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
+/*
  * The control-frame rate of a "#counters" point: from NAME.ctrl, or computed from the counter
  * dump NAME.counters and kept in NAME.ctrl (a dump of CFG-T is megabytes: the published results
  * keep only the figure). @return 0, -1 if neither is readable.
@@ -792,7 +825,8 @@ static void pt_load(struct cl_point *p)
 		return;
 	}
 	if ((p->transient ? read_tr(csv, txt, &p->tr) : read_sim(csv, &p->sim)) != 0 ||
-	    (strstr(p->sets, "#counters") && pt_ctrl(p) != 0)) {
+	    (strstr(p->sets, "#counters") && pt_ctrl(p) != 0) ||
+	    (strstr(p->sets, "sim.lia_remote=true") && read_lia_remote(txt, &p->sim) != 0)) {
 		fprintf(stderr, "dfly repro claims: %s: unreadable, run again\n", csv);
 		unlink(ok);
 		p->state = PT_PENDING;

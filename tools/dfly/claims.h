@@ -17,6 +17,9 @@
 #define CL_TOL_BOUND  0.10 /* analytical bounds and quoted figures: +-10 % relative */
 #define CL_TOL_FACTOR 1.5  /* reaction times: within a factor of 1.5 */
 
+/** Largest h whose remote counters a point keeps (cl_sim.lia_r). */
+#define CL_MAX_H 16
+
 /** A network of the claims: the paper's configuration, letter T, L or I (spec §0.4). */
 struct cl_net {
 	char letter;         /**< 'T', 'L', 'I' */
@@ -39,6 +42,11 @@ struct cl_sim {
 	double completion;      /**< a workload's completion time, cycles (all-to-all); else 0 */
 	double ctrl_local_rate; /**< with "#counters" in the sets: control frames sent per local
 				     port per cycle, mean over routers and ports; else 0 */
+	/** with "sim.lia_remote=true" in the sets: LIA's remote counters R_k (spec §6.4), index
+	 *  k + CL_MAX_H (k = −h..h, R_0 unused), each the mean over the routers and the window of
+	 *  the firmware's counter, in packets per routing.lia.window cycles (dfly sim's report,
+	 *  averaged over the seeds); else 0 */
+	double lia_r[2 * CL_MAX_H + 1];
 	unsigned runs;
 	unsigned
 	    failed; /**< runs whose invariants column says FAILED (e.g. the watchdog's deadlock) */
@@ -77,7 +85,8 @@ const struct cl_net *cl_net(struct cl_ctx *x, char letter);
 /**
  * A steady point of `dfly sim`: network @p letter, @p mech, @p pattern, offered @p load, and
  * extra settings @p sets ("path=value;path=value", or NULL; the word "#counters" also writes and
- * reads the counters, see cl_sim.ctrl_local_rate; "#may-fail" accepts a run whose invariants
+ * reads the counters, see cl_sim.ctrl_local_rate; "sim.lia_remote=true" reads the remote
+ * counters, cl_sim.lia_r; "#may-fail" accepts a run whose invariants
  * fail, e.g. a deadlock the watchdog reports, as a result: see cl_sim.failed). NULL while planning,
  * or if the point has no result (the claim is then not-run).
  */

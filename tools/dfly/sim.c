@@ -116,7 +116,8 @@ static void usage_sim(FILE *f)
 	usage_mechanisms(f);
 	fprintf(f,
 		"FlexVC for %s: vcs.flexvc. Patterns (traffic.pattern): un, adv+N, adv-N, advc,\n"
-		"perm, c1, c2, bursty-un (traffic.burst_length), mix (traffic.mix_un), and\n"
+		"perm, c1, c2, bursty-un (traffic.burst_length), mix (traffic.mix_un), adv-mix\n"
+		"(traffic.mix_offsets), and\n"
 		"the workloads run to completion: all-to-all (traffic.placement), halo3d\n"
 		"(traffic.halo.*: a 27-point stencil, proposal-defined) and graph500 "
 		"(traffic.graph500.*:\n"
@@ -680,6 +681,17 @@ static void sim_report_point(const struct dfly_netcfg *cfg, const char *patname,
 			printf(" %llu", (unsigned long long)acc->g5_level_msgs[i]);
 		printf("\n");
 	}
+	if (cfg->lia_remote && acc->lia_r_routers > 0) {
+		/* LIA's remote counters: the firmware keeps packets (spec §6.2 PROPOSAL, A-6.1) */
+		printf(
+		    "      lia remote R_k, packets per %u-cycle window (x %u = phits), mean over "
+		    "%u routers and the window:",
+		    cfg->lia_window, cfg->pkt_phits, acc->lia_r_routers);
+		for (uint32_t i = 0; i < 2 * cfg->h + 1; i++)
+			if (i != cfg->h)
+				printf(" R%+d %.3f", (int)i - (int)cfg->h, acc->lia_r[i] / n);
+		printf("\n");
+	}
 	if (cfg->reqrep)
 		printf("      of which requests %.4f, replies %.4f (reply latency %.1f)\n",
 		       (acc->accepted - acc->accepted_rep) / n, acc->accepted_rep / n,
@@ -749,6 +761,9 @@ static int sim_point(const struct sim_args *a, struct sim_out *o, struct dfly_ne
 			acc.min_inj += r.min_inj;
 			acc.max_min += r.max_min;
 			acc.cov += r.cov;
+			for (int i = 0; i < 2 * DFLY_MAX_H + 1; i++)
+				acc.lia_r[i] += r.lia_r[i];
+			acc.lia_r_routers = r.lia_r_routers;
 			ok_runs++;
 		}
 		sim_report_point(cfg, patname, &acc, ok_runs);
