@@ -1310,16 +1310,17 @@ static void h44(struct cl_ctx *x)
 		 "traffic.reqrep=true;vcs.local=%u;vcs.global=%u;vcs.reply_local=%u;"
 		 "vcs.reply_global=%u;vcs.flexvc=jsq",
 		 tl + ml, tg + mg, ml, mg);
+	/* in the order they run: the in-transit points first, the slower PB references last */
 	const struct cl_sim *it_a = S(x, 'T', "olm", "adv+1", 1.0, it);
 	const struct cl_sim *itf_a = S(x, 'T', "olm", "adv+1", 1.0, fx);
-	const struct cl_sim *cta_a = S(x, 'T', "base", "adv+1", 1.0, fx);
-	const struct cl_sim *pb_a = S(x, 'T', "pb", "adv+1", 1.0, pb);
 	const struct cl_sim *itf_lo = S(x, 'T', "olm", "adv+1", 0.3, fx);
 	const struct cl_sim *cta_lo = S(x, 'T', "base", "adv+1", 0.3, fx);
-	const struct cl_sim *pb_lo = S(x, 'T', "pb", "adv+1", 0.3, pb);
+	const struct cl_sim *cta_a = S(x, 'T', "base", "adv+1", 1.0, fx);
 	const struct cl_sim *it_u = S(x, 'T', "olm", "un", 1.0, it);
-	const struct cl_sim *itf_u = S(x, 'T', "olm", "un", 1.0, fx);
 	const struct cl_sim *cta_u = S(x, 'T', "base", "un", 1.0, fx);
+	const struct cl_sim *itf_u = S(x, 'T', "olm", "un", 1.0, fx);
+	const struct cl_sim *pb_lo = S(x, 'T', "pb", "adv+1", 0.3, pb);
+	const struct cl_sim *pb_a = S(x, 'T', "pb", "adv+1", 1.0, pb);
 	const struct cl_sim *cta_b = S(x, 'T', "base", "bursty-un", 1.0, fx);
 	const struct cl_sim *pb_b = S(x, 'T', "pb", "bursty-un", 1.0, pb);
 
