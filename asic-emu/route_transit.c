@@ -22,6 +22,42 @@
  * paths are opportunistic with 3/2 VCs, the VCs this family needs without FlexVC too.
  */
 
+/* ---- request-reply (traffic.reqrep; spec §2.2, §2.4, §7.5; thesis §5.1.1, §5.2.2) ----
+ *
+ * Requests take the first VCs of each port, replies the last ones (knobs.reply_vc: where the
+ * reply class starts). Without FlexVC each class holds its own copy of the family's 3/2 path
+ * l0 l0 g1 l0 l2 g3 l4 ("considering protocol deadlock avoidance doubles the path length and
+ * the number of resources", thesis §5.1.1; spec §2.2's doubled path: 6/4), and a reply's hop
+ * takes its role's VC in the reply class (role_vc()). Deadlock freedom: within a class, OLM's
+ * argument (thesis §1.4.2.2.1): every opportunistic hop (S2, I1, D1) enters a buffer from which
+ * the escape l0 g1 l2 g3 l4 of the same class climbs to the destination; across the classes,
+ * a request never takes a reply VC and a reply never a request VC, so the request network
+ * depends on the reply network only through the destination's reply injection, and the reply
+ * network ends at the requester's node, which consumes it (the consumption assumption of
+ * Theorem 1, thesis §5.2.1): no cycle spans the two classes.
+ *
+ * With FlexVC (asic_flex_transit()) a request is placed on the escape sequence of the request
+ * class, a reply on the request class's sequence followed by the reply class's own (thesis
+ * §5.2.2: "reply packets can employ both reply and request VCs"); a reply class smaller than
+ * 3/2 is sized for minimal paths, its own part l g l (thesis §5.2.2-§5.2.3, Table 5.4: 3/2 +
+ * 2/1 = 5/3, in-transit paths opportunistic). Deadlock freedom is Theorem 2 (thesis §5.2.2):
+ * each class is deadlock-free by Theorem 1 on its subsequence; every reply path, opportunistic
+ * hops included, has an escape that climbs the concatenated sequence and ends in the reply
+ * class, since every in-transit path left after a hop is at most l g l g l (an NRG misroute,
+ * its mandatory global hop and the minimal l g l beyond), which fits request l g l g l + reply
+ * l g l from the end with its last three hops in the reply part.
+ */
+
+/* The VC of role @p r of the packet's class without FlexVC: the role map, shifted to the reply
+ * class for a reply (the same offset hop_vc() adds). */
+static inline uint32_t role_vc(const struct asic *as, const struct asic_pkt *pk, enum dfly_role r)
+{
+	const struct dfly_regs_knobs *k = &as->regs->knobs;
+	uint32_t kind = r == DFLY_ROLE_G1 || r == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL;
+
+	return k->vc_map[r] + ((pk->flags & ASIC_PKT_REPLY) ? k->reply_vc[kind] : 0);
+}
+
 /* The rest of the path after a local misroute in the source group (NRG): the mandatory global
  * hop at the next router (A-4.6), then at most the minimal l g l of the group it lands in. */
 static const uint8_t nrg_then[] = {DFLY_PORT_GLOBAL, DFLY_PORT_LOCAL, DFLY_PORT_GLOBAL,
@@ -106,7 +142,6 @@ static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_p
 			     uint32_t dst_group, uint32_t min_kind)
 {
 	const struct dfly_topo *t = as->topo;
-	const struct dfly_regs_knobs *k = &as->regs->knobs;
 	uint32_t c, rho = as->router % t->a;
 	uint64_t lc = 0;
 
@@ -114,10 +149,11 @@ static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_p
 		return UINT32_MAX;
 	if (min_kind != DFLY_PORT_GLOBAL && in_port >= t->p)
 		return UINT32_MAX; /* the link's own router moves it */
-	c = asic_fail_pick(as, pk, asic_fail_own_cands(as, dst_group), k->vc_map[DFLY_ROLE_G1]);
+	c = asic_fail_pick(as, pk, asic_fail_own_cands(as, dst_group),
+			   role_vc(as, pk, DFLY_ROLE_G1));
 	if (c != UINT32_MAX) {
 		pk->out_port = (uint8_t)c;
-		pk->out_vc = k->vc_map[DFLY_ROLE_G1];
+		pk->out_vc = (uint8_t)role_vc(as, pk, DFLY_ROLE_G1);
 		pk->pend_flags = ASIC_PKT_NONMIN;
 		pk->reason = in_port < t->p ? DFLY_ROUTE_FAIL_NONMIN : DFLY_ROUTE_FAIL_REROUTE;
 		return c;
@@ -139,11 +175,11 @@ static uint32_t failover_olm(struct asic *as, struct asic_pkt *pk, uint32_t in_p
 			}
 		}
 	}
-	c = asic_fail_pick(as, pk, lc, k->vc_map[DFLY_ROLE_S1]);
+	c = asic_fail_pick(as, pk, lc, role_vc(as, pk, DFLY_ROLE_S1));
 	if (c == UINT32_MAX)
 		return UINT32_MAX;
 	pk->out_port = (uint8_t)c;
-	pk->out_vc = k->vc_map[DFLY_ROLE_S1];
+	pk->out_vc = (uint8_t)role_vc(as, pk, DFLY_ROLE_S1);
 	pk->pend_flags = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL;
 	pk->reason = DFLY_ROUTE_FAIL_NONMIN;
 	return c;
@@ -425,7 +461,7 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 	if (pk->flags & ASIC_PKT_MANDATORY_GLOBAL) {
 		/* A-4.6: any of this router's global links that can take the packet now, uniform;
 		 * else wait on the minimal one if it is global, else on a fixed one */
-		uint32_t ok[DFLY_MAX_H], n = 0, vcg = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+		uint32_t ok[DFLY_MAX_H], n = 0, vcg = role_vc(as, pk, DFLY_ROLE_G1);
 
 		for (uint32_t q = 0; q < t->h; q++)
 			if (feasible_vcs(as, t->first_global + q,
@@ -463,7 +499,7 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 					cand |= 1ull << (t->first_global + q);
 			}
 			cand = draw_one(as, cand & ~(1ull << min_port), globals);
-			dp.role_vc = as->regs->knobs.vc_map[DFLY_ROLE_G1];
+			dp.role_vc = role_vc(as, pk, DFLY_ROLE_G1);
 			pend = ASIC_PKT_NONMIN;
 			why = ASIC_REASON_NONE; /* counted by the grant as INJ_GLOBAL_MISROUTE */
 			if (M == DFLY_MODE_ECTN) {
@@ -482,7 +518,7 @@ static ASIC_ALWAYS_INLINE void route_olm(struct asic *as, struct asic_pkt *pk, u
 			/* in transit in the source group: NRG, a local hop to another router whose
 			 * global link is then mandatory */
 			cand = draw_one(as, locals & ~(1ull << in_port), locals);
-			dp.role_vc = as->regs->knobs.vc_map[DFLY_ROLE_S2];
+			dp.role_vc = role_vc(as, pk, DFLY_ROLE_S2);
 			dp.then = nrg_then;
 			dp.nthen = sizeof(nrg_then);
 			pend = ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL;

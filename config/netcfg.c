@@ -342,7 +342,7 @@ static const struct nc_setting nc_settings[] = {
 	     "replies on the last half of the injection VCs (FOGSim's checkConsume)"),
 	NC_B("traffic.reqrep", reqrep, false,
 	     "request-reply (spec 7.5): requests of the pattern at half the load, each answered "
-	     "by a same-size reply on the reply VCs (MIN, VAL)"),
+	     "by a same-size reply on the reply VCs (every mechanism but par)"),
 	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest | dest-block"),
 	NC_G("traffic.halo"),
 	NC_I("traffic.halo.px", NC_U32, halo_dims[0], 0, 0, 65536,
@@ -1589,20 +1589,21 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 	if (cfg->reqrep) {
 		uint32_t rl, rg, min_l, min_g;
 		bool fx = cfg->flexvc != DFLY_FLEXVC_OFF;
+		char names[256];
 
 		dfly_mode_vc_needs(DFLY_MODE_MIN, false, &min_l, &min_g, NULL);
 		if (!dfly_mode_is(cfg->mode, DFLY_MODEF_REQREP))
-			return nc_fail(
-			    c, "traffic.reqrep",
-			    "request-reply is built for the oblivious and source-adaptive "
-			    "mechanisms (%s), not %s: in-transit routing's opportunistic hops "
-			    "under the VC classes are not built",
-			    dfly_mode_list(DFLY_MODEF_REQREP, roles, sizeof(roles)),
-			    dfly_mode_name(cfg->mode));
+			return nc_fail(c, "traffic.reqrep",
+				       "request-reply is built for %s, not %s: its hops are not "
+				       "placed in request and reply VC classes (spec 2.2, 7.5)",
+				       dfly_mode_list(DFLY_MODEF_REQREP, names, sizeof(names)),
+				       dfly_mode_name(cfg->mode));
 		dfly_netcfg_reply_vcs(cfg, &rl, &rg);
-		/* each class its own copy of the reference path (spec 2.2's doubled path); under
-		 * FlexVC the replies may also take the request VCs, so their class needs only the
-		 * minimal path's (spec 2.4, thesis Theorem 2: the thesis's 4/2 + 2/1) */
+		/* each class its own copy of the reference path (spec 2.2's doubled path: 2 x 3/2
+		 * = 6/4 in transit, OLM's opportunistic hops within their class); under FlexVC the
+		 * replies may also take the request VCs, so their class needs only the minimal
+		 * path's (spec 2.4, thesis Theorem 2: the thesis's 4/2 + 2/1, in transit 3/2 + 2/1
+		 * = 5/3, Table 5.4) */
 		if ((rc = nc_check_class(c, cfg, "local", cfg->vc_reply_local != 0, cfg->vc_local,
 					 rl, need_l, fx ? min_l : need_l)) != 0 ||
 		    (rc = nc_check_class(c, cfg, "global", cfg->vc_reply_global != 0,

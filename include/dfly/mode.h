@@ -84,9 +84,10 @@ enum dfly_fw_machine { DFLY_FOREACH_FW(DFLY__ENUM) DFLY_FW_COUNT };
 #define DFLY_MODEF_PATH_PER_PKT (1u << 7)
 /** Defined for t = 1 only. */
 #define DFLY_MODEF_T1 (1u << 8)
-/** Request-reply classes (traffic.reqrep, spec §7.5) are built for it: the oblivious and the
- *  source-adaptive modes with FlexVC built (not the in-transit ones: their opportunistic hops
- *  in the VC classes are not built) */
+/** Request-reply classes (traffic.reqrep, spec §7.5) are built for it: every mode with FlexVC
+ *  built (PAR has neither). A reply's hops take the reply class's copy of the mode's sequence;
+ *  under FlexVC they may also take the request VCs (thesis §5.2.2, Theorem 2); in transit the
+ *  opportunistic hops reuse an index within their packet's class (route_transit.c) */
 #define DFLY_MODEF_REQREP (1u << 9)
 
 /** The reference VC sequence a mode's paths climb (spec §2.2, §5.7). */
@@ -107,8 +108,8 @@ enum dfly_mode_vcs {
 /* oblivious and source-adaptive, with FlexVC and request-reply built */
 #define DFLY_MODEF__OFV (DFLY_MODEF_OBLIVIOUS | DFLY_MODEF_FLEXVC | DFLY_MODEF_REQREP)
 #define DFLY_MODEF__SFV (DFLY_MODEF_SOURCE | DFLY_MODEF_FLEXVC | DFLY_MODEF_REQREP)
-/* in transit, FlexVC built */
-#define DFLY_MODEF__TR  (DFLY_MODEF_IN_TRANSIT | DFLY_MODEF_FLEXVC)
+/* in transit, FlexVC and request-reply built */
+#define DFLY_MODEF__TR  (DFLY_MODEF_IN_TRANSIT | DFLY_MODEF_FLEXVC | DFLY_MODEF_REQREP)
 #define DFLY_MODEF__CC  (DFLY_MODEF__TR | DFLY_MODEF_CC)
 #define DFLY_FOREACH_MODE(X)                                                                       \
 	X(MIN, "min", DFLY_MODEF__OFV, DFLY_VCS_MIN, 0, 0, "oblivious minimal (spec 4.2)")        \

@@ -1455,6 +1455,267 @@ static void test_flexvc_transit_misroutes(void **state)
 	net_free(&n);
 }
 
+/*
+ * Request-reply in transit (traffic.reqrep; thesis §5.1.1, §5.2.2, Table 5.4, §5.3.4): requests
+ * on the first VCs of a port, replies on the last ones (knobs.reply_vc: where the reply class
+ * starts). p = 1, a = 4, h = 2 (g = 9), as the FlexVC probes above.
+ */
+
+/* The in-transit network with @p vl / @p vg VCs, the reply class from local VC @p rl and global
+ * VC @p rg, FlexVC @p sel; OLM (its trigger off while nothing is congested: minimal hops), or
+ * Hybrid with th_h = 0 and the any-candidate flag (every decision point misroutes to a candidate
+ * that can take the packet). */
+static void rr_net(struct net *n, enum dfly_route_mode mode, uint32_t vl, uint32_t vg, uint32_t rl,
+		   uint32_t rg, uint32_t sel)
+{
+	struct asic_params par = default_params(32);
+
+	par.vcs[DFLY_PORT_LOCAL] = vl;
+	par.vcs[DFLY_PORT_GLOBAL] = vg;
+	net_build(n, 1, 4, 2, &par, mode, map_olm);
+	for (uint32_t r = 0; r < n->topo->routers; r++) {
+		n->regs[r].knobs.flexvc = sel;
+		n->regs[r].knobs.olm_x_pct = 50;
+		n->regs[r].knobs.hyb_th = 0;
+		n->regs[r].knobs.hyb_any = 1;
+		n->regs[r].knobs.reply_vc[DFLY_PORT_LOCAL] = rl;
+		n->regs[r].knobs.reply_vc[DFLY_PORT_GLOBAL] = rg;
+	}
+}
+
+/* Every VC of output @p port of router @p r holds @p credits (UINT32_MAX: its capacity); the
+ * port has @p nvc VCs. */
+static void set_port_credits_n(struct net *n, uint32_t r, uint32_t port, uint32_t nvc,
+			       uint32_t credits)
+{
+	bool g = dfly_topo_port_kind(n->topo, port) == DFLY_PORT_GLOBAL;
+
+	for (uint32_t v = 0; v < nvc; v++)
+		asic_debug_set_credits(n->as[r], port, v,
+				       credits == UINT32_MAX ? (g ? 256 : 32) : (int32_t)credits);
+}
+
+/*
+ * Without FlexVC, 6/4 VCs: each class its own copy of l0 l0 g1 l0 l2 g3 l4 (thesis §5.1.1: the
+ * path doubled), the reply class from l3 and g2. A reply's hop takes its role's VC in the reply
+ * class, and its trigger and candidates read only the reply VCs: a request VC never stands in
+ * for a reply VC (the classes share no buffer, so no cycle spans them).
+ */
+static void test_reqrep_transit_classes(void **state)
+{
+	struct asic_pkt pk;
+	struct net n;
+	const struct dfly_topo *t;
+	uint32_t d, g0, g1, r, mp, c;
+
+	(void)state;
+	rr_net(&n, DFLY_MODE_OLM, 6, 4, 3, 2, DFLY_FLEXVC_OFF);
+	t = n.topo;
+	/* minimal hops: S1, G1, D2 at l0 g0 l2 for a request, l3 g2 l5 for a reply */
+	d = find_dst(t, 0, "gl");
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.out_vc, 0);
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(dfly_topo_port_kind(t, pk.out_port), DFLY_PORT_GLOBAL);
+	assert_int_equal(pk.out_vc, 2);
+	assert_int_equal(pk.vc_allow, 0);
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "lgl"), ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.out_vc, 3);
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "l"), 0, 0, 0);
+	assert_int_equal(pk.out_vc, 2);
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "l"), ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.out_vc, 5);
+
+	/* OLM's credit trigger on the reply's own VC: G2 of the minimal port blocked (250 of 256
+	 * phits), the other global port's G2 valid up to 125 phits (50 % of 97.66 %) */
+	g0 = asic_min_port(n.as[0], d);
+	g1 = g0 == t->first_global ? g0 + 1 : t->first_global;
+	asic_debug_set_credits(n.as[0], g0, 2, 6);
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.out_port, g0); /* a request: its G0 is free, not misrouted */
+	assert_int_equal(pk.out_vc, 0);
+	asic_debug_set_credits(n.as[0], g1, 2, 256 - 125);
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.out_port, g1);
+	assert_int_equal(pk.out_vc, 2);
+	assert_int_equal(pk.pend_flags, ASIC_PKT_NONMIN);
+	asic_debug_set_credits(n.as[0], g1, 2, 256 - 126); /* one phit more: invalid */
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.out_vc, 2);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_NO_CANDIDATE);
+	/* the candidate's reply VC unable to take the packet, its request VCs empty: no candidate
+	 * (a reply never takes a request VC without FlexVC) */
+	asic_debug_set_credits(n.as[0], g1, 2, 7);
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_NO_CANDIDATE);
+	/* ... and the minimal G0 blocked, its G2 free: a reply is not misrouted */
+	asic_debug_set_credits(n.as[0], g1, 2, 256);
+	asic_debug_set_credits(n.as[0], g0, 2, 256);
+	asic_debug_set_credits(n.as[0], g0, 0, 6);
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.out_port, g0);
+	assert_int_equal(pk.reason, ASIC_REASON_NONE);
+	asic_debug_set_credits(n.as[0], g0, 0, 256);
+
+	/* the mandatory global hop of a reply: G1's role in the reply class, G2 */
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY | ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL,
+		      0, t->first_local);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_MANDATORY_GLOBAL);
+	assert_int_equal(pk.out_vc, 2);
+	net_free(&n);
+
+	/* the local misroutes of a reply: S2 and I1 at l3 (index 0 of its class), D1 at l4 */
+	rr_net(&n, DFLY_MODE_HYBRID, 6, 4, 3, 2, DFLY_FLEXVC_OFF);
+	t = n.topo;
+	d = find_dst(t, 0, "gl");
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, t->first_local);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_SRC);
+	assert_int_equal(pk.out_vc, 3);
+	r = 4;
+	transit_probe(&n, r, &pk, find_dst(t, r, "lgl"), ASIC_PKT_REPLY | ASIC_PKT_NONMIN, 1,
+		      t->first_global);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_INTER);
+	assert_int_equal(pk.out_vc, 3);
+	d = find_dst(t, r, "l");
+	transit_probe(&n, r, &pk, d, ASIC_PKT_REPLY, 1, t->first_global);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_DST);
+	assert_int_equal(pk.out_vc, 4);
+	transit_probe(&n, r, &pk, d, 0, 1, t->first_global);
+	assert_int_equal(pk.out_vc, 1);
+	/* D1's reply VC L4 unable to take the packet on every candidate, their L1 empty: no
+	 * candidate, the reply waits on its minimal hop's L5 */
+	mp = asic_min_port(n.as[r], d);
+	for (c = t->first_local; c < t->first_global; c++)
+		if (c != mp)
+			asic_debug_set_credits(n.as[r], c, 4, 7);
+	transit_probe(&n, r, &pk, d, ASIC_PKT_REPLY, 1, t->first_global);
+	assert_int_equal(pk.out_port, mp);
+	assert_int_equal(pk.out_vc, 5);
+	net_free(&n);
+}
+
+/*
+ * FlexVC, 5/3 VCs: 3/2 requests + 2/1 replies (thesis Table 5.4: in-transit paths
+ * opportunistic). A request is placed on its class's escape sequence l0 g0 l1 g1 l2; a reply
+ * on that sequence followed by its class's own, sized for minimal paths: l0 g0 l1 g1 l2 l3 g2
+ * l4 (thesis §5.2.2). HIGHEST: vc_allow is the rule, out_vc the safe VC. A reply's minimal hops
+ * end in its class (its safe VCs l3 g2 l4) and may use every request VC before them; its
+ * misroutes reach down into the request VCs (thesis §5.2.2: "opportunistic reply hops in
+ * nonminimal paths can leverage lower-index request VCs"); a request never has a reply VC.
+ */
+static void test_reqrep_transit_flexvc(void **state)
+{
+	struct asic_pkt pk;
+	struct net n;
+	const struct dfly_topo *t;
+	uint32_t d, r, mp, c;
+
+	(void)state;
+	rr_net(&n, DFLY_MODE_OLM, 5, 3, 3, 2, DFLY_FLEXVC_HIGHEST);
+	t = n.topo;
+	/* safe hops. A reply's g l: g2 (G0-G2), l g l: l3 (L0-L3), l: l4 (any local) */
+	d = find_dst(t, 0, "gl");
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.vc_allow, 0x7);
+	assert_int_equal(pk.out_vc, 2);
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "lgl"), ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.vc_allow, 0xf);
+	assert_int_equal(pk.out_vc, 3);
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "l"), ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.vc_allow, 0x1f);
+	assert_int_equal(pk.out_vc, 4);
+	/* a request's: g1 (G0-G1), l1 (L0-L1), l2 (L0-L2): never a reply VC */
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "lgl"), 0, 0, 0);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	transit_probe(&n, 0, &pk, find_dst(t, 0, "l"), 0, 0, 0);
+	assert_int_equal(pk.vc_allow, 0x7);
+	assert_int_equal(pk.out_vc, 2);
+	/* the mandatory global hop of a reply: to another group (g, then l g l) at g1, G0-G1;
+	 * into the destination's group (g l) at g2 */
+	mp = asic_min_port(n.as[0], d);
+	c = mp == t->first_global ? mp + 1 : t->first_global;
+	set_port_credits_n(&n, 0, c, 3, 0);
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY | ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL,
+		      0, t->first_local);
+	assert_int_equal(pk.out_port, mp);
+	assert_int_equal(pk.vc_allow, 0x7);
+	assert_int_equal(pk.out_vc, 2);
+	set_port_credits_n(&n, 0, c, 3, UINT32_MAX);
+	set_port_credits_n(&n, 0, mp, 3, 0);
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY | ASIC_PKT_NONMIN | ASIC_PKT_MANDATORY_GLOBAL,
+		      0, t->first_local);
+	assert_int_equal(pk.out_port, c);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	set_port_credits_n(&n, 0, mp, 3, UINT32_MAX);
+	net_free(&n);
+
+	rr_net(&n, DFLY_MODE_HYBRID, 5, 3, 3, 2, DFLY_FLEXVC_HIGHEST);
+	t = n.topo;
+	/* CRG at injection: a global hop and a whole minimal path after it: the reply's g1,
+	 * G0-G1 (the request's: g0, G0 alone) */
+	d = find_dst(t, 0, "gl");
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, 0);
+	assert_int_equal(pk.pend_flags, ASIC_PKT_NONMIN);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	transit_probe(&n, 0, &pk, d, 0, 0, 0);
+	assert_int_equal(pk.vc_allow, 0x1);
+	assert_int_equal(pk.out_vc, 0);
+	/* NRG: the misroute, the mandatory global hop, then up to l g l: l1 for a reply (L0-L1),
+	 * l0 for a request. Its L0 and L1 unable to take the reply, L2-L4 empty: no candidate
+	 * (from L2 no escape climbs l g l g l to the reply class's end) */
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, t->first_local);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_SRC);
+	assert_int_equal(pk.vc_allow, 0x3);
+	assert_int_equal(pk.out_vc, 1);
+	transit_probe(&n, 0, &pk, d, 0, 0, t->first_local);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_SRC);
+	assert_int_equal(pk.vc_allow, 0x1);
+	mp = asic_min_port(n.as[0], d);
+	for (c = t->first_local; c < t->first_global; c++) {
+		asic_debug_set_credits(n.as[0], c, 0, 7);
+		asic_debug_set_credits(n.as[0], c, 1, 7);
+	}
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, t->first_local);
+	assert_int_equal(pk.out_port, mp);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_NO_CANDIDATE);
+	for (c = t->first_local; c < t->first_global; c++)
+		set_port_credits_n(&n, 0, c, 5, UINT32_MAX);
+	/* I1 (l, then l g l): l2, L0-L2; D1 (l, then l): l3, L0-L3 */
+	r = 4;
+	transit_probe(&n, r, &pk, find_dst(t, r, "lgl"), ASIC_PKT_REPLY | ASIC_PKT_NONMIN, 1,
+		      t->first_global);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_INTER);
+	assert_int_equal(pk.vc_allow, 0x7);
+	assert_int_equal(pk.out_vc, 2);
+	transit_probe(&n, r, &pk, find_dst(t, r, "l"), ASIC_PKT_REPLY, 1, t->first_global);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_DST);
+	assert_int_equal(pk.vc_allow, 0xf);
+	assert_int_equal(pk.out_vc, 3);
+	net_free(&n);
+
+	/* a reply class of 3/2 (6/4 VCs): the reply's own part is the whole escape sequence, so
+	 * its NRG hop is placed at l3 (L0-L3), a request's still at l0 */
+	rr_net(&n, DFLY_MODE_HYBRID, 6, 4, 3, 2, DFLY_FLEXVC_HIGHEST);
+	t = n.topo;
+	d = find_dst(t, 0, "gl");
+	transit_probe(&n, 0, &pk, d, ASIC_PKT_REPLY, 0, t->first_local);
+	assert_int_equal(pk.reason, DFLY_ROUTE_OLM_LOCAL_SRC);
+	assert_int_equal(pk.vc_allow, 0xf);
+	assert_int_equal(pk.out_vc, 3);
+	transit_probe(&n, 0, &pk, d, 0, 0, t->first_local);
+	assert_int_equal(pk.vc_allow, 0x1);
+	assert_int_equal(pk.out_vc, 0);
+	net_free(&n);
+}
+
 /* The route stage and allocator are specialised per mode and picked at a step boundary: a mode
  * register written between steps (here between probes) takes effect at the next one, either
  * way, and a value outside the enum routes as UGAL-L. p=1 a=2 h=2 (g = 5). */
@@ -2762,6 +3023,8 @@ int main(void)
 	    cmocka_unit_test(test_olm_trigger),
 	    cmocka_unit_test(test_flexvc_transit_minimal),
 	    cmocka_unit_test(test_flexvc_transit_misroutes),
+	    cmocka_unit_test(test_reqrep_transit_classes),
+	    cmocka_unit_test(test_reqrep_transit_flexvc),
 	    cmocka_unit_test(test_mode_switch),
 	    cmocka_unit_test(test_half_link_due),
 	    cmocka_unit_test(test_cc_two_inj_vcs),

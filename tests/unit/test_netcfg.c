@@ -274,7 +274,7 @@ static void test_mechanism(void **state)
 		     "--set vcs.local=2: vcs.local: too few VCs for ectn: 2 (expected >= 3: S1=L0 "
 		     "S2=L0 I1=L0 I2=L1 D1=L1 D2=L2; spec 2.2)");
 	/* FlexVC: every mechanism but PAR (in transit on the 3/2 escape sequence, thesis
-	 * 5.3.4); request-reply: oblivious and source-adaptive routing, not in transit */
+	 * 5.3.4); request-reply: the same mechanisms */
 	expect_error(
 	    BASE, (const char *const[]){"routing.mechanism=par", "vcs.local=5", "vcs.flexvc=jsq"},
 	    3, -EINVAL,
@@ -300,12 +300,56 @@ static void test_mechanism(void **state)
 	    3, -EINVAL,
 	    "--set vcs.local=2: vcs.local: too few VCs for ectn: 2 (expected >= 3: S1=L0 "
 	    "S2=L0 I1=L0 I2=L1 D1=L1 D2=L2; spec 2.2)");
-	expect_error(BASE, (const char *const[]){"routing.mechanism=base", "traffic.reqrep=true"},
-		     2, -EINVAL,
-		     "--set traffic.reqrep=true: traffic.reqrep: request-reply is built for the "
-		     "oblivious and source-adaptive mechanisms (min, val, ugal, pb, lia, tpr, "
-		     "pb-acor, ugal-g, crt, res), not base: in-transit routing's opportunistic "
-		     "hops under the VC classes are not built");
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=par", "vcs.local=5", "vcs.global=2",
+					   "traffic.reqrep=true"},
+		     4, -EINVAL,
+		     "--set traffic.reqrep=true: traffic.reqrep: request-reply is built for min, "
+		     "val, ugal, pb, olm, base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, "
+		     "crt, res, not par: its hops are not placed in request and reply VC classes "
+		     "(spec 2.2, 7.5)");
+	/* request-reply in transit (thesis 5.3.4): 3/2 per class without FlexVC (6/4), under
+	 * FlexVC 3/2 requests + 2/1 replies (5/3, thesis Table 5.4), not less */
+	load_ok(&cfg, BASE,
+		(const char *const[]){"routing.mechanism=olm", "traffic.reqrep=true", "vcs.local=6",
+				      "vcs.global=4"},
+		4);
+	assert_true(dfly_netcfg_failover(&cfg)); /* auto: on in transit without FlexVC */
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=base", "traffic.reqrep=true",
+					   "vcs.local=5", "vcs.global=4"},
+		     4, -EINVAL,
+		     "--set vcs.local=5: vcs.local: request-reply with base needs 3 local VCs per "
+		     "class: 3 request + 2 reply (spec 2.2)");
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=olm", "traffic.reqrep=true",
+					   "vcs.local=5", "vcs.global=3", "vcs.reply_local=2",
+					   "vcs.reply_global=1"},
+		     6, -EINVAL,
+		     "--set vcs.reply_local=2: vcs.reply_local: request-reply with olm needs 3 "
+		     "local VCs per class: 3 request + 2 reply (spec 2.2)");
+	load_ok(&cfg, BASE,
+		(const char *const[]){"routing.mechanism=base", "traffic.reqrep=true",
+				      "vcs.local=5", "vcs.global=3", "vcs.reply_local=2",
+				      "vcs.reply_global=1", "vcs.flexvc=jsq"},
+		7);
+	assert_false(dfly_netcfg_failover(&cfg)); /* auto: off in transit under FlexVC */
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=ectn", "traffic.reqrep=true",
+					   "vcs.local=5", "vcs.global=2", "vcs.reply_local=2",
+					   "vcs.reply_global=1", "vcs.flexvc=jsq"},
+		     7, -EINVAL,
+		     "--set vcs.reply_global=1: vcs.reply_global: request-reply with ectn under "
+		     "FlexVC needs 2 global request VCs and 1 reply VCs: 1 request + 1 reply (spec "
+		     "2.4)");
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=hybrid", "traffic.reqrep=true",
+					   "vcs.local=4", "vcs.global=3", "vcs.reply_local=2",
+					   "vcs.reply_global=1", "vcs.flexvc=jsq"},
+		     7, -EINVAL,
+		     "--set vcs.reply_local=2: vcs.reply_local: request-reply with hybrid under "
+		     "FlexVC needs 3 local request VCs and 2 reply VCs: 2 request + 2 reply (spec "
+		     "2.4)");
 	/* traffic.reply = consume splits the injection VCs between the classes (FOGSim) */
 	expect_error(BASE,
 		     (const char *const[]){"traffic.reqrep=true", "traffic.reply=consume",
