@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Install the Debian 12 packages dfly needs, if they are missing. Run as root (or with sudo).
+# With --tests, also those only the test suite needs (QEMU, a guest kernel, busybox).
 set -euo pipefail
 
 PKGS=(
@@ -14,9 +15,12 @@ PKGS=(
     help2man                                       # man pages from --help (man/)
     iproute2 iperf3 iputils-ping                   # namespaces, TCP and ping for integration tests
     ethtool procps python3                         # veth offloads, sysctl, test helpers
-    qemu-system-x86 linux-image-amd64              # VMs as hosts over vhost-user (tests/integration/vm.sh)
-    busybox-static cpio kmod                       #   the guests' initramfs, built by the test
 )
+# --tests (scripts/test.sh): also what only the tests need, QEMU guests as hosts over vhost-user
+# (tests/integration/vm.sh boots the machine's kernel with an initramfs it builds)
+if [ "${1:-}" = "--tests" ]; then
+    PKGS+=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod)
+fi
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -10,7 +10,7 @@
 # DFLY_SANITIZE_SUITES="" skips that part. The last line is the summary "N passed, N failed, N skipped" over both runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-./scripts/deps.sh || exit 1
+./scripts/deps.sh --tests || exit 1
 ./scripts/build.sh >/dev/null || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 meson test -C build --print-errorlogs --num-processes 2 "$@"
 rc=$?
