@@ -736,27 +736,29 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	if (dfly_netcfg_workload(cfg)) {
 		/* a workload: each node's packet not yet injected waits at its source */
 		bool rnd = dfly_netcfg_placement_random(cfg);
-		struct dfly_g5_params g5 = {
-		    .scale = cfg->g5_scale,
-		    .edge_factor = cfg->g5_edge_factor,
-		    .coalescing = cfg->g5_coalescing,
-		    .query_cycles = cfg->g5_query_cycles,
-		    .root_degree = cfg->g5_root_degree,
-		    .max_levels = cfg->g5_max_levels,
-		    .msg_packets = dfly_netcfg_g5_msg_packets(cfg),
-		    .pkt_phits = cfg->pkt_phits,
-		    .coef = (enum dfly_g5_coef)cfg->g5_coef,
-		};
 		int rc;
 
-		if (cfg->pattern == DFLY_PAT_A2A)
+		if (cfg->pattern == DFLY_PAT_A2A) {
 			rc = dfly_gen_set_placement(&fab->gen, rnd);
-		else if (cfg->pattern == DFLY_PAT_HALO)
+		} else if (cfg->pattern == DFLY_PAT_HALO) {
 			rc = dfly_gen_set_halo(&fab->gen, cfg->halo_dims, cfg->halo_cube,
 					       cfg->pkt_phits * cfg->phit_bytes, cfg->halo_iters,
 					       rnd);
-		else
+		} else {
+			struct dfly_g5_params g5 = {
+			    .scale = cfg->g5_scale,
+			    .edge_factor = cfg->g5_edge_factor,
+			    .coalescing = cfg->g5_coalescing,
+			    .query_cycles = cfg->g5_query_cycles,
+			    .root_degree = cfg->g5_root_degree,
+			    .max_levels = cfg->g5_max_levels,
+			    .msg_packets = dfly_netcfg_g5_msg_packets(cfg),
+			    .pkt_phits = cfg->pkt_phits,
+			    .coef = (enum dfly_g5_coef)cfg->g5_coef,
+			};
+
 			rc = dfly_gen_set_graph500(&fab->gen, &g5, cfg->g5_processes, rnd);
+		}
 		if (rc == -ENOMEM)
 			goto out_nomem;
 		if (rc < 0) {

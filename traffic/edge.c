@@ -291,8 +291,7 @@ unsigned dfly_edge_collect_burst(struct dfly_edge_lane *ln, struct asic *as, uin
 		if (e->measuring && pk->gen_cycle >= from)
 			account(ln, pk, &ej[k]);
 		if (e->gen->g5 != NULL)
-			dfly_g5_receive(e->gen->g5, pk->dst_node, pk->src_node, pk->app,
-					ej[k].tail_cycle);
+			dfly_g5_receive(e->gen->g5, pk->dst_node, pk->app, ej[k].tail_cycle);
 		if (e->reqrep && !(pk->flags & ASIC_PKT_REPLY))
 			make_reply(ln, pk, ej[k].tail_cycle);
 		else

@@ -119,7 +119,7 @@ int dfly_g5_init(struct dfly_g5 *g, const struct dfly_g5_params *p, const uint32
 		 uint32_t n, uint32_t nodes, uint64_t seed)
 {
 	struct dfly_rng r;
-	double lambda, L;
+	double lambda, chance, L;
 	int64_t q0;
 
 	memset(g, 0, sizeof(*g));
@@ -161,8 +161,8 @@ int dfly_g5_init(struct dfly_g5 *g, const struct dfly_g5_params *p, const uint32
 	 * (FOGSim: a draw each cycle from L cycles after the last; 1 when λ ≥ 1) */
 	L = (double)dfly_g5_msg_phits(p);
 	lambda = p->query_cycles * p->coalescing <= L ? 1.0 : L / (p->query_cycles * p->coalescing);
-	lambda = 1.0 / (L / lambda - L + 1.0);
-	g->p_msg = lambda >= 1.0 ? UINT64_MAX : (uint64_t)ldexp(lambda, 64);
+	chance = 1.0 / (L / lambda - L + 1.0);
+	g->p_msg = chance >= 1.0 ? UINT64_MAX : (uint64_t)ldexp(chance, 64);
 	/* the bound of eq. 2.1 over all processes, and FOGSim's running correction */
 	g->total = (int64_t)(ldexp(1.0, (int)p->scale + 1) * p->edge_factor * ((n - 1.0) / n));
 	g->remain = g->total;
@@ -309,12 +309,11 @@ bool dfly_g5_offer(struct dfly_g5 *g, uint32_t node, uint64_t now, uint32_t *dst
 	}
 }
 
-void dfly_g5_receive(struct dfly_g5 *g, uint32_t node, uint32_t src, uint32_t app, uint64_t now)
+void dfly_g5_receive(struct dfly_g5 *g, uint32_t node, uint32_t app, uint64_t now)
 {
 	uint32_t self = g->node_proc[node], v = DFLY_G5_APP_VALUE(app);
 	struct dfly_g5_proc *pr;
 
-	(void)src;
 	if (self == UINT32_MAX)
 		return;
 	pr = &g->proc[self];

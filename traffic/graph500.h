@@ -125,8 +125,8 @@ static inline uint64_t dfly_g5_msg_phits(const struct dfly_g5_params *p)
  */
 bool dfly_g5_offer(struct dfly_g5 *g, uint32_t node, uint64_t now, uint32_t *dst, uint32_t *app);
 
-/** Node @p node received a packet carrying @p app from node @p src at cycle @p now. */
-void dfly_g5_receive(struct dfly_g5 *g, uint32_t node, uint32_t src, uint32_t app, uint64_t now);
+/** Node @p node received a packet carrying @p app at cycle @p now. */
+void dfly_g5_receive(struct dfly_g5 *g, uint32_t node, uint32_t app, uint64_t now);
 
 /** Has every process ended the current level (has the broadcast)? */
 bool dfly_g5_level_over(const struct dfly_g5 *g);

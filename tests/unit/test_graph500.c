@@ -153,7 +153,7 @@ static void test_levels(void **state)
 				if (q[k].due <= now) {
 					if (DFLY_G5_APP_KIND(q[k].app) == DFLY_G5_APP_P2P)
 						q_rx += DFLY_G5_APP_VALUE(q[k].app);
-					dfly_g5_receive(&g, q[k].dst, q[k].src, q[k].app, now);
+					dfly_g5_receive(&g, q[k].dst, q[k].app, now);
 				} else {
 					q[w++] = q[k];
 				}
@@ -209,7 +209,7 @@ static void test_consumption(void **state)
 	/* λ = L/(t_q·c_s) = 8/2560 phits per cycle: a mean gap of 2,560 cycles */
 	assert_true(fabs(ldexp((double)g.p_msg, -64) - 1.0 / 2553) < 1e-15);
 	root = g.proc[g.root].node;
-	dfly_g5_receive(&g, root, 1 - root, DFLY_G5_APP_P2P | 5, 100);
+	dfly_g5_receive(&g, root, DFLY_G5_APP_P2P | 5, 100);
 	assert_int_equal(g.proc[g.root].busy_until, 150);
 	for (t = 100; t < 150; t++)
 		assert_false(dfly_g5_offer(&g, root, t, &dst, &app));

@@ -92,10 +92,11 @@ static void h6(struct cl_ctx *x)
 	 * Thesis §2.3.2 (Table 2.4, CFG-G): Graph500 with the network the bottleneck (t_q = 0, the
 	 * left end of Figs. 2.14, 2.16, 2.18, where "the curves saturate"), network usage in
 	 * phits/(process·cycle) over the whole execution. The thesis runs s = 26 and averages 5
-	 * drawn root degrees; here s = 20 on the full h = 2 network (1/64 of the queries: 19 s and
-	 * 40 s a run instead of about 20 and 45 min) and s = 16 on 2 groups of h = 4, whose MIN
-	 * rate is 16x lower, with LIA's fixed d_r = 3: usage is a rate, the scale sets how long it
-	 * is sustained against the synchronisation (signals, all-reduce) of each level.
+	 * drawn root degrees; here s = 20 on the full h = 2 network (1/64 of the queries; MIN and
+	 * VAL took 19 s and 40 s a run, so s = 26 would take some 64 times that, not measured) and
+	 * s = 16 on 2 groups of h = 4, whose MIN bound is 0.0625 (a run at s = 16 took 85 s), with
+	 * LIA's fixed d_r = 3: usage is a rate, the scale sets how long it is sustained against the
+	 * synchronisation (signals, all-reduce) of each level.
 	 */
 	static const char full[] = "traffic.graph500.scale=20;traffic.graph500.root_degree=3";
 	static const char two[] = "topology.p=4;topology.a=8;topology.h=4;"
