@@ -392,9 +392,9 @@ static void switch_argv(struct tb *tb, uint32_t i, uint64_t epoch_ns, double dur
 		av_words(a, "--no-pci --log-level=error");
 		/* A secondary (dpdk-dumpcap, dpdk-pdump, dpdk-proc-info) maps the primary's memory
 		 * at the primary's addresses. EAL's default hint (4 GB) is taken in a process built
-		 * with AddressSanitizer (its shadow), so such a primary reserved its 16 GB where the
-		 * secondary had its libraries and the secondary failed ("Cannot reserve ... please
-		 * use '--base-virtaddr'"); 32 TB is free in both kinds of process. */
+		 * with AddressSanitizer (its shadow), so such a primary reserved its 16 GB where
+		 * the secondary had its libraries and the secondary failed ("Cannot reserve ...
+		 * please use '--base-virtaddr'"); 32 TB is free in both kinds of process. */
 		if (tb->eal_extra == NULL || strstr(tb->eal_extra, "--base-virtaddr") == NULL)
 			av_words(a, "--base-virtaddr 0x200000000000");
 	} else {
