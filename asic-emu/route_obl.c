@@ -71,7 +71,7 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq_class(uint8_t *kind, uint8_t *vc, un
  * safe MIN paths", spec §2.4: the thesis's 4/2 + 2/1): its own part is the minimal sequence. */
 static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, const struct asic_pkt *pk,
 					    uint8_t kind[FLEX_SEQ_MAX], uint8_t vc[FLEX_SEQ_MAX],
-					    const uint32_t M)
+					    unsigned *own, const uint32_t M)
 {
 	const uint8_t *map = as->regs->knobs.vc_map;
 	const uint32_t *rep = as->regs->knobs.reply_vc;
@@ -81,11 +81,13 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, const struct 
 	bool reduced = false;
 	unsigned n;
 
+	*own = 0;
 	if (rep[DFLY_PORT_LOCAL] == 0)
 		return flex_seq_class(kind, vc, 0, zero, all, map, M);
 	n = flex_seq_class(kind, vc, 0, zero, rep, map, M);
 	if (!(pk->flags & ASIC_PKT_REPLY))
 		return n;
+	*own = n;
 	for (int r = 0; r < DFLY_ROLE_COUNT; r++) {
 		uint8_t kd =
 		    r == DFLY_ROLE_G1 || r == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL : DFLY_PORT_LOCAL;
@@ -99,15 +101,46 @@ static ASIC_ALWAYS_INLINE unsigned flex_seq(const struct asic *as, const struct 
 	return flex_seq_class(kind, vc, n, rep, all, min_map, DFLY_MODE_MIN);
 }
 
+/*
+ * vcs.flexvc_sets = "group" (FOGSim v5, switch/vcManagement/flexVc.cc and nextChannel()): the
+ * VCs a local hop may use depend on the group the packet is in. The reference sequence's first
+ * segment, the extra VCs and the places before its first global VC, is the source group's
+ * (FOGSim's localVcSource); a local hop in the source group keeps to it, within the packet's
+ * own class (a reply: the request VCs and its own first segment). @return the last position
+ * such a hop may take, or -1: no limit (another group, or "path"). On the spec's reference
+ * sequences this changes the minimal hop in the source group, whose "path" place is the
+ * intermediate group's (the latest local place before the last global hop), and, with extra
+ * global VCs, the Valiant hop there. The hops after it are not limited, so from every place
+ * it may take the rest of its path still climbs the sequence (Theorem 1). FOGSim also keeps an
+ * intermediate group's hops to the first two segments (localVcInter); dfly does not: on VAL's
+ * sequence with extra global VCs (8/4) that leaves the two local hops of the intermediate
+ * group no climbing escape, and the watchdog found the deadlock (VAL, ADV+1 at 0.9 on h2).
+ */
+static ASIC_ALWAYS_INLINE int flex_group_end(const struct asic *as, const struct asic_pkt *pk,
+					     const uint8_t *kind, unsigned m, unsigned own)
+{
+	const struct dfly_topo *t = as->topo;
+
+	if (as->regs->knobs.flexvc_sets != DFLY_FLEXVC_SETS_GROUP ||
+	    as->group != pk->src_node / t->p / t->a || as->group == pk->dst_node / t->p / t->a)
+		return -1;
+	for (unsigned q = own; q < m; q++)
+		if (kind[q] == DFLY_PORT_GLOBAL)
+			return (int)q - 1;
+	return -1;
+}
+
 /* The VCs (bit mask) a hop may use whose path from here, this hop included, has the link kinds
  * @p path[0..n) (the hop's own first), on mode @p M's sequence; *safe = the VC of the hop's own
- * place. 0 when the path does not fit the sequence (the caller keeps the role VC). */
+ * place, or with vcs.flexvc_sets = "group" of the last place of its kind within its group's
+ * segments (flex_group_end()). 0 when the path does not fit the sequence (the caller keeps the
+ * role VC). */
 static ASIC_ALWAYS_INLINE uint8_t flex_place(const struct asic *as, const struct asic_pkt *pk,
 					     const uint8_t *path, unsigned n, uint8_t *safe,
-					     const uint32_t M)
+					     bool group, const uint32_t M)
 {
 	uint8_t kind[FLEX_SEQ_MAX], vc[FLEX_SEQ_MAX], allow = 0;
-	unsigned m = flex_seq(as, pk, kind, vc, M);
+	unsigned own, m = flex_seq(as, pk, kind, vc, &own, M);
 	int ptr = (int)m - 1, pos = -1;
 
 	if (n == 0)
@@ -118,6 +151,17 @@ static ASIC_ALWAYS_INLINE uint8_t flex_place(const struct asic *as, const struct
 		if (ptr < 0)
 			return 0;
 		pos = ptr--;
+	}
+	if (group && path[0] == DFLY_PORT_LOCAL) {
+		/* every place before pos still has the rest of the path after it: an escape */
+		int end = flex_group_end(as, pk, kind, m, own);
+
+		for (int q = end < pos ? end : -1; q >= 0; q--) {
+			if (kind[q] == path[0]) {
+				pos = q;
+				break;
+			}
+		}
 	}
 	for (int q = 0; q <= pos; q++)
 		if (kind[q] == path[0])
@@ -142,7 +186,7 @@ static ASIC_ALWAYS_INLINE uint8_t flex_allow(const struct asic *as, const struct
 		n += dfly_topo_min_path(as->topo, target, dst_router, pk->dst_node, hops + n);
 	for (unsigned j = 0; j < n; j++)
 		path[j] = (uint8_t)hops[j].kind;
-	return flex_place(as, pk, path, n, safe, M);
+	return flex_place(as, pk, path, n, safe, true, M);
 }
 
 /* Choose the VC of a FlexVC hop for this allocation round among the allowed ones with credits
@@ -242,7 +286,7 @@ uint8_t asic_flex_transit(const struct asic *as, const struct asic_pkt *pk, uint
 		for (unsigned j = 0; j < m; j++)
 			path[n++] = (uint8_t)hops[j].kind;
 	}
-	return flex_place(as, pk, path, n, safe, DFLY_MODE_OLM);
+	return flex_place(as, pk, path, n, safe, false, DFLY_MODE_OLM);
 }
 
 /* The route stage of oblivious mode @p M (MIN or VAL) for the head @p pk at input @p in_port. */

@@ -88,6 +88,8 @@ static const char *const nc_fail_names[] = {"auto", "on", "off", NULL};
 /* in enum dfly_flexvc_sel order */
 static const char *const nc_bufmode_names[] = {"static", "damq", NULL};
 static const char *const nc_flexvc_names[] = {"off", "jsq", "highest", "lowest", "random", NULL};
+/* in enum dfly_flexvc_sets order */
+static const char *const nc_flexvc_sets_names[] = {"path", "group", NULL};
 /** ECtN broadcast contents, index = enum fw_ectn_mode. */
 static const char *const nc_ectn_mode_names[] = {"full", "sparse", "incremental", "async", NULL};
 static const char *const nc_occ_names[] = {"vc", "port", NULL};
@@ -181,6 +183,11 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("vcs.global", NC_U32, vc_global, 2, 1, DFLY_MAX_VCS, "VCs per global port"),
 	NC_E("vcs.flexvc", flexvc, nc_flexvc_names,
 	     "FlexVC VC choice (every mechanism but par): off | jsq | highest | lowest | random"),
+	NC_E("vcs.flexvc_sets", flexvc_sets, nc_flexvc_sets_names,
+	     "FlexVC: the VCs a hop may use. path (spec 2.4): every place at or before the hop's "
+	     "own on its safe path; group (FOGSim v5 flexVc.cc): as path, a local hop kept within "
+	     "the places of the group it is in (a minimal hop in the source group: the source "
+	     "group's VCs)"),
 	NC_I("vcs.reply_local", NC_U32, vc_reply_local, 0, 0, DFLY_MAX_VCS,
 	     "traffic.reqrep: local VCs of the reply class, the last ones; 0 = half"),
 	NC_I("vcs.reply_global", NC_U32, vc_reply_global, 0, 0, DFLY_MAX_VCS,
@@ -1648,6 +1655,14 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       dfly_mode_name(cfg->mode),
 			       dfly_mode_list(DFLY_MODEF_FLEXVC, names, sizeof(names)));
 	}
+	if (cfg->flexvc_sets != DFLY_FLEXVC_SETS_PATH &&
+	    (cfg->flexvc == DFLY_FLEXVC_OFF || dfly_mode_is(cfg->mode, DFLY_MODEF_IN_TRANSIT)))
+		return nc_fail(c, "vcs.flexvc_sets",
+			       "\"%s\" needs FlexVC on an oblivious or source-adaptive mechanism "
+			       "(vcs.flexvc = \"%s\", %s; the in-transit mechanisms place their "
+			       "hops themselves, thesis 5.2.1)",
+			       nc_flexvc_sets_names[cfg->flexvc_sets], nc_flexvc_names[cfg->flexvc],
+			       dfly_mode_name(cfg->mode));
 	return 0;
 }
 
@@ -2273,6 +2288,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->val_recompute = cfg->val_recompute;
 	k->val_exclude = cfg->val_exclude;
 	k->flexvc = (uint32_t)cfg->flexvc;
+	k->flexvc_sets = (uint32_t)cfg->flexvc_sets;
 	if (cfg->reqrep) {
 		uint32_t rl, rg;
 

@@ -122,6 +122,7 @@ struct dfly_netcfg {
 	uint32_t vc_local;  /**< vcs.local: default 4 */
 	uint32_t vc_global; /**< vcs.global: default 2 */
 	int flexvc;         /**< vcs.flexvc: enum dfly_flexvc_sel, default 0 "off" (spec 2.4) */
+	int flexvc_sets;    /**< vcs.flexvc_sets: enum dfly_flexvc_sets, default 0 "path" */
 	uint32_t vc_reply_local;  /**< vcs.reply_local: reply class's local VCs (0: half) */
 	uint32_t vc_reply_global; /**< vcs.reply_global: reply class's global VCs (0: half) */
 

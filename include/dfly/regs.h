@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 18u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 19u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -338,6 +338,17 @@ enum dfly_flexvc_sel {
 	DFLY_FLEXVC_RANDOM,  /**< uniform among the allowed VCs with credits */
 };
 
+/** FlexVC: which VCs a hop may use (vcs.flexvc_sets; spec §2.4). */
+enum dfly_flexvc_sets {
+	/** every place at or before the hop's own on the safe path, placed from the end of the
+	 *  reference sequence (spec §2.4, thesis §5.2.1: "the maximum amount of VCs minus the
+	 *  remaining hops") */
+	DFLY_FLEXVC_SETS_PATH = 0,
+	/** as "path", a local hop kept within the places of the group the packet is in (FOGSim
+	 *  v5 flexVc.cc: localVcSource / localVcInter / localVcDest) */
+	DFLY_FLEXVC_SETS_GROUP,
+};
+
 /** Knobs: scalar registers, written before start or by firmware; read every step. */
 struct dfly_regs_knobs {
 	uint32_t mode;          /**< enum dfly_route_mode (dfly/mode.h) */
@@ -445,6 +456,8 @@ struct dfly_regs_knobs {
 	 *  half (FOGSim: generatorModule::checkConsume, injPetVcs/injResVcs); 0 "queue" (default):
 	 *  ejected at once, the reply waiting in the node's unbounded reply queue */
 	uint32_t reply_consume;
+	/** vcs.flexvc_sets: enum dfly_flexvc_sets (the oblivious and source-adaptive modes) */
+	uint32_t flexvc_sets;
 };
 
 /**

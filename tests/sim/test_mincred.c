@@ -9,7 +9,13 @@
  *   without minCred loses the minimal link's saturation and accepts less than base PB; with
  *   minCred it accepts more than without (the thesis's §5.3.3.2 finding);
  * - request-reply PB on FlexVC's 6/3 VCs (4/2 requests + 2/1 replies, thesis §5.3.3.2) with
- *   minCred under UN at 0.6: every request answered, the run drains.
+ *   minCred under UN at 0.6: every request answered, the run drains;
+ * - the VC sets (vcs.flexvc_sets) under ADV+1 at 1.0, past saturation: on "path" (spec §2.4)
+ *   a minimal packet's first local hop may take the VCs placed in the intermediate group
+ *   (l0-l2 of 4/2), the congestion of the minimal global link fills them, and Valiant traffic
+ *   crossing that group waits behind it: FlexVC-minCred accepts less than base PB; on "group"
+ *   (FOGSim's source-group VCs, l0 only here) it accepts more than base PB, as thesis Fig.
+ *   5.10c has it; the same with request-reply on 6/3.
  */
 #include <string.h>
 
@@ -72,11 +78,33 @@ static void test_mincred_reqrep(void **state)
 	       9, 16022, &acc);
 }
 
+static void test_flexvc_sets(void **state)
+{
+	double base, path, group, rr;
+
+	(void)state;
+	run_pb((const char *const[]){"traffic.pattern=adv+1", "traffic.load=1"}, 2, 12622, &base);
+	run_pb((const char *const[]){"traffic.pattern=adv+1", "traffic.load=1", "vcs.flexvc=jsq",
+				     "routing.mincred=true"},
+	       4, 9591, &path);
+	run_pb((const char *const[]){"traffic.pattern=adv+1", "traffic.load=1", "vcs.flexvc=jsq",
+				     "routing.mincred=true", "vcs.flexvc_sets=group"},
+	       5, 13956, &group);
+	assert_true(path < base);
+	assert_true(group > base);
+	run_pb((const char *const[]){"traffic.pattern=adv+1", "traffic.load=1",
+				     "traffic.reqrep=true", "vcs.local=6", "vcs.global=3",
+				     "vcs.reply_local=2", "vcs.reply_global=1", "vcs.flexvc=jsq",
+				     "routing.mincred=true", "vcs.flexvc_sets=group"},
+	       10, 13505, &rr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mincred_adv),
 	    cmocka_unit_test(test_mincred_reqrep),
+	    cmocka_unit_test(test_flexvc_sets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -536,6 +536,8 @@ static void test_val_roles(void **state)
  * role map (l0, g0, l1). VAL uses all of 4/2: LOWEST puts every hop on VC 0, HIGHEST keeps the
  * role map except where a hop's role is not its latest place (below).
  */
+static uint32_t flexvc_sets; /* vcs.flexvc_sets of the next flexvc_hops_class() */
+
 static void flexvc_hops_class(enum dfly_route_mode mode, const uint8_t *map, uint32_t sel,
 			      int reqrep, uint64_t lv[4], uint64_t gv[2])
 {
@@ -549,6 +551,7 @@ static void flexvc_hops_class(enum dfly_route_mode mode, const uint8_t *map, uin
 	net_build(&n, 2, 4, 2, &par, mode, map);
 	for (uint32_t r = 0; r < n.topo->routers; r++) {
 		n.regs[r].knobs.flexvc = sel;
+		n.regs[r].knobs.flexvc_sets = flexvc_sets;
 		if (reqrep) { /* MIN's 2/1 twice: the reply class from l2, g1 */
 			n.regs[r].knobs.reply_vc[DFLY_PORT_LOCAL] = 2;
 			n.regs[r].knobs.reply_vc[DFLY_PORT_GLOBAL] = 1;
@@ -665,6 +668,36 @@ static void test_flexvc_allowed(void **state)
 		assert_true(hl[1] + hl[2] == ol[1] + ol[2]);
 		assert_true(hl[2] > ol[2]);
 	}
+}
+
+/*
+ * vcs.flexvc_sets = "group" (FOGSim's source-group VCs): MIN on 4/2, sequence l2 l3 g1 | l0 g0
+ * l1; the source group's segment ends before the first global place (g1): l2 l3. LOWEST shows
+ * the boundary: on "path" every local hop takes l0 (S1 may use l2 l3 l0); on "group" a hop
+ * leaving the source group takes l2 (l0 is the intermediate side of g1), a hop in the
+ * destination group (D2, and every hop of a packet inside its own group) still l0; HIGHEST:
+ * S1 on l3 either way. No packet of either ever takes l1 under LOWEST, and globals are as on
+ * "path".
+ */
+static void test_flexvc_group(void **state)
+{
+	uint64_t lv[4], gv[2], pl[4], pg[2];
+
+	(void)state;
+	flexvc_hops(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_LOWEST, pl, pg);
+	flexvc_sets = DFLY_FLEXVC_SETS_GROUP;
+	flexvc_hops(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_LOWEST, lv, gv);
+	flexvc_sets = DFLY_FLEXVC_SETS_PATH;
+	assert_true(pl[0] > 0 && pl[2] == 0);
+	assert_true(lv[2] > 0 && lv[0] > 0 && lv[1] == 0 && lv[3] == 0);
+	assert_true(lv[0] + lv[2] == pl[0]);
+	assert_memory_equal(gv, pg, sizeof(gv));
+	flexvc_sets = DFLY_FLEXVC_SETS_GROUP;
+	flexvc_hops(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_HIGHEST, lv, gv);
+	flexvc_sets = DFLY_FLEXVC_SETS_PATH;
+	flexvc_hops(DFLY_MODE_MIN, map_min, DFLY_FLEXVC_HIGHEST, pl, pg);
+	assert_memory_equal(lv, pl, sizeof(lv));
+	assert_memory_equal(gv, pg, sizeof(gv));
 }
 
 /* A packet arriving with a VC the port does not have is dropped and counted, never queued. */
@@ -3011,6 +3044,7 @@ int main(void)
 	    cmocka_unit_test(test_ctrl_charge),
 	    cmocka_unit_test(test_val_roles),
 	    cmocka_unit_test(test_flexvc_allowed),
+	    cmocka_unit_test(test_flexvc_group),
 	    cmocka_unit_test(test_reqrep_classes),
 	    cmocka_unit_test(test_res_owner_rule),
 	    cmocka_unit_test(test_res_source),

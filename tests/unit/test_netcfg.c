@@ -29,7 +29,7 @@
 #endif
 
 /* Temporary files of the running test, removed by the teardown. */
-#define MAX_TMP 32
+#define MAX_TMP 64
 static char tmp_paths[MAX_TMP][64];
 static int ntmp;
 
@@ -281,6 +281,23 @@ static void test_mechanism(void **state)
 	    "--set vcs.flexvc=jsq: vcs.flexvc: FlexVC is not built for par: its hops are "
 	    "not placed on a FlexVC sequence (FlexVC is built for min, val, ugal, pb, olm, "
 	    "base, filtered, hybrid, ectn, lia, tpr, pb-acor, ugal-g, crt, res; spec 2.4)");
+	/* the VC sets: "group" where FlexVC places the hops by a mode's sequence */
+	expect_error(BASE, (const char *const[]){"vcs.flexvc_sets=group"}, 1, -EINVAL,
+		     "--set vcs.flexvc_sets=group: vcs.flexvc_sets: \"group\" needs FlexVC on "
+		     "an oblivious or source-adaptive mechanism (vcs.flexvc = \"off\", min; the "
+		     "in-transit mechanisms place their hops themselves, thesis 5.2.1)");
+	expect_error(BASE,
+		     (const char *const[]){"routing.mechanism=olm", "vcs.local=3", "vcs.flexvc=jsq",
+					   "vcs.flexvc_sets=group"},
+		     4, -EINVAL,
+		     "--set vcs.flexvc_sets=group: vcs.flexvc_sets: \"group\" needs FlexVC on "
+		     "an oblivious or source-adaptive mechanism (vcs.flexvc = \"jsq\", olm; the "
+		     "in-transit mechanisms place their hops themselves, thesis 5.2.1)");
+	load_ok(&cfg, BASE,
+		(const char *const[]){"routing.mechanism=ugal", "vcs.flexvc=jsq",
+				      "vcs.flexvc_sets=group"},
+		3);
+	assert_int_equal(cfg.flexvc_sets, DFLY_FLEXVC_SETS_GROUP);
 	load_ok(&cfg, BASE,
 		(const char *const[]){"routing.mechanism=olm", "vcs.local=3", "vcs.flexvc=jsq"}, 3);
 	assert_int_equal(cfg.flexvc, DFLY_FLEXVC_JSQ);

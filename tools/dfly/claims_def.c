@@ -1321,13 +1321,18 @@ static void h41(struct cl_ctx *x)
 	 * Thesis §5.3.3.2, Fig. 5.11a: PB under request-reply UN, throughput at the highest offered
 	 * load. Base PB: 8/4 VCs (4/2 per class), per-VC sensing (the thesis's best base variant);
 	 * FlexVC-minCred-per-port: 6/3 (4/2 requests + 2/1 replies, the reply class sized for
-	 * minimal paths), minCred, per-port sensing in PB's bits and UGAL's comparison. "25% fewer
-	 * buffers": the VC buffers of the two configurations, from the network file's sizes.
+	 * minimal paths), minCred, per-port sensing in PB's bits and UGAL's comparison, on the VC
+	 * sets of the thesis's simulator (vcs.flexvc_sets = "group": FOGSim v5 flexVc.cc, a local
+	 * hop in the source group keeps to the source group's VCs; on the spec's "path" sets PB's
+	 * minimal packets take the intermediate group's VCs in the source group and, past
+	 * saturation under ADV+1, collapse: claims-notes H44). "25% fewer buffers": the VC buffers
+	 * of the two configurations, from the network file's sizes.
 	 */
 #define RR84 "traffic.reqrep=true;vcs.local=8;vcs.global=4"
 #define RR63                                                                                       \
 	"traffic.reqrep=true;vcs.local=6;vcs.global=3;vcs.reply_local=2;vcs.reply_global=1;"       \
-	"vcs.flexvc=jsq;routing.mincred=true;routing.pb.bits=port;routing.ugal.occupancy=port"
+	"vcs.flexvc=jsq;routing.mincred=true;routing.pb.bits=port;routing.ugal.occupancy=port;"    \
+	"vcs.flexvc_sets=group"
 	const struct cl_net *n = cl_net(x, 'T');
 	const struct cl_sim *b = S(x, 'T', "pb", "un", 1.0, RR84);
 	const struct cl_sim *f = S(x, 'T', "pb", "un", 1.0, RR63);
@@ -1444,7 +1449,8 @@ static void h44(struct cl_ctx *x)
 	 *   trigger on the VCs a hop may use (minCred is refused in transit: §5.4 found it gives
 	 *   no acceptable performance);
 	 * - "In-transit Cta": Base contention counters on the same 5/3 FlexVC;
-	 * - the source-adaptive reference: PB FlexVC-minCred-per-port on 6/3 (4/2 + 2/1), H41's.
+	 * - the source-adaptive reference: PB FlexVC-minCred-per-port on 6/3 (4/2 + 2/1), H41's,
+	 *   on FOGSim's VC sets (vcs.flexvc_sets = "group", H41).
 	 * "Saturates at a very low load under ADV+1" is read at 0.3 offered (requests 0.15),
 	 * below the 0.5 of any two-global-hop routing (H3): saturated means accepted more than 10
 	 * % below offered. The other figures at the highest offered load, 1.0. "Half the number of
@@ -1456,7 +1462,8 @@ static void h44(struct cl_ctx *x)
 	/* the source-adaptive reference, H41's FlexVC-minCred-per-port (4/2 + 2/1) */
 	static const char pb[] =
 	    "traffic.reqrep=true;vcs.local=6;vcs.global=3;vcs.reply_local=2;vcs.reply_global=1;"
-	    "vcs.flexvc=jsq;routing.mincred=true;routing.pb.bits=port;routing.ugal.occupancy=port";
+	    "vcs.flexvc=jsq;routing.mincred=true;routing.pb.bits=port;routing.ugal.occupancy=port;"
+	    "vcs.flexvc_sets=group";
 	char it[96], fx[160];
 
 	/* the VCs from the registry: in transit 3/2, MIN 2/1, PAR (safe in-transit) 5/2 */
