@@ -8,6 +8,8 @@
 #  1. both guests boot and bring their virtio-net up (boot time reported);
 #  2. guest 0 pings guest 5 (10 requests across a global link), ARP answered by the switch's
 #     proxy ARP; the round-trip times reported;
+#  2b. with iperf3 on the machine (its libraries copied in), a 3 s TCP test from guest 0 to
+#     guest 5's server across the same global link; the rates reported;
 #  3. the routers account for every frame: at each host port, frames in = injected + ARP
 #     replies + edge drops, frames ejected = frames sent to the guest; no fabric drop; the
 #     frames from node 0 to node 5 took global hops.
@@ -100,6 +102,16 @@ add_mod() { # depth first: a module after its dependencies
 add_mod virtio_pci
 add_mod virtio_net
 printf '%s\n' "${order[@]}" >"$root/modules.order"
+# iperf3 and the libraries it loads, at their paths (ldd), when the machine has it
+iperf=""
+if ip3=$(command -v iperf3); then
+	for f in "$ip3" $(ldd "$ip3" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f" || fail "cannot copy $f into the initramfs"
+	done
+	[ -e "$root/lib64/ld-linux-x86-64.so.2" ] || fail "no dynamic loader in the initramfs"
+	iperf="iperf3 $(iperf3 --version | head -1 | cut -d' ' -f2)"
+fi
 cat >"$root/init" <<'EOF'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -116,6 +128,7 @@ ip link set lo up
 ip addr add "$ip/16" dev eth0
 ip link set eth0 up
 echo "DFLY-UP $(cut -d' ' -f1 /proc/uptime)"
+[ -z "$peer" ] && command -v iperf3 >/dev/null && iperf3 -s -D -1
 if [ -n "$peer" ]; then
 	# the peer's guest may still be booting: wait for its first answer, then measure
 	n=0
@@ -124,6 +137,13 @@ if [ -n "$peer" ]; then
 	rc=$?
 	cat /tmp/ping
 	echo "DFLY-PING rc=$rc"
+	if command -v iperf3 >/dev/null; then
+		# TCP across the global link, 3 s (the server took its one test: -s -1)
+		iperf3 -c "$peer" -t 3 -f m >/tmp/iperf 2>&1
+		rc=$?
+		cat /tmp/iperf
+		echo "DFLY-IPERF rc=$rc"
+	fi
 	poweroff -f
 fi
 sleep 600
@@ -132,7 +152,7 @@ EOF
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1 >"$tmp/initrd.gz") ||
 	fail "cannot build the initramfs"
-ok "initramfs: busybox and ${#order[@]} modules (${order[*]}) of $kver"
+ok "initramfs: busybox${iperf:+, $iperf} and ${#order[@]} modules (${order[*]}) of $kver"
 
 # --- dfly-switch: the six routers, hosts 0 and 5 on vhost-user sockets ------------------------
 cat >"$tmp/vm.cfg" <<EOF
@@ -187,8 +207,10 @@ for p in "${vmpid[@]}"; do
 	kill -0 "$p" 2>/dev/null || { cat "$tmp"/qemu*.log; skip "QEMU cannot start here ($accel)"; }
 done
 # guest 0 powers off after its pings (TCG boots a 6.1 kernel in tens of seconds on 2 cores)
+done_mark="DFLY-PING"
+[ -n "$iperf" ] && done_mark="DFLY-IPERF"
 for _ in $(seq 900); do
-	grep -q "DFLY-PING" "$tmp/vm0.log" 2>/dev/null && break
+	grep -q -e "$done_mark" -e "DFLY-PING rc=[1-9]" "$tmp/vm0.log" 2>/dev/null && break
 	kill -0 "${vmpid[1]}" 2>/dev/null || break
 	sleep 0.2
 done
@@ -202,6 +224,13 @@ rtt=$(sed -n 's/.*round-trip min\/avg\/max = \([0-9./]*\) ms.*/\1/p' "$tmp/vm0.l
 loss=$(sed -n 's/.* \([0-9]*\)% packet loss.*/\1/p' "$tmp/vm0.log")
 [ "$loss" = 0 ] || fail "ping: $loss% loss"
 ok "guest 0 -> guest 5: 10 pings, 0% loss, rtt min/avg/max $rtt ms ($(echo "$t1 - $t0" | bc 2>/dev/null || echo ?) s from the first boot)"
+if [ -n "$iperf" ]; then
+	grep -q "DFLY-IPERF rc=0" "$tmp/vm0.log" || fail "iperf3 from guest 0 to guest 5 failed"
+	snd=$(sed -n 's/.* \([0-9.]*\) Mbits\/sec .*sender.*/\1/p' "$tmp/vm0.log")
+	rcv=$(sed -n 's/.* \([0-9.]*\) Mbits\/sec .*receiver.*/\1/p' "$tmp/vm0.log")
+	[ -n "$rcv" ] || fail "iperf3 reported no receiver rate"
+	ok "guest 0 -> guest 5: iperf3 TCP 3 s, $snd Mbit/s sent, $rcv Mbit/s received"
+fi
 
 # --- stop; every frame accounted ----------------------------------------------------------------
 kill -KILL "${vmpid[@]}" 2>/dev/null
