@@ -374,6 +374,9 @@ bool asic_link_pop_ctrl(struct asic_link *l, uint64_t now, enum asic_ctrl_kind *
 /** Driver side: the kind of the next control record due by @p now, left on the line.
  *  @return false if none is due. */
 bool asic_link_peek_ctrl(const struct asic_link *l, uint64_t now, enum asic_ctrl_kind *kind);
+/** Driver side: the kind and due cycle of the next control record, whenever it is due (the
+ *  lockstep driver sends records ahead, with their due cycle). @return false if none. */
+bool asic_link_peek_ctrl_due(const struct asic_link *l, enum asic_ctrl_kind *kind, uint64_t *due);
 /** Driver side: a control record arrived. @return false if the control line is full. */
 bool asic_link_push_ctrl(struct asic_link *l, enum asic_ctrl_kind kind, const void *buf,
 			 uint16_t len, uint64_t due);

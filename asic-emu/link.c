@@ -382,6 +382,17 @@ bool asic_link_peek_ctrl(const struct asic_link *l, uint64_t now, enum asic_ctrl
 	return true;
 }
 
+bool asic_link_peek_ctrl_due(const struct asic_link *l, enum asic_ctrl_kind *kind, uint64_t *due)
+{
+	uint8_t hdr[CREC_HDR];
+
+	if (!ctrl_due(l, UINT64_MAX, hdr))
+		return false;
+	*kind = (enum asic_ctrl_kind)hdr[10];
+	memcpy(due, hdr, 8);
+	return true;
+}
+
 bool asic_link_push_ctrl(struct asic_link *l, enum asic_ctrl_kind kind, const void *buf,
 			 uint16_t len, uint64_t due)
 {

@@ -45,6 +45,7 @@
 #define ECTN_ENTRY   2u  /* index << 4 | value */
 #define HELLO_LEN    16u
 #define ACK_LEN      16u
+#define SYNC_LEN     16u
 #define LS_FIXED     4u /* LINK_STATE body before the entries */
 #define LS_ENTRY     4u
 
@@ -478,6 +479,8 @@ static size_t ctrl_body_len(const struct dfly_wire_ctrl *m, int *rc)
 			return 0;
 		}
 		return ACK_LEN;
+	case DFLY_WIRE_CTRL_SYNC:
+		return SYNC_LEN;
 	case DFLY_WIRE_CTRL_LINK_STATE:
 		if (m->ls.h == 0 || m->ls.h > DFLY_MAX_H || m->ls.n > DFLY_WIRE_FAIL_MAX)
 			break;
@@ -585,6 +588,10 @@ int dfly_wire_ctrl_encode(void *buf, size_t size, const struct dfly_wire_eth *et
 		put32(body + 0, m->ack.ack);
 		body[4] = m->ack.flags;
 		put64(body + 8, m->ack.taken);
+		break;
+	case DFLY_WIRE_CTRL_SYNC:
+		put64(body + 0, m->sync.next);
+		put64(body + 8, m->sync.due);
 		break;
 	case DFLY_WIRE_CTRL_LINK_STATE:
 		body[0] = m->ls.h;
@@ -796,6 +803,8 @@ static bool ctrl_body_len_plausible(unsigned type, size_t body_len)
 		return body_len == HELLO_LEN;
 	case DFLY_WIRE_CTRL_ACK:
 		return body_len == ACK_LEN;
+	case DFLY_WIRE_CTRL_SYNC:
+		return body_len == SYNC_LEN;
 	case DFLY_WIRE_CTRL_LINK_STATE:
 		return body_len >= LS_FIXED && body_len <= LS_FIXED + LS_ENTRY * DFLY_WIRE_FAIL_MAX;
 	default:
@@ -848,6 +857,10 @@ int dfly_wire_ctrl_decode(const void *buf, size_t len, const struct dfly_wire_li
 		return hello_decode(body, body_len, lim, &m->hello);
 	case DFLY_WIRE_CTRL_LINK_STATE:
 		return ls_decode(body, body_len, lim, &m->ls);
+	case DFLY_WIRE_CTRL_SYNC:
+		m->sync.next = get64(body + 0);
+		m->sync.due = get64(body + 8);
+		return 0;
 	default:
 		return ack_decode(body, body_len, &m->ack);
 	}

@@ -26,9 +26,8 @@ const size_t fw_stat_off[FW_STAT_COUNT] = {FW_FOREACH_STAT(FW__OFF)};
 #undef FW__OFF
 
 /* The RX_<type> counters follow the wire's control types one for one. */
-_Static_assert(FW_STAT_RX_LINK_STATE - FW_STAT_RX_CREDIT ==
-		       DFLY_WIRE_CTRL_LINK_STATE - DFLY_WIRE_CTRL_CREDIT &&
-		   DFLY_WIRE_CTRL_COUNT - 1 == DFLY_WIRE_CTRL_LINK_STATE,
+_Static_assert(FW_STAT_RX_SYNC - FW_STAT_RX_CREDIT == DFLY_WIRE_CTRL_SYNC - DFLY_WIRE_CTRL_CREDIT &&
+		   DFLY_WIRE_CTRL_COUNT - 1 == DFLY_WIRE_CTRL_SYNC,
 	       "FW_FOREACH_STAT rx counters out of step with DFLY_FOREACH_WIRE_CTRL");
 _Static_assert(DFLY_WIRE_CTRL_COUNT <= 32, "a mechanism's rx_types is a 32-bit mask");
 _Static_assert(DFLY_FW_COUNT <= 32, "a mechanism's machines is a 32-bit mask");

@@ -144,6 +144,7 @@ struct fw_params {
 	X(RX_HELLO, rx_hello, "HELLO frames accepted (decoded, sender checked)")                   \
 	X(RX_ACK, rx_ack, "ACK frames accepted (decoded, sender checked)")                         \
 	X(RX_LINK_STATE, rx_link_state, "LINK_STATE frames accepted (decoded, sender checked)")    \
+	X(RX_SYNC, rx_sync, "SYNC frames accepted (link-level lockstep: never handed up)")         \
 	X(RX_BAD_PORT, rx_bad_port, "frames handed up on a port that is not a fabric port")        \
 	X(RX_DECODE_ERR, rx_decode_err, "frames rejected by the wire decoder")                     \
 	X(RX_OTHER_GROUP, rx_other_group,                                                          \

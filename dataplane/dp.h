@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_log.h>
 #include <rte_mbuf.h>
@@ -117,7 +118,16 @@ struct dp_port {
 	uint64_t stalls;          /**< polling gaps over DP_STALL_NS */
 	uint64_t stall_max_ns;    /**< the longest of them */
 	struct dfly_rng loss_rng; /**< link.loss_ppm draws */
-	struct dp_log_rl log_rl;  /**< its link events' messages (dp_port_log()) */
+	/* lockstep (dp_env.lockstep) */
+	uint32_t lat;            /**< the link's latency, cycles */
+	uint64_t ls_through1;    /**< the peer's next cycle to step, from its bare SYNC */
+	bool ls_heard;           /**< a bare SYNC came: ls_through1 is known */
+	uint64_t ls_due;         /**< due cycle of the next timed frame (its SYNC), or NONE */
+	uint64_t ls_sent1;       /**< the next cycle our last bare SYNC announced */
+	uint64_t ls_sync_ns;     /**< when we sent it */
+	uint64_t ls_fault;       /**< first cycle this port was not exact, or UINT64_MAX */
+	const char *ls_why;      /**< what happened then */
+	struct dp_log_rl log_rl; /**< its link events' messages (dp_port_log()) */
 
 	/* host */
 	uint32_t node;
@@ -168,6 +178,10 @@ struct dp_lcore {
 	uint64_t host_frames;        /**< host frames delivered to hosts */
 	_Atomic uint64_t done_cycle; /**< cur, published for the progress line */
 	struct dp_cap_ring *cap;     /**< capture ring of this lcore, or NULL */
+	uint64_t ls_block_ns;        /**< lockstep: since when a peer holds us back, or 0 */
+	FILE *snap;                  /**< lockstep: its routers' snapshots (--snapshots) */
+	char *snap_buf;              /**< their text (open_memstream) */
+	size_t snap_len;
 } __rte_cache_aligned;
 
 #endif /* DP_H */

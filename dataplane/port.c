@@ -77,17 +77,26 @@ static bool txq_put(struct dp_port *p, struct rte_mbuf *m)
 	return true;
 }
 
-void dp_port_flush(struct dp_port *p)
+/* Lockstep: a refused burst is offered again this many times (the peer drains the ring)
+ * before what is left is dropped, which a lockstep run counts as a fault. */
+#define LS_TX_TRIES 100000u
+
+static void port_flush(struct dp_port *p, unsigned tries)
 {
 	uint16_t sent = 0;
+	unsigned refused = 0;
 
 	while (sent < p->ntx) {
 		unsigned left = (unsigned)(p->ntx - sent);
 		uint16_t n = rte_eth_tx_burst(p->eth, 0, p->txq + sent,
 					      (uint16_t)(left < DP_BURST ? left : DP_BURST));
 
-		if (n == 0)
-			break;
+		if (n == 0) {
+			if (++refused >= tries)
+				break;
+			rte_pause();
+			continue;
+		}
 		sent += n;
 	}
 	ctr(p, DFLY_WIRE_TX_FRAMES, sent);
@@ -105,6 +114,11 @@ void dp_port_flush(struct dp_port *p)
 	/* host frames wait for the next flush */
 	memmove(p->txq, p->txq + sent, (p->ntx - sent) * sizeof(p->txq[0]));
 	p->ntx = (uint16_t)(p->ntx - sent);
+}
+
+void dp_port_flush(struct dp_port *p)
+{
+	port_flush(p, 1);
 }
 
 /* A new control or ACK frame of @p len bytes, or NULL (counted). */
@@ -209,7 +223,7 @@ static void send_copy(struct dp_port *p, struct rte_mempool *mp, struct rte_mbuf
 /* A flit of the link (not a packet): a 1-phit data frame @p d with @p body (d->payload_len
  * bytes, or none), sequenced like data, so the link-level retry makes it arrive. */
 static void send_flit(struct dp_port *p, struct rte_mempool *mp, struct dfly_wire_data *d,
-		      const void *body, uint64_t now_ns)
+		      const void *body, uint64_t now_ns, uint64_t due)
 {
 	struct dfly_wire_eth eth;
 	struct rte_mbuf *m;
@@ -219,7 +233,7 @@ static void send_flit(struct dp_port *p, struct rte_mempool *mp, struct dfly_wir
 	if (m == NULL)
 		return;
 	memset(dp_mbuf_pkt(m), 0, sizeof(struct asic_pkt));
-	*dp_mbuf_due(m) = DFLY_WIRE_ACK_NONE; /* not timed: link timing is about packets */
+	*dp_mbuf_due(m) = due; /* lockstep: its due; else NONE (link timing is about packets) */
 	memcpy(eth.dst, p->peer_mac, 6);
 	memcpy(eth.src, p->mac, 6);
 	d->seq = dp_llr_tx_push(&p->tx, m, now_ns);
@@ -228,7 +242,8 @@ static void send_flit(struct dp_port *p, struct rte_mempool *mp, struct dfly_wir
 }
 
 /* A PB in-band information flit: a 1-phit INFO data frame. */
-static void send_info(struct dp_port *p, struct rte_mempool *mp, uint32_t vec, uint64_t now_ns)
+static void send_info(struct dp_port *p, struct rte_mempool *mp, uint32_t vec, uint64_t now_ns,
+		      uint64_t due)
 {
 	struct dfly_wire_data d = {.type = DFLY_WIRE_PKT_INFO,
 				   .flags = DFLY_WIRE_F_PB,
@@ -236,13 +251,13 @@ static void send_info(struct dp_port *p, struct rte_mempool *mp, uint32_t vec, u
 				   .via_router = DFLY_WIRE_NO_ROUTER,
 				   .pb_vec = vec};
 
-	send_flit(p, mp, &d, NULL, now_ns);
+	send_flit(p, mp, &d, NULL, now_ns, due);
 }
 
 /* A RES reservation flit (spec §4.9): a RES_REQ or RES_REP data frame with its 12-byte body (a
  * lost one would leave its packet waiting for ever: the retry makes it arrive). */
 static void send_res(struct dp_port *p, struct rte_mempool *mp, uint8_t kind,
-		     const struct asic_res_flit *f, uint64_t now_ns)
+		     const struct asic_res_flit *f, uint64_t now_ns, uint64_t due)
 {
 	struct dfly_wire_data d = {.type = kind == ASIC_CTRL_RES_REQ ? DFLY_WIRE_PKT_RES_REQ
 								     : DFLY_WIRE_PKT_RES_REP,
@@ -254,7 +269,7 @@ static void send_res(struct dp_port *p, struct rte_mempool *mp, uint8_t kind,
 	uint8_t body[DFLY_WIRE_RES_LEN];
 
 	dfly_wire_res_put(body, &r);
-	send_flit(p, mp, &d, body, now_ns);
+	send_flit(p, mp, &d, body, now_ns, due);
 }
 
 static void sync_llr(struct dp_port *p)
@@ -300,6 +315,8 @@ void dp_port_log(struct dp_port *p, uint64_t now_ns, uint32_t level, const char 
 	rl->suppressed = 0;
 }
 
+static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns);
+
 void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
 {
 	struct dfly_regs *regs = p->rt->regs;
@@ -312,6 +329,10 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 	uint16_t phits;
 	uint64_t due;
 
+	if (env->lockstep) {
+		tx_lockstep(p, env, cur, now_ns);
+		return;
+	}
 	/* liveness: nothing valid from the peer for dead_us → the ASIC stops using the link */
 	if (up && !p->dead && env->link->dead_us != 0 &&
 	    now_ns - p->last_rx_ns > env->link->dead_us * 1000ull) {
@@ -377,7 +398,7 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 
 			memcpy(&vec, buf, sizeof(vec));
 			if (dp_llr_tx_room(&p->tx))
-				send_info(p, env->mp, vec, now_ns);
+				send_info(p, env->mp, vec, now_ns, DFLY_WIRE_ACK_NONE);
 			else
 				drop(p, DFLY_DROP_CTRL_LINK_FULL);
 			continue;
@@ -386,7 +407,7 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 			struct asic_res_flit f;
 
 			memcpy(&f, buf, sizeof(f));
-			send_res(p, env->mp, (uint8_t)kind, &f, now_ns);
+			send_res(p, env->mp, (uint8_t)kind, &f, now_ns, DFLY_WIRE_ACK_NONE);
 			continue;
 		}
 		{
@@ -454,8 +475,199 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Fabric: lockstep (dfly-switch --lockstep). Every frame the model puts on the link leaves at the
+ * next transmit, however far ahead it is due, behind a SYNC that carries its due cycle; the peer
+ * takes it at exactly that cycle. After them a bare SYNC says up to which cycle this side has
+ * stepped: the peer may step every cycle below that one plus the link's latency, since nothing
+ * produced later can be due before. A frame taken after its due cycle, or frames the device
+ * refused, end the run's exactness on this port (dp_port.ls_fault, counted).
+ */
+
+void dp_lockstep_fault(struct dp_port *p, uint64_t cycle, const char *why)
+{
+	if (cycle < p->ls_fault) {
+		p->ls_fault = cycle;
+		p->ls_why = why;
+	}
+}
+
+static bool send_sync(struct dp_port *p, struct rte_mempool *mp, uint64_t next, uint64_t due)
+{
+	struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_SYNC, .src_router = p->rt->id};
+
+	c.sync.next = next;
+	c.sync.due = due;
+	return send_ctrl(p, mp, &c);
+}
+
+static bool send_credits(struct dp_port *p, struct rte_mempool *mp, uint64_t due)
+{
+	struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->rt->id};
+
+	c.credit.n = (uint8_t)p->nvc_in;
+	c.credit.due = due;
+	for (uint32_t v = 0; v < p->nvc_in; v++) {
+		c.credit.e[v].vc = (uint8_t)v;
+		c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
+		c.credit.e[v].phits = p->cr_total[v];
+	}
+	if (!send_ctrl(p, mp, &c))
+		return false;
+	ctr(p, DFLY_CREDIT_FRAMES_TX, 1);
+	return true;
+}
+
+static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
+{
+	struct dfly_regs *regs = p->rt->regs;
+	bool up = regs->link_state[p->port] == DFLY_LINK_UP;
+	uint64_t busy0 = regs->port_ctr[p->port][DFLY_WIRE_TX_BUSY], due;
+	uint8_t buf[DFLY_CPU_FRAME_MAX];
+	enum asic_ctrl_kind kind;
+	struct asic_pkt *pk;
+	uint16_t len, phits;
+	uint8_t vc;
+
+	if (now_ns >= p->hello_next_ns) {
+		struct dfly_wire_ctrl h;
+
+		dfly_wire_hello_fill(&h, env->topo, p->rt->id, p->port, 0);
+		send_ctrl(p, env->mp, &h);
+		ctr(p, DFLY_HELLO_TX, 1);
+		p->hello_next_ns = now_ns + (up ? env->link->hello_us : 10000u) * 1000ull;
+	}
+	if (!up) {
+		port_flush(p, 1);
+		return;
+	}
+	/* go-back-N: a resend goes behind a SYNC with its due again (late, most likely) */
+	{
+		void *fr[DP_BURST];
+		uint32_t seqs[DP_BURST];
+		unsigned n = dp_llr_tx_resend(&p->tx, now_ns, env->link->rto_us * 1000ull, fr, seqs,
+					      DP_BURST, &p->st);
+
+		for (unsigned i = 0; i < n; i++) {
+			send_sync(p, env->mp, p->ls_sent1, *dp_mbuf_due(fr[i]));
+			send_copy(p, env->mp, fr[i]);
+		}
+	}
+	/* data: all of it, however far ahead it is due */
+	while (dp_llr_tx_room(&p->tx) && (unsigned)p->ntx + 2 <= (unsigned)DP_TXQ &&
+	       (pk = asic_link_pop_data(p->out, UINT64_MAX, &due)) != NULL) {
+		struct rte_mbuf *m = dp_pkt_mbuf(pk);
+		uint32_t seq = p->tx.next_seq;
+
+		*dp_mbuf_due(m) = due;
+		if (encode_data(p, m, seq) < 0) {
+			drop(p, DFLY_DROP_NO_MBUF);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		dp_llr_tx_push(&p->tx, m, now_ns);
+		send_sync(p, env->mp, p->ls_sent1, due);
+		send_copy(p, env->mp, m);
+	}
+	/* the control line: flits (sequenced) and the firmware's frames, each behind its SYNC */
+	while ((unsigned)p->ntx + 2 <= (unsigned)DP_TXQ &&
+	       asic_link_peek_ctrl_due(p->out, &kind, &due) &&
+	       ((kind != ASIC_CTRL_RES_REQ && kind != ASIC_CTRL_RES_REP &&
+		 kind != ASIC_CTRL_PB_INFO) ||
+		dp_llr_tx_room(&p->tx)) &&
+	       asic_link_pop_ctrl(p->out, UINT64_MAX, &kind, buf, sizeof(buf), &len)) {
+		send_sync(p, env->mp, p->ls_sent1, due);
+		if (kind == ASIC_CTRL_PB_INFO) {
+			uint32_t vec;
+
+			memcpy(&vec, buf, sizeof(vec));
+			send_info(p, env->mp, vec, now_ns, due);
+		} else if (kind == ASIC_CTRL_RES_REQ || kind == ASIC_CTRL_RES_REP) {
+			struct asic_res_flit f;
+
+			memcpy(&f, buf, sizeof(f));
+			send_res(p, env->mp, (uint8_t)kind, &f, now_ns, due);
+		} else {
+			uint8_t *d;
+			struct rte_mbuf *m = frame_alloc(p, env->mp, len, &d);
+
+			if (m == NULL)
+				continue;
+			memcpy(d, buf, len);
+			memcpy(d, p->peer_mac, 6);
+			memcpy(d + 6, p->mac, 6);
+			txq_put(p, m);
+		}
+	}
+	/* credit returns: one CREDIT frame per due cycle (running totals, that cycle's due) */
+	while ((unsigned)p->ntx + 2 <= (unsigned)DP_TXQ &&
+	       asic_link_pop_credit(p->in, UINT64_MAX, &vc, &phits, &due)) {
+		if (p->cr_dirty && due != p->cr_due && send_credits(p, env->mp, p->cr_due))
+			p->cr_dirty = false;
+		if (vc < DFLY_MAX_VCS)
+			p->cr_total[vc] = (uint16_t)(p->cr_total[vc] + phits);
+		p->cr_dirty = true;
+		p->cr_due = due;
+	}
+	if (p->cr_dirty && send_credits(p, env->mp, p->cr_due)) {
+		p->cr_dirty = false;
+		p->cr_last_ns = now_ns;
+	}
+	/* acknowledgements */
+	{
+		uint32_t ack;
+		bool nak;
+
+		if (dp_llr_rx_ack_due(&p->rx, now_ns, env->link->ack_every,
+				      env->link->ack_delay_us * 1000ull,
+				      env->link->keepalive_us * 1000ull,
+				      env->link->nak_us * 1000ull, &ack, &nak, &p->st)) {
+			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK,
+						   .src_router = p->rt->id};
+
+			c.ack.ack = ack;
+			c.ack.flags = nak ? DFLY_WIRE_ACK_F_NAK : 0;
+			c.ack.taken = p->rx_taken;
+			send_ctrl(p, env->mp, &c);
+		}
+	}
+	/* the horizon, when it moved, and every millisecond (liveness while we wait) */
+	if (cur > p->ls_sent1 || now_ns - p->ls_sync_ns >= 1000000ull) {
+		if (send_sync(p, env->mp, cur, DFLY_WIRE_SYNC_NONE)) {
+			p->ls_sent1 = cur;
+			p->ls_sync_ns = now_ns;
+		}
+	}
+	sync_llr(p);
+	port_flush(p, LS_TX_TRIES);
+	if (regs->port_ctr[p->port][DFLY_WIRE_TX_BUSY] != busy0)
+		dp_lockstep_fault(p, cur, "the device refused frames");
+}
+
+/* ---------------------------------------------------------------------------------------------
  * Fabric: receive
  */
+
+/* Lockstep: the cycle a timed frame (data, flit, firmware frame) enters, its SYNC's due, no
+ * earlier than @p cur; a late or untimed one is a fault. Else @p cur. */
+static uint64_t ls_take(struct dp_port *p, const struct dp_env *env, uint64_t cur)
+{
+	uint64_t due = p->ls_due;
+
+	if (!env->lockstep)
+		return cur;
+	p->ls_due = DFLY_WIRE_SYNC_NONE;
+	if (due == DFLY_WIRE_SYNC_NONE) {
+		dp_lockstep_fault(p, cur, "a frame came without its due cycle");
+		ctr(p, DFLY_LOCKSTEP_LATE, 1);
+		return cur;
+	}
+	if (due < cur) {
+		dp_lockstep_fault(p, due, "a frame arrived after the cycle it was due");
+		ctr(p, DFLY_LOCKSTEP_LATE, 1);
+		return cur;
+	}
+	return due;
+}
 
 static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf *m,
 		    const uint8_t *b, uint32_t len, uint64_t cur)
@@ -483,10 +695,12 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 		return;
 	}
 	if (dp_llr_rx_check(&p->rx, d.seq, &p->st) != DP_LLR_ACCEPT) {
+		p->ls_due = DFLY_WIRE_SYNC_NONE; /* a resend we had: its SYNC is spent */
 		rte_pktmbuf_free(m);
 		return;
 	}
-	p->rx_taken = cur; /* the next ACK reports it: the sender knows when it was due */
+	cur = ls_take(p, env, cur); /* lockstep: the cycle it was due, if not late */
+	p->rx_taken = cur;          /* the next ACK reports it: the sender knows when it was due */
 	if (d.type == DFLY_WIRE_PKT_INFO) {
 		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_PB_INFO, &d.pb_vec, sizeof(d.pb_vec),
 					 cur))
@@ -649,6 +863,19 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 		}
 		return;
 	}
+	if (c.type == DFLY_WIRE_CTRL_SYNC && env->lockstep && c.src_router == p->peer_router) {
+		/* the peer's horizon, or the due cycle of its next frame: heard whatever the
+		 * link's state, never a drop (the peer's side may come up first) */
+		if (c.sync.due != DFLY_WIRE_SYNC_NONE) {
+			p->ls_due = c.sync.due;
+		} else if (!p->ls_heard || c.sync.next > p->ls_through1) {
+			p->ls_through1 = c.sync.next;
+			p->ls_heard = true;
+		}
+		if (regs->link_state[p->port] == DFLY_LINK_UP)
+			alive(p, now_ns);
+		return;
+	}
 	if (regs->link_state[p->port] != DFLY_LINK_UP) {
 		drop(p, DFLY_DROP_LINK_DOWN);
 		return;
@@ -674,13 +901,30 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 				p->cr_seen[e->vc] = e->phits;
 			}
 			fresh = true;
+			if (env->lockstep) {
+				uint64_t at = c.credit.due;
+
+				if (at == DFLY_WIRE_CREDIT_NO_DUE || at < cur) {
+					dp_lockstep_fault(
+					    p, at == DFLY_WIRE_CREDIT_NO_DUE ? cur : at,
+					    "credits arrived after the cycle they were "
+					    "due");
+					ctr(p, DFLY_LOCKSTEP_LATE, 1);
+					at = cur;
+				}
+				if (!asic_link_push_credit(p->out, e->vc, delta, at))
+					drop(p, DFLY_DROP_CTRL_LINK_FULL);
+				continue;
+			}
 			if (!asic_link_push_credit(p->out, e->vc, delta, cur))
 				drop(p, DFLY_DROP_CTRL_LINK_FULL);
 		}
 		/* credit timing: the newest credit was due at c.credit.due, taken now, at cur (a
 		 * frame whose credits were all known already, or a lost one's repair, is not) */
 		if (fresh && c.credit.due != DFLY_WIRE_CREDIT_NO_DUE && c.credit.due >= p->up_cycle)
-			timed(p, DFLY_CREDIT_TIMED, cur, c.credit.due);
+			timed(p, DFLY_CREDIT_TIMED,
+			      env->lockstep && c.credit.due > cur ? c.credit.due : cur,
+			      c.credit.due);
 		break;
 	}
 	case DFLY_WIRE_CTRL_ACK: {
@@ -699,7 +943,8 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 	case DFLY_WIRE_CTRL_PB_STATE:
 	case DFLY_WIRE_CTRL_ECTN_PARTIAL:
 	case DFLY_WIRE_CTRL_LINK_STATE:
-		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_FRAME, b, (uint16_t)len, cur))
+		if (!asic_link_push_ctrl(p->in, ASIC_CTRL_FRAME, b, (uint16_t)len,
+					 ls_take(p, env, cur)))
 			drop(p, DFLY_DROP_CTRL_LINK_FULL);
 		break;
 	default:

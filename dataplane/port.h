@@ -20,7 +20,14 @@ struct dp_env {
 	size_t host_max_frame;   /**< largest host frame carried (bytes) */
 	uint32_t host_max_phits; /**< its size in phits */
 	uint32_t phit_bytes;
+	/** lockstep (dfly-switch --lockstep): frames leave as soon as the model puts them on the
+	 *  link, each timed frame behind a SYNC with its due cycle, and a bare SYNC after each
+	 *  transmit gives the peer our horizon; the receiver takes each frame at its due cycle */
+	bool lockstep;
 };
+
+/** Lockstep: port @p p stopped being exact at @p cycle (the earliest is kept), because @p why. */
+void dp_lockstep_fault(struct dp_port *p, uint64_t cycle, const char *why);
 
 /** The MAC of a router's fabric port: 02:df:fe:RR:RR:PP. */
 void dp_fabric_mac(uint32_t router, uint32_t port, uint8_t mac[6]);

@@ -116,6 +116,14 @@ struct app {
 	bool free_run;      /* --free-run: the clock does not follow the wall */
 	uint32_t gen_frame; /* --gen-frame: bytes of payload frame of a generated packet */
 	uint32_t gen_phits; /* phits of a generated packet */
+	/* --lockstep (lcore_lockstep()): the model's results, exactly, in real time */
+	bool lockstep;
+	uint64_t ls_stop;      /* --cycles N: step cycles 0 .. N-1, then hold (0: no end) */
+	uint64_t ls_wait_ns;   /* --lockstep-wait-ms: a silent peer is waited for this long */
+	uint64_t snap_every;   /* --snapshot-every K: register files at every K-th cycle */
+	const char *snap_path; /* --snapshots FILE */
+	bool ls_done;          /* every lcore reached --cycles (said once) */
+	char ls_verdict[256];
 };
 
 static struct app app;
@@ -185,6 +193,24 @@ static void usage(FILE *f)
 	    "                     generated has been delivered in it, or at --duration, whichever\n"
 	    "                     comes first (a deployment whose traffic stays inside the\n"
 	    "                     process, e.g. with loopback peers: dfly bench dataplane)\n"
+	    "  --lockstep         step the model exactly as dfly sim does it (dfly verify checks\n"
+	    "                     it): every frame leaves as soon as its router puts it on the\n"
+	    "                     link, behind a SYNC frame with its due cycle, and enters the\n"
+	    "                     peer at exactly that cycle; a bare SYNC gives the peer our\n"
+	    "                     next cycle, and a router steps a cycle only when every fabric\n"
+	    "                     input's peer has stepped far enough (its next cycle + the\n"
+	    "                     link's latency). The firmware ticks inline after each cycle\n"
+	    "                     (firmware = \"thread\" or \"none\"). Stepping starts once every\n"
+	    "                     fabric port is up and its peer heard\n"
+	    "  --cycles N         with --lockstep: step cycles 0 .. N-1, say so on stderr, then\n"
+	    "                     hold (the links stay served) until the end\n"
+	    "  --lockstep-wait-ms W  a peer that stepped and then went silent is waited for W ms\n"
+	    "                     (default 100), then the lcore steps on without it, as real\n"
+	    "                     time demands: the run is exact only up to that cycle (the\n"
+	    "                     exit report and the lockstep_breach counter say where)\n"
+	    "  --snapshots FILE   with --snapshot-every K: the register files (and firmware\n"
+	    "                     counters) of every hosted router at every K-th cycle and at\n"
+	    "                     --cycles, as dfly sim --counters writes them, for dfly verify\n"
 	    "  --counters FILE    write the final counters there (default: standard output)\n"
 	    "  --capture FILE     capture the routers' traffic to a pcap file (format:\n"
 	    "                     include/dfly/trace.h) with the network file's capture.*\n"
@@ -310,6 +336,9 @@ static int fabric_port_init(struct dp_port *p, uint32_t lat, char *err, size_t e
 	dfly_rng_seed(&p->loss_rng, app.dep.net.seed, 0x300000000ull + p->rt->id * 256u + p->port);
 	p->nvc_in = p->rt->regs->nvcs[p->port];
 	p->rt->regs->link_state[p->port] = DFLY_LINK_WAIT_HELLO;
+	p->lat = lat;
+	p->ls_due = DFLY_WIRE_SYNC_NONE;
+	p->ls_fault = UINT64_MAX;
 	return 0;
 }
 
@@ -718,10 +747,117 @@ static void collect(struct dp_lcore *lc, struct dp_router *rt, uint64_t now)
 	}
 }
 
+/* Lockstep: the register files of the lcore's routers at cycle @p c (every cycle before it
+ * stepped), firmware counters too, as dfly sim's --counters writes them. */
+static void snapshot(struct dp_lcore *lc, uint64_t c)
+{
+	if (lc->snap == NULL)
+		return;
+	for (uint32_t k = 0; k < lc->nrt; k++) {
+		struct dp_router *rt = lc->rt[k];
+
+		asic_sync_gauges(rt->as);
+		fprintf(lc->snap, "# snapshot cycle %" PRIu64 "\n", c);
+		dfly_regs_dump(rt->regs, lc->snap);
+		if (rt->fw != NULL)
+			fw_dump(rt->fw, lc->snap);
+	}
+}
+
+/*
+ * One lockstep slice (--lockstep): read the devices; step while every fabric input's horizon
+ * allows (the peer's next cycle, from its SYNC, plus the link's latency: nothing the peer has
+ * yet to step can be due before), each cycle as dfly sim steps it: generate, step, collect,
+ * then the firmware's tick; send. Nothing moves before every fabric port is up and its peer
+ * heard. A peer that has stepped and then stays silent longer than --lockstep-wait-ms (a
+ * stopped process) is not waited for: the lcore steps on, as real time demands, and the run is
+ * exact only up to the cycle it stepped past (a breach, counted and reported).
+ */
+static void lcore_lockstep(struct dp_lcore *lc)
+{
+	uint32_t max_steps = app.dep.run.max_steps;
+	uint64_t now_ns = mono_ns(), horizon = UINT64_MAX;
+	uint64_t stop_at = app.ls_stop ? app.ls_stop : UINT64_MAX;
+	struct dp_port *block = NULL;
+	unsigned io = 0, steps = 0;
+	bool ready = true;
+
+	for (uint32_t i = 0; i < lc->nports; i++) {
+		struct dp_port *p = lc->ports[i];
+
+		if (p->kind == DP_PORT_FABRIC) {
+			io += dp_fabric_rx(p, &app.env, lc->cur, now_ns);
+			if (p->rt->regs->link_state[p->port] != DFLY_LINK_UP || !p->ls_heard) {
+				ready = false;
+			} else if (p->ls_through1 + p->lat - 1 < horizon) {
+				horizon = p->ls_through1 + p->lat - 1;
+				block = p;
+			}
+		} else {
+			io += dp_host_rx(p, &app.env, lc->cur);
+		}
+	}
+	if (ready) {
+		uint64_t target = horizon < stop_at - 1 ? horizon : stop_at - 1;
+
+		if (lc->cur > target && lc->cur < stop_at && block != NULL &&
+		    block->ls_through1 > 0) {
+			/* blocked by a peer that has stepped before: how long? */
+			if (lc->ls_block_ns == 0) {
+				lc->ls_block_ns = now_ns;
+			} else if (now_ns - lc->ls_block_ns > app.ls_wait_ns) {
+				target = lc->cur + max_steps - 1 < stop_at - 1
+					     ? lc->cur + max_steps - 1
+					     : stop_at - 1;
+				block->rt->regs->port_ctr[block->port][DFLY_LOCKSTEP_BREACH] +=
+				    target - lc->cur + 1;
+				dp_lockstep_fault(block, lc->cur,
+						  "stepped on without the peer (silent longer than "
+						  "--lockstep-wait-ms)");
+			}
+		} else if (lc->cur <= target) {
+			lc->ls_block_ns = 0;
+		}
+		while (lc->cur <= target && steps < max_steps) {
+			for (uint32_t k = 0; k < lc->nrt; k++)
+				if (lc->rt[k]->ngen)
+					dfly_edge_generate(&lc->edge, lc->rt[k]->as,
+							   lc->rt[k]->regs, lc->cur);
+			for (uint32_t k = 0; k < lc->nrt; k++)
+				asic_step(lc->rt[k]->as, lc->cur);
+			for (uint32_t k = 0; k < lc->nrt; k++)
+				collect(lc, lc->rt[k], lc->cur);
+			for (uint32_t k = 0; k < lc->nrt; k++)
+				if (lc->rt[k]->fw != NULL)
+					fw_tick(lc->rt[k]->fw, lc->cur);
+			lc->cur++;
+			steps++;
+			if (app.snap_every && (lc->cur % app.snap_every == 0 || lc->cur == stop_at))
+				snapshot(lc, lc->cur);
+		}
+	}
+	for (uint32_t i = 0; i < lc->nports; i++) {
+		struct dp_port *p = lc->ports[i];
+
+		if (p->kind == DP_PORT_FABRIC)
+			dp_fabric_tx(p, &app.env, lc->cur, now_ns);
+		else
+			dp_port_flush(p);
+	}
+	atomic_store_explicit(&lc->done_cycle, lc->cur, memory_order_relaxed);
+	if (steps == 0 && io == 0)
+		rte_pause();
+}
+
 /* One slice: read the devices, step up to the clock (at most run.max_steps cycles), send. */
 static void lcore_slice(struct dp_lcore *lc)
 {
 	uint32_t max_steps = app.dep.run.max_steps;
+
+	if (app.lockstep) {
+		lcore_lockstep(lc);
+		return;
+	}
 
 	{
 		uint64_t now_ns = mono_ns();
@@ -1496,6 +1632,11 @@ static const struct option opts[] = {{"set", required_argument, NULL, 's'},
 				     {"free-run", no_argument, NULL, 'F'},
 				     {"gen-frame", required_argument, NULL, 'G'},
 				     {"exit-drained", no_argument, NULL, 'D'},
+				     {"lockstep", no_argument, NULL, 'L'},
+				     {"cycles", required_argument, NULL, 'N'},
+				     {"lockstep-wait-ms", required_argument, NULL, 'W'},
+				     {"snapshots", required_argument, NULL, 'S'},
+				     {"snapshot-every", required_argument, NULL, 'K'},
 				     {"help", no_argument, NULL, 'h'},
 				     {NULL, 0, NULL, 0}};
 
@@ -1569,6 +1710,31 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 		case 'D':
 			o->exit_drained = true;
 			break;
+		case 'L':
+			app.lockstep = true;
+			break;
+		case 'N':
+			if (dfly_cli_parse_u64("dfly-switch", "--cycles", optarg, 1, UINT64_MAX / 2,
+					       "cycles", &app.ls_stop) != 0)
+				goto usage;
+			break;
+		case 'W': {
+			uint64_t ms;
+
+			if (dfly_cli_parse_u64("dfly-switch", "--lockstep-wait-ms", optarg, 1,
+					       3600000, "milliseconds", &ms) != 0)
+				goto usage;
+			app.ls_wait_ns = ms * 1000000ull;
+			break;
+		}
+		case 'S':
+			app.snap_path = optarg;
+			break;
+		case 'K':
+			if (dfly_cli_parse_u64("dfly-switch", "--snapshot-every", optarg, 1,
+					       UINT64_MAX / 2, "cycles", &app.snap_every) != 0)
+				goto usage;
+			break;
 		case 'G': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
@@ -1589,6 +1755,28 @@ static int parse(int argc, char **argv, struct sw_opts *o)
 			return dfly_cli_opt_error("dfly-switch", opts, opt, argv);
 		}
 	}
+	if (!app.lockstep && (app.ls_stop || app.ls_wait_ns || app.snap_path || app.snap_every)) {
+		fprintf(stderr, "dfly-switch: --cycles, --lockstep-wait-ms, --snapshots and "
+				"--snapshot-every need --lockstep\n");
+		rte_eal_cleanup();
+		return 2;
+	}
+	if (app.lockstep && (o->gen_seconds >= 0 || o->exit_drained || app.free_run)) {
+		fprintf(stderr,
+			"dfly-switch: --lockstep steps the model as dfly sim does: "
+			"--gen-seconds, --exit-drained and --free-run do not apply (--cycles "
+			"N ends it)\n");
+		rte_eal_cleanup();
+		return 2;
+	}
+	if ((app.snap_path != NULL) != (app.snap_every != 0)) {
+		fprintf(stderr,
+			"dfly-switch: --snapshots FILE and --snapshot-every K go together\n");
+		rte_eal_cleanup();
+		return 2;
+	}
+	if (app.lockstep && app.ls_wait_ns == 0)
+		app.ls_wait_ns = 100000000ull; /* 100 ms */
 	if (o->exit_drained && o->gen_seconds < 0) {
 		fprintf(stderr, "dfly-switch: --exit-drained needs --gen-seconds\n");
 		rte_eal_cleanup();
@@ -1675,6 +1863,7 @@ static int plan_traffic(void)
 	app.env.link = &app.dep.link;
 	app.env.hosts = app.hosts;
 	app.env.phit_bytes = nc->phit_bytes;
+	app.env.lockstep = app.lockstep;
 	app.env.host_max_frame = RTE_MIN(dp_host_max_frame(minbuf, nc->phit_bytes),
 					 (size_t)RTE_MBUF_DEFAULT_DATAROOM - 64);
 	app.env.host_max_phits = dp_host_frame_phits(app.env.host_max_frame, nc->phit_bytes);
@@ -1719,9 +1908,16 @@ static int plan_traffic(void)
 		fprintf(stderr, "dfly-switch: out of memory\n");
 		return 1;
 	}
-	/* open the whole run; measured: packets generated from measure_from */
+	/* open the whole run; measured: packets generated from measure_from (in lockstep from
+	 * sim.warmup, as in dfly sim: cycle 0 is the same everywhere) */
 	app.edge.measuring = true;
-	atomic_store(&app.edge.measure_from, UINT64_MAX);
+	atomic_store(&app.edge.measure_from, app.lockstep ? nc->warmup : UINT64_MAX);
+	if (app.lockstep && app.dep.firmware == DP_FW_EXTERNAL) {
+		fprintf(stderr, "dfly-switch: --lockstep: the firmware ticks inline after each "
+				"cycle, so firmware = \"thread\" or \"none\" (not dfly-controld, "
+				"which runs on its own clock)\n");
+		return 2;
+	}
 	return 0;
 }
 
@@ -1819,7 +2015,7 @@ static uint64_t run_clock(uint64_t t0)
 	uint64_t c0;
 
 	app.epoch_ns = app.dep.run.epoch_ns ? app.dep.run.epoch_ns : t0;
-	c0 = clock_cycle(t0);
+	c0 = app.lockstep ? 0 : clock_cycle(t0); /* lockstep: cycle 0, as in dfly sim */
 	for (uint32_t i = 0; i < app.nlc; i++) {
 		app.lc[i].cur = c0;
 		atomic_store(&app.lc[i].done_cycle, c0);
@@ -1875,6 +2071,27 @@ static int run_capture(struct sw_opts *o)
  * --exit-drained), the generators' stop (--gen-seconds), progress lines, the measurement
  * window's start. @return true to stop.
  */
+/* Lockstep: "exact" or where the run stopped being exact (the earliest fault of any port). */
+static const char *lockstep_verdict(void)
+{
+	const struct dp_port *f = NULL;
+
+	for (uint32_t i = 0; i < app.nports; i++) {
+		const struct dp_port *p = app.ports[i];
+
+		if (p->kind == DP_PORT_FABRIC && p->ls_fault != UINT64_MAX &&
+		    (f == NULL || p->ls_fault < f->ls_fault))
+			f = p;
+	}
+	if (f == NULL)
+		snprintf(app.ls_verdict, sizeof(app.ls_verdict), "exact");
+	else
+		snprintf(app.ls_verdict, sizeof(app.ls_verdict),
+			 "not exact from cycle %" PRIu64 ": router %u port %u (to router %u): %s",
+			 f->ls_fault, f->rt->id, f->port, f->peer_router, f->ls_why);
+	return app.ls_verdict;
+}
+
 static bool run_watch(const struct sw_opts *o, uint64_t now, uint64_t t0, uint64_t c0,
 		      uint64_t *next_progress, uint64_t *drained_at)
 {
@@ -1900,6 +2117,11 @@ static bool run_watch(const struct sw_opts *o, uint64_t now, uint64_t t0, uint64
 			*drained_at = lcore_cycle(true);
 		else if (lcore_cycle(false) > *drained_at + 1)
 			return true;
+	}
+	if (app.lockstep && app.ls_stop && !app.ls_done && lcore_cycle(false) >= app.ls_stop) {
+		app.ls_done = true;
+		fprintf(stderr, "dfly-switch: lockstep: cycle %" PRIu64 " reached (%s)\n",
+			app.ls_stop, lockstep_verdict());
 	}
 	if (!app.quiet && app.dep.run.stats_interval_s > 0 && now >= *next_progress) {
 		progress((double)(now - t0) / 1e9, c0);
@@ -1940,7 +2162,15 @@ static int run(struct sw_opts *o, uint64_t *t0)
 		    "firmware %s, cycle %.0f ns, starting at cycle %" PRIu64 "\n",
 		    app.dep.nhosted, app.nlc, app.nports, app.lc ? app.lc[0].ngen : 0,
 		    dp_fw_mode_name(app.dep.firmware), app.cycle_ns, c0);
-	if (app.dep.firmware == DP_FW_THREAD) {
+	for (uint32_t i = 0; app.snap_path != NULL && i < app.nlc; i++) {
+		app.lc[i].snap = open_memstream(&app.lc[i].snap_buf, &app.lc[i].snap_len);
+		if (app.lc[i].snap == NULL) {
+			DP_LOG(ERR, "--snapshots: %s\n", strerror(errno));
+			return -1;
+		}
+	}
+	if (app.dep.firmware == DP_FW_THREAD && !app.lockstep) {
+		/* lockstep: the lcores tick the firmware themselves, after each cycle */
 		if (pthread_create(&app.fw_thread, NULL, fw_main, NULL) != 0) {
 			DP_LOG(ERR, "cannot start the firmware thread\n");
 			return -1;
@@ -1999,8 +2229,30 @@ static void report(const struct sw_opts *o, uint64_t t0)
 		}
 	}
 	final_report(cf, (double)(mono_ns() - t0) / 1e9);
+	if (app.lockstep)
+		fprintf(cf, "# lockstep: cycle %" PRIu64 ", %s\n", lcore_cycle(false),
+			lockstep_verdict());
 	if (cf != stdout)
 		fclose(cf);
+	if (app.snap_path != NULL) {
+		FILE *sf = fopen(app.snap_path, "w");
+
+		if (sf == NULL)
+			fprintf(stderr, "dfly-switch: %s: %s\n", app.snap_path, strerror(errno));
+		for (uint32_t i = 0; i < app.nlc; i++) {
+			if (app.lc[i].snap == NULL)
+				continue;
+			fclose(app.lc[i].snap);
+			app.lc[i].snap = NULL;
+			if (sf != NULL)
+				fwrite(app.lc[i].snap_buf, 1, app.lc[i].snap_len, sf);
+			free(app.lc[i].snap_buf);
+		}
+		if (sf != NULL)
+			fprintf(sf, "# lockstep: %s\n", lockstep_verdict());
+		if (sf != NULL && fclose(sf) != 0)
+			fprintf(stderr, "dfly-switch: %s: %s\n", app.snap_path, strerror(errno));
+	}
 }
 
 int main(int argc, char **argv)

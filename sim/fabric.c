@@ -1531,6 +1531,12 @@ void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f)
 	}
 }
 
+void dfly_fabric_sync_gauges(struct dfly_fabric *fab)
+{
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
+		asic_sync_gauges(fab->asics[r]);
+}
+
 const struct dfly_regs *dfly_fabric_regs(const struct dfly_fabric *fab, uint32_t r)
 {
 	return fab->regs[r];

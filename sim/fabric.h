@@ -230,6 +230,8 @@ int dfly_fabric_set_pattern(struct dfly_fabric *fab, enum dfly_pattern pattern, 
  * router.
  */
 void dfly_fabric_dump_counters(const struct dfly_fabric *fab, FILE *f);
+/** Bring every router's gauges up to date (asic_sync_gauges()), as before a final dump. */
+void dfly_fabric_sync_gauges(struct dfly_fabric *fab);
 
 /** Packets that left router @p r's injection buffers during the measurement window (after a
  *  run; what the unfairness metrics of spec §8.5 are computed from). */

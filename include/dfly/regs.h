@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 19u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 20u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -121,7 +121,14 @@ extern "C" {
 	  "RES: R of this global channel, phits reserved and not yet sent on it (a gauge)")        \
 	X(REPLY_WAIT, reply_wait,                                                                  \
 	  "request-reply, traffic.reply = consume: cycles a request waited at this node port for " \
-	  "room for its reply in the injection buffer")
+	  "room for its reply in the injection buffer")                                            \
+	/* dataplane, lockstep (dfly-switch --lockstep): where the run stopped being exact */      \
+	X(LOCKSTEP_LATE, lockstep_late,                                                            \
+	  "lockstep: frames from the peer taken after the cycle they were due (the router had "    \
+	  "stepped past it)")                                                                      \
+	X(LOCKSTEP_BREACH, lockstep_breach,                                                        \
+	  "lockstep: cycles stepped past this link's horizon (the peer silent longer than "        \
+	  "--lockstep-wait)")
 
 /** Per (port, VC) counters; the input side of the VC unless stated. */
 #define DFLY_FOREACH_VC_CTR(X)                                                                     \

@@ -72,6 +72,12 @@
  *                   4+4i: u32 entry i: bits 0-10 group a, 11-21 group b (a < b < groups),
  *                   22-25 ttl (1..15: hops it may still be relayed), 26-31 reserved (0): the
  *                   global link(s) between groups a and b are down.   body_len = 4 + 4n
+ *     SYNC          0 u64 next: the sender's next cycle to step; everything its routers put on
+ *                   this link in the cycles before it has been sent before this frame
+ *                   8 u64 due: the cycle the sender's next frame on this link (data, flit or
+ *                   firmware frame) is due at the receiver's input, or 0xffffffffffffffff
+ *                   (none: a bare horizon). Sent only in lockstep (run.lockstep).
+ *                   body_len = 16
  *   Control frames are short, so a NIC may pad them to the Ethernet minimum: bytes after the body
  *   are accepted as padding only while the frame is no longer than the minimum (46 bytes after
  *   the EtherType); any longer tail is an error. Encoders never pad and never tag.
@@ -176,7 +182,8 @@ extern "C" {
 	X(ECTN_PARTIAL, ectn_partial, "ECtN partial contention array")                             \
 	X(HELLO, hello, "sender router, port and topology fingerprint")                            \
 	X(ACK, ack, "link-level retry: cumulative acknowledgement")                                \
-	X(LINK_STATE, link_state, "failover: which of the sender's global links are down")
+	X(LINK_STATE, link_state, "failover: which of the sender's global links are down")         \
+	X(SYNC, sync, "lockstep: the sender's next cycle to step, the next frame's due cycle")
 
 #define DFLY__ENUM(E, n, d) DFLY_WIRE_E_##E,
 enum dfly_wire_err { DFLY_WIRE_OK = 0, DFLY_FOREACH_WIRE_ERR(DFLY__ENUM) DFLY_WIRE_E_COUNT };
@@ -323,6 +330,14 @@ struct dfly_wire_ack {
 	uint64_t taken; /**< cycle the receiver took frame ack − 1, or DFLY_WIRE_ACK_NONE */
 };
 
+/** Lockstep (run.lockstep): the sender's horizon, and the due cycle of the frame after it. */
+struct dfly_wire_sync {
+	uint64_t
+	    next; /**< the sender's next cycle to step (what the ones before produced is sent) */
+	uint64_t due; /**< the next frame's due cycle at the receiver, or DFLY_WIRE_SYNC_NONE */
+};
+
+#define DFLY_WIRE_SYNC_NONE     UINT64_MAX /**< SYNC due: no frame follows, a bare horizon */
 #define DFLY_WIRE_ACK_NONE      UINT64_MAX /**< ACK taken: no frame taken since the link started */
 #define DFLY_WIRE_CREDIT_NO_DUE UINT64_MAX /**< CREDIT due: nothing new, a refresh */
 
@@ -353,6 +368,7 @@ struct dfly_wire_ctrl {
 		struct dfly_wire_hello hello;    /**< DFLY_WIRE_CTRL_HELLO */
 		struct dfly_wire_ack ack;        /**< DFLY_WIRE_CTRL_ACK */
 		struct dfly_wire_link_state ls;  /**< DFLY_WIRE_CTRL_LINK_STATE */
+		struct dfly_wire_sync sync;      /**< DFLY_WIRE_CTRL_SYNC */
 	};
 };
 

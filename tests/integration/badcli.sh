@@ -158,7 +158,7 @@ TABLE
 cmds=(sim topo bench "bench sim" "bench dataplane" "bench counters" transient repro
     "repro claims" "repro transient" "repro steady" "repro threshold" "repro lia" stats
     testbed "testbed gen" "testbed up" "testbed run" "testbed status" "testbed down" trace plot
-    "plot load" "plot transient" "plot routers" "plot bins" clean)
+    "plot load" "plot transient" "plot routers" "plot bins" clean verify)
 # the commands dfly --help lists are all here (a new one must be added)
 for c in $("$dfly" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]\{1,\}\).*/\1/p'); do
     case " ${cmds[*]} " in

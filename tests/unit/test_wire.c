@@ -1811,6 +1811,40 @@ static void test_ack_golden_roundtrip(void **state)
 	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n - 8, &LIM, &out), BAD_COUNT);
 }
 
+/* SYNC (lockstep): Ethernet, header {2, 7, 16, 0}, next and due big-endian; a bare horizon
+ * has due 0xff..ff; any other body length is refused. */
+static void test_sync_golden_roundtrip(void **state)
+{
+	static const uint8_t want[] = {0x02, 0xdf, 0x00, 0x00, 0x01, 0x03, 0x02, 0xdf, 0x00, 0x00,
+				       0x00, 0x05, 0x88, 0xb6, 0x02, 0x07, 0x00, 0x10, 0x00, 0x00,
+				       0x00, 0x00, /* next 0x0102030405060708 */
+				       0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+				       /* due 0x1112131415161718 */
+				       0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18};
+	static const uint64_t v[] = {0, 1, 0x0102030405060708ull, DFLY_WIRE_SYNC_NONE};
+	struct dfly_wire_ctrl m = {.type = DFLY_WIRE_CTRL_SYNC, .src_router = 0}, out;
+	uint8_t b[BUF_LEN];
+	int n;
+
+	(void)state;
+	m.sync.next = 0x0102030405060708ull;
+	m.sync.due = 0x1112131415161718ull;
+	n = encode_ctrl(b, &m);
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(b, want, sizeof(want));
+	assert_string_equal(dfly_wire_ctrl_name(DFLY_WIRE_CTRL_SYNC), "sync");
+	for (size_t i = 0; i < 4; i++) {
+		m.sync.next = v[i];
+		m.sync.due = v[3 - i];
+		n = encode_ctrl(b, &m);
+		assert_int_equal(ctrl_decode_exact(b, (size_t)n, &LIM, &out), 0);
+		assert_int_equal(out.type, DFLY_WIRE_CTRL_SYNC);
+		assert_true(out.sync.next == v[i] && out.sync.due == v[3 - i]);
+	}
+	b[OFF + 3] = 8;
+	ASSERT_ERR(ctrl_decode_exact(b, (size_t)n - 8, &LIM, &out), BAD_COUNT);
+}
+
 static void test_seq_before(void **state)
 {
 	(void)state;
@@ -1936,6 +1970,7 @@ int main(void)
 	    cmocka_unit_test(test_hello_golden_roundtrip),
 	    cmocka_unit_test(test_hello_every_link),
 	    cmocka_unit_test(test_ack_golden_roundtrip),
+	    cmocka_unit_test(test_sync_golden_roundtrip),
 	    cmocka_unit_test(test_seq_before),
 	    cmocka_unit_test(test_mutation_sweep),
 	};

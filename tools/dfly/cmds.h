@@ -114,5 +114,6 @@ int cmd_plot(int argc, char **argv);
 
 /** dfly clean (clean.c): remove the register files a killed run of an instance left. */
 int cmd_clean(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 #endif /* DFLY_CMDS_H */

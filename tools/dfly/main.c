@@ -28,6 +28,8 @@ static const struct dfly_cmd commands[] = {
      "analyse pcap captures: latency, hops, path kinds, misrouting over time, link and node "
      "loads"},
     {"plot", NULL, cmd_plot, "draw the CSVs of sim, transient and trace as PNG with gnuplot"},
+    {"verify", NULL, cmd_verify,
+     "check a lockstep run of dfly-switch against the model, counter for counter"},
     {"clean", NULL, cmd_clean,
      "remove the register files in /dev/shm that a killed run of an instance left"},
     {NULL, NULL, NULL, NULL},

@@ -114,6 +114,8 @@ struct tb {
 	 * each takes (-m); 0: --no-huge */
 	char huge_dir[TB_PATH_MAX + 16];
 	uint32_t huge_mb;
+	/* --verify N: every process in lockstep to cycle N, snapshots every snap_every cycles */
+	uint64_t verify_cycles, snap_every;
 	pid_t *pid; /* [process] */
 	pid_t controld_pid;
 	bool verbose;
@@ -420,6 +422,15 @@ static void switch_argv(struct tb *tb, uint32_t i, uint64_t epoch_ns, double dur
 	if (gen_seconds >= 0) {
 		av_add(a, "--gen-seconds");
 		av_add(a, "%g", gen_seconds);
+	}
+	if (tb->verify_cycles) {
+		av_add(a, "--lockstep");
+		av_add(a, "--cycles");
+		av_add(a, "%" PRIu64, tb->verify_cycles);
+		av_add(a, "--snapshots");
+		av_add(a, "%s/p%u.snap", p->dir, i);
+		av_add(a, "--snapshot-every");
+		av_add(a, "%" PRIu64, tb->snap_every);
 	}
 }
 
@@ -1082,6 +1093,13 @@ static void usage(FILE *f)
 	    "                     starts 0.5 s + 0.2 s per process after `run` started)\n"
 	    "  --gen-seconds S    the generators stop S s after cycle 0, so the network drains\n"
 	    "                     and `run` checks generated = delivered (exit 1 otherwise)\n"
+	    "  --verify N         a run for dfly verify: every dfly-switch in lockstep\n"
+	    "                     (--lockstep: the model's results exactly, the firmware ticked\n"
+	    "                     inline) up to cycle N, its routers' register files written to\n"
+	    "                     DIR/p<i>.snap every --snapshot-every K cycles (default N/10);\n"
+	    "                     each says \"lockstep: cycle N reached\" in DIR/p<i>.log. Then\n"
+	    "                     `dfly testbed down` and `dfly verify DIR`. Generators only\n"
+	    "                     (no hosts), firmware thread\n"
 	    "  --timeout S        seconds `up` waits for the links (default 30)\n"
 	    "  --switch PATH, --controld PATH  the executables (default: beside dfly)\n"
 	    "  -h, --help         this text\n"
@@ -1204,12 +1222,13 @@ static int status(const char *dir)
 
 /* What the command line asks for (tb_parse). */
 struct tb_args {
-	struct tb_opts o;           /* what the plan is built from */
-	const char *sets[MAX_SETS]; /* --set, pointed to by o.sets */
-	const char *verb;           /* gen, up, run, status or down */
-	const char *dir, *sw, *cd;  /* --dir, --switch, --controld */
-	const char *eal_extra;      /* --eal */
-	uint32_t hugepages;         /* --hugepages: 2 MB pages to reserve, 0: --no-huge */
+	struct tb_opts o;            /* what the plan is built from */
+	const char *sets[MAX_SETS];  /* --set, pointed to by o.sets */
+	const char *verb;            /* gen, up, run, status or down */
+	const char *dir, *sw, *cd;   /* --dir, --switch, --controld */
+	const char *eal_extra;       /* --eal */
+	uint32_t hugepages;          /* --hugepages: 2 MB pages to reserve, 0: --no-huge */
+	uint64_t verify, snap_every; /* --verify N, --snapshot-every K */
 	double duration, gen_seconds, timeout;
 	int gen; /* --generators: -1 (default), 0 off, 1 on */
 };
@@ -1244,6 +1263,8 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 					     {"dir", required_argument, NULL, 'D'},
 					     {"loss-ppm", required_argument, NULL, 'p'},
 					     {"dead-us", required_argument, NULL, 'X'},
+					     {"verify", required_argument, NULL, 'V'},
+					     {"snapshot-every", required_argument, NULL, 'K'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	struct tb_opts *o = &a->o;
@@ -1374,6 +1395,19 @@ static int tb_parse(int argc, char **argv, struct tb_args *a)
 			o->loss_ppm = (uint32_t)ppm;
 			break;
 		}
+		case 'V':
+		case 'K': {
+			char *end;
+			unsigned long long n = strtoull(optarg, &end, 10);
+
+			if (*optarg == '\0' || *end != '\0' || n == 0 || n > (1ull << 40)) {
+				fprintf(stderr, "dfly testbed: --%s %s: cycles, 1..2^40\n",
+					opt == 'V' ? "verify" : "snapshot-every", optarg);
+				return 2;
+			}
+			*(opt == 'V' ? &a->verify : &a->snap_every) = n;
+			break;
+		}
 		case 'X': {
 			char *end;
 			unsigned long us = strtoul(optarg, &end, 10);
@@ -1452,6 +1486,19 @@ static int tb_plan(struct tb *tb, struct tb_args *a)
 	}
 	tb->dir = tb->plan.dir;
 	tb->eal_extra = a->eal_extra;
+	if (a->snap_every && !a->verify) {
+		fprintf(stderr, "dfly testbed: --snapshot-every needs --verify N\n");
+		return 2;
+	}
+	if (a->verify &&
+	    (tb->plan.nhost > 0 || a->o.firmware != TB_FW_THREAD || a->gen_seconds >= 0)) {
+		fprintf(stderr, "dfly testbed: --verify: the model's sources only (no hosts: their "
+				"frames are not replayed), firmware thread (ticked inline), no "
+				"--gen-seconds (--verify N ends the run)\n");
+		return 2;
+	}
+	tb->verify_cycles = a->verify;
+	tb->snap_every = a->snap_every ? a->snap_every : (a->verify + 9) / 10;
 	find_tool(a->sw, "dfly-switch", tb->switch_path, sizeof(tb->switch_path));
 	find_tool(a->cd, "dfly-controld", tb->controld_path, sizeof(tb->controld_path));
 	v = state_exists_live(tb->plan.dir);

@@ -2,7 +2,7 @@
 --[[
 Wireshark dissector for dfly traces: the fabric frames of wire format v2 (include/dfly/wire.h),
 EtherType 0x88B5 data frames and 0x88B6 control frames (CREDIT, PB_STATE, ECTN_PARTIAL in its
-FULL, SPARSE and DELTA formats, HELLO, ACK, LINK_STATE), and the metadata records of trace capture format v1
+FULL, SPARSE and DELTA formats, HELLO, ACK, LINK_STATE, SYNC), and the metadata records of trace capture format v1
 (include/dfly/trace.h, link type DLT_USER0 = 147): a 48-byte header naming the router, port, VC,
 capture point and the hop's routing decision, then the Ethernet frame, handed to the eth dissector.
 
@@ -82,6 +82,7 @@ local CTRL_ECTN_PARTIAL = 3
 local CTRL_HELLO = 4
 local CTRL_ACK = 5
 local CTRL_LINK_STATE = 6
+local CTRL_SYNC = 7
 local ECTN_FULL = 0
 local pkt_names = {
     [1] = "synth",
@@ -97,6 +98,7 @@ local ctrl_names = {
     [4] = "hello",
     [5] = "ack",
     [6] = "link_state",
+    [7] = "sync",
 }
 local ectn_fmt_names = {
     [0] = "full",
@@ -352,6 +354,11 @@ local fc = {
     ack_nak = ProtoField.bool("dfly.ctrl.ack.nak", "NAK", 8, nil, ACK_F_NAK),
     ack_taken = ProtoField.uint64("dfly.ctrl.ack.taken",
         "Cycle the receiver took frame ack - 1 (0xffffffffffffffff: none yet)", base.DEC),
+    -- SYNC (lockstep)
+    sync_next = ProtoField.uint64("dfly.ctrl.sync.next", "Sender's next cycle to step",
+        base.DEC),
+    sync_due = ProtoField.uint64("dfly.ctrl.sync.due",
+        "Due cycle of the next frame (0xffffffffffffffff: none)", base.DEC),
     -- LINK_STATE
     ls_h = ProtoField.uint8("dfly.ctrl.ls.h", "Global ports (h)", base.DEC),
     ls_n = ProtoField.uint8("dfly.ctrl.ls.n", "Entries (n)", base.DEC),
@@ -685,6 +692,8 @@ local function body_len_plausible(typ, n)
         return n == 16
     elseif typ == CTRL_LINK_STATE then
         return n >= 4 and n <= 4 + 4 * FAIL_MAX
+    elseif typ == CTRL_SYNC then
+        return n == 16
     end
     return false
 end
@@ -944,9 +953,21 @@ local function link_state_body(b, t)
     return summary, first
 end
 
+-- SYNC (lockstep): the sender's horizon and the next frame's due cycle.
+local function sync_body(b, t)
+    t:add(fc.sync_next, b(0, 8))
+    t:add(fc.sync_due, b(8, 8))
+    local due = b(8, 8):uint64()
+    if due == UInt64.max() then
+        return string.format("next %s", tostring(b(0, 8):uint64())), nil
+    end
+    return string.format("next %s due %s", tostring(b(0, 8):uint64()), tostring(due)), nil
+end
+
 local body_dissectors = {
     [CTRL_CREDIT] = credit_body, [CTRL_PB_STATE] = pb_body, [CTRL_ECTN_PARTIAL] = ectn_body,
     [CTRL_HELLO] = hello_body, [CTRL_ACK] = ack_body, [CTRL_LINK_STATE] = link_state_body,
+    [CTRL_SYNC] = sync_body,
 }
 
 function p_ctrl.dissector(tvb, pinfo, tree)

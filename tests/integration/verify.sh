@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# dfly verify (issue 26): a real-time run checked counter for counter against the model. A memif
+# testbed of the h=1 Dragonfly, three dfly-switch processes (one per group) in lockstep
+# (`dfly testbed up --verify N`), generators on:
+#  1. a clean run to cycle N: every process reports itself exact, and `dfly verify` finds every
+#     counter of every router equal to dfly sim's at each of the 10 snapshots;
+#  2. the same with process 1 stopped (SIGSTOP) for 300 ms part-way: its peers wait 100 ms
+#     (--lockstep-wait-ms), then step on without it; the run reports "not exact from cycle X"
+#     where X is the cycle process 1 had stepped to when it stopped (read from its register
+#     file while it was stopped) plus at most the link's latency and a slice, and dfly verify
+#     reports the divergence: every snapshot before X equal, the first differing one after X.
+# Needs root (memif sockets, /dev/shm register files); skipped (exit 77) otherwise. Everything it
+# makes is removed, also on failure.
+#
+#   verify.sh DFLY SOURCE_DIR
+set -u
+dfly="${1:?usage: verify.sh DFLY SOURCE_DIR}"
+src="${2:?usage: verify.sh DFLY SOURCE_DIR}"
+name="v$(($$ % 10000))"
+tmp=$(mktemp -d /tmp/dflyvf.XXXXXX)
+checks=0
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+cleanup() {
+	set +e
+	for d in "$tmp"/a "$tmp"/b; do
+		[ -f "$d/testbed.state" ] && "$dfly" testbed down --dir "$d" >/dev/null 2>&1
+	done
+	pkill -CONT -f -- "--file-prefix ${name}" 2>/dev/null
+	rm -rf /var/run/dpdk/"$name"* /dev/shm/dfly."$name"* 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+fail() {
+	echo "FAIL: $*"
+	for f in "$tmp"/*/p*.log; do
+		[ -s "$f" ] && sed "s|^|  $f: |" "$f" | tail -5
+	done
+	exit 1
+}
+ok() {
+	checks=$((checks + 1))
+	echo "ok: $*"
+}
+
+[ "$(id -u)" = 0 ] || skip "needs root (memif sockets, register files)"
+
+N=200000
+EVERY=20000
+# up DIR NAME: a lockstep testbed to cycle N
+up() {
+	"$dfly" testbed up "$src/configs/h1.cfg" --dir "$1" --name "$2" --split group \
+		--set clock.cycle_ns=10000 --verify $N --snapshot-every $EVERY >"$1.up" 2>&1 ||
+		{ cat "$1.up"; fail "dfly testbed up --verify $N"; }
+}
+# reached DIR: wait until every process says it reached cycle N (2 minutes at most)
+reached() {
+	for _ in $(seq 600); do
+		[ "$(grep -l "lockstep: cycle $N reached" "$1"/p*.log 2>/dev/null | wc -l)" = 3 ] &&
+			return 0
+		sleep 0.2
+	done
+	fail "the processes did not reach cycle $N"
+}
+
+# 1. a clean run
+up "$tmp/a" "${name}a"
+reached "$tmp/a"
+grep -h "lockstep: cycle $N reached" "$tmp"/a/p*.log | grep -qv "(exact)" &&
+	fail "a process of the clean run did not report itself exact"
+"$dfly" testbed down --dir "$tmp/a" >/dev/null 2>&1 || fail "dfly testbed down"
+"$dfly" verify "$tmp/a" >"$tmp/a.verify" 2>&1
+rc=$?
+cat "$tmp/a.verify" | tail -3
+[ $rc = 0 ] && grep -q "^verify: equal: 10 snapshots" "$tmp/a.verify" ||
+	fail "dfly verify on the clean run: exit $rc"
+ok "clean lockstep run to cycle $N on 3 processes: every counter equal to the model's"
+
+# 2. process 1 stopped for 300 ms part-way
+up "$tmp/b" "${name}b"
+pid=$(pgrep -f -- "--file-prefix ${name}bp1 " | head -1)
+[ -n "$pid" ] || fail "no process 1"
+for _ in $(seq 200); do
+	c=$("$dfly" stats --instance "${name}b" --router 2 --filter cycle 2>/dev/null |
+		awk '$1 == "r2.cycle" { print $2 }')
+	[ -n "$c" ] && [ "$c" -ge $((N / 4)) ] && break
+	sleep 0.05
+done
+kill -STOP "$pid"
+sleep 0.05
+cstop=$("$dfly" stats --instance "${name}b" --router 2 --filter cycle 2>/dev/null |
+	awk '$1 == "r2.cycle" { print $2 }')
+sleep 0.3
+kill -CONT "$pid"
+[ -n "$cstop" ] || fail "could not read process 1's cycle while it was stopped"
+[ "$cstop" -lt $((N - 2 * EVERY)) ] || fail "process 1 stopped too late (cycle $cstop)"
+reached "$tmp/b"
+"$dfly" testbed down --dir "$tmp/b" >/dev/null 2>&1 || fail "dfly testbed down"
+x=$(sed -n 's/.*not exact from cycle \([0-9]*\).*/\1/p' "$tmp"/b/p*.counters | sort -n | head -1)
+[ -n "$x" ] || fail "no process reported the stop (process 1 stopped at cycle $cstop)"
+# the peers step up to process 1's next cycle + the global link's latency (100), then on
+lat=$(awk '/global_latency/ { gsub(/;/, ""); print $3 }' "$tmp/b/network.cfg")
+[ "$x" -gt "$cstop" ] && [ "$x" -le $((cstop + 1 + lat + 64)) ] ||
+	fail "the run reports cycle $x, process 1 stopped at cycle $cstop (latency $lat)"
+ok "process 1 stopped at cycle $cstop for 300 ms: the run reports not exact from cycle $x"
+"$dfly" verify "$tmp/b" >"$tmp/b.verify" 2>&1
+rc=$?
+cat "$tmp/b.verify" | tail -2
+[ $rc = 1 ] || fail "dfly verify on the stopped run: exit $rc, expected 1"
+d=$(sed -n 's/^verify: diverged at cycle \([0-9]*\) .*/\1/p' "$tmp/b.verify")
+[ -n "$d" ] || fail "dfly verify did not report a divergence"
+# every snapshot before the fault equal, the first differing one the first at or after it
+awk -v x="$x" -v d="$d" '/^cycle [0-9]+:/ {
+		c = $2 + 0
+		eq = /every counter equal/
+		if (c < x && !eq) { print "snapshot " c " differs before the fault at " x; bad = 1 }
+	}
+	END { exit bad }' "$tmp/b.verify" || fail "a snapshot before the fault differs"
+[ "$d" -ge "$x" ] && [ "$d" -lt $((x + EVERY + 1)) ] ||
+	fail "dfly verify says cycle $d, the run's fault is at cycle $x"
+ok "dfly verify: equal before cycle $x, diverged at the snapshot of cycle $d"
+echo "$checks checks passed"
