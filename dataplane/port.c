@@ -630,11 +630,21 @@ static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cu
 			send_ctrl(p, env->mp, &c);
 		}
 	}
-	/* the horizon, when it moved, and every millisecond (liveness while we wait) */
-	if (cur > p->ls_sent1 || now_ns - p->ls_sync_ns >= 1000000ull) {
-		if (send_sync(p, env->mp, cur, DFLY_WIRE_SYNC_NONE)) {
-			p->ls_sent1 = cur;
-			p->ls_sync_ns = now_ns;
+	/* the horizon, when it moved, and every millisecond (liveness while we wait). Only once
+	 * everything the stepped cycles put on the link has gone: what is left (the retry buffer
+	 * or the transmit queue full) was produced after the last horizon sent, which stands */
+	{
+		enum asic_ctrl_kind k;
+		uint64_t d;
+		bool left = asic_link_pkts(p->out) > 0 || asic_link_peek_ctrl_due(p->out, &k, &d) ||
+			    asic_link_credits(p->in) > 0 || p->cr_dirty;
+		uint64_t next = left ? p->ls_sent1 : cur;
+
+		if (next > p->ls_sent1 || now_ns - p->ls_sync_ns >= 1000000ull) {
+			if (send_sync(p, env->mp, next, DFLY_WIRE_SYNC_NONE)) {
+				p->ls_sent1 = next;
+				p->ls_sync_ns = now_ns;
+			}
 		}
 	}
 	sync_llr(p);
