@@ -126,6 +126,7 @@ struct dp_port {
 	uint64_t ls_sent1;       /**< the next cycle our last bare SYNC announced */
 	uint64_t ls_sync_ns;     /**< when we sent it */
 	uint64_t ls_fault;       /**< first cycle this port was not exact, or UINT64_MAX */
+	uint64_t ls_stop;        /**< --cycles N (0: none): faults from N on are not the run's */
 	const char *ls_why;      /**< what happened then */
 	struct dp_log_rl log_rl; /**< its link events' messages (dp_port_log()) */
 

@@ -485,6 +485,10 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 
 void dp_lockstep_fault(struct dp_port *p, uint64_t cycle, const char *why)
 {
+	/* after the last cycle of a run with --cycles (the links held while the testbed stops,
+	 * a peer gone first): nothing of the verified run is touched */
+	if (p->ls_stop != 0 && cycle >= p->ls_stop)
+		return;
 	if (cycle < p->ls_fault) {
 		p->ls_fault = cycle;
 		p->ls_why = why;
@@ -561,11 +565,13 @@ static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cu
 		*dp_mbuf_due(m) = due;
 		if (encode_data(p, m, seq) < 0) {
 			drop(p, DFLY_DROP_NO_MBUF);
+			dp_lockstep_fault(p, due, "a packet could not be encoded");
 			rte_pktmbuf_free(m);
 			continue;
 		}
 		dp_llr_tx_push(&p->tx, m, now_ns);
-		send_sync(p, env->mp, p->ls_sent1, due);
+		if (!send_sync(p, env->mp, p->ls_sent1, due))
+			dp_lockstep_fault(p, due, "no buffer for a frame's SYNC");
 		send_copy(p, env->mp, m);
 	}
 	/* the control line: flits (sequenced) and the firmware's frames, each behind its SYNC */
@@ -575,7 +581,10 @@ static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cu
 		 kind != ASIC_CTRL_PB_INFO) ||
 		dp_llr_tx_room(&p->tx)) &&
 	       asic_link_pop_ctrl(p->out, UINT64_MAX, &kind, buf, sizeof(buf), &len)) {
-		send_sync(p, env->mp, p->ls_sent1, due);
+		uint64_t nomb = regs->drop[DFLY_DROP_NO_MBUF];
+
+		if (!send_sync(p, env->mp, p->ls_sent1, due))
+			dp_lockstep_fault(p, due, "no buffer for a frame's SYNC");
 		if (kind == ASIC_CTRL_PB_INFO) {
 			uint32_t vec;
 
@@ -597,6 +606,8 @@ static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cu
 			memcpy(d + 6, p->mac, 6);
 			txq_put(p, m);
 		}
+		if (regs->drop[DFLY_DROP_NO_MBUF] != nomb)
+			dp_lockstep_fault(p, due, "no buffer for a timed frame");
 	}
 	/* credit returns: one CREDIT frame per due cycle (running totals, that cycle's due) */
 	while ((unsigned)p->ntx + 2 <= (unsigned)DP_TXQ &&
@@ -686,12 +697,15 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 	struct asic_pkt *pk;
 	int rc = dfly_wire_data_decode(b, len, &env->lim, &d);
 
+	/* lockstep: a frame not taken here spends its SYNC; a resend comes with its own */
 	if (rc < 0) {
+		p->ls_due = DFLY_WIRE_SYNC_NONE;
 		drop(p, dfly_drop_of_wire_err(rc));
 		rte_pktmbuf_free(m);
 		return;
 	}
 	if (p->rt->regs->link_state[p->port] != DFLY_LINK_UP) {
+		p->ls_due = DFLY_WIRE_SYNC_NONE;
 		drop(p, DFLY_DROP_LINK_DOWN); /* not acknowledged: the peer sends it again */
 		rte_pktmbuf_free(m);
 		return;
@@ -700,6 +714,7 @@ static void rx_data(struct dp_port *p, const struct dp_env *env, struct rte_mbuf
 	    asic_link_ctrl_bytes(p->in) + 2 * 16 > p->in->cb_cap) { /* a record: 16 + 12 → 32 B */
 		/* no room on the control line for the RES flit: not accepted, so not acknowledged
 		 * (the peer sends it again); accepted and then dropped, it would be lost */
+		p->ls_due = DFLY_WIRE_SYNC_NONE;
 		drop(p, DFLY_DROP_CTRL_LINK_FULL);
 		rte_pktmbuf_free(m);
 		return;
@@ -877,6 +892,8 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 		/* the peer's horizon, or the due cycle of its next frame: heard whatever the
 		 * link's state, never a drop (the peer's side may come up first) */
 		if (c.sync.due != DFLY_WIRE_SYNC_NONE) {
+			if (p->ls_due != DFLY_WIRE_SYNC_NONE)
+				dp_lockstep_fault(p, p->ls_due, "a timed frame never came");
 			p->ls_due = c.sync.due;
 		} else if (!p->ls_heard || c.sync.next > p->ls_through1) {
 			p->ls_through1 = c.sync.next;
@@ -994,6 +1011,8 @@ unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur,
 		if (env->link->loss_ppm &&
 		    dfly_rng_below(&p->loss_rng, 1000000) < env->link->loss_ppm) {
 			ctr(p, DFLY_WIRE_RX_LOST, 1); /* a lossy medium, emulated */
+			if (env->lockstep)
+				dp_lockstep_fault(p, cur, "a frame was lost (link.loss_ppm)");
 			rte_pktmbuf_free(m);
 			continue;
 		}

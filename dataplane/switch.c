@@ -340,6 +340,7 @@ static int fabric_port_init(struct dp_port *p, uint32_t lat, char *err, size_t e
 	p->lat = lat;
 	p->ls_due = DFLY_WIRE_SYNC_NONE;
 	p->ls_fault = UINT64_MAX;
+	p->ls_stop = app.ls_stop;
 	return 0;
 }
 

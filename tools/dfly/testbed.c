@@ -1490,11 +1490,13 @@ static int tb_plan(struct tb *tb, struct tb_args *a)
 		fprintf(stderr, "dfly testbed: --snapshot-every needs --verify N\n");
 		return 2;
 	}
-	if (a->verify &&
-	    (tb->plan.nhost > 0 || a->o.firmware != TB_FW_THREAD || a->gen_seconds >= 0)) {
-		fprintf(stderr, "dfly testbed: --verify: the model's sources only (no hosts: their "
-				"frames are not replayed), firmware thread (ticked inline), no "
-				"--gen-seconds (--verify N ends the run)\n");
+	if (a->verify && (tb->plan.nhost > 0 || a->o.firmware != TB_FW_THREAD ||
+			  a->gen_seconds >= 0 || a->o.loss_ppm > 0)) {
+		fprintf(stderr,
+			"dfly testbed: --verify: the model's sources only (no hosts: their "
+			"frames are not replayed), firmware thread (ticked inline), no "
+			"--gen-seconds (--verify N ends the run), no --loss-ppm (a lost frame "
+			"ends the run's exactness)\n");
 		return 2;
 	}
 	tb->verify_cycles = a->verify;

@@ -74,6 +74,7 @@ struct snap_set {
 	size_t n, cap;
 	char fault[512]; /* the run's earliest lockstep fault, "" if exact */
 	uint64_t fault_cycle;
+	unsigned verdicts; /* "# lockstep:" lines read: one per complete snapshot file */
 };
 
 static int kv_cmp(const void *a, const void *b)
@@ -168,6 +169,7 @@ static int snap_read(struct snap_set *s, FILE *f, const char *name)
 		} else if (strncmp(line, "# lockstep: ", 12) == 0) {
 			unsigned long long fc;
 
+			s->verdicts++;
 			if (sscanf(line, "# lockstep: not exact from cycle %llu", &fc) == 1 &&
 			    (s->fault[0] == '\0' || fc < s->fault_cycle)) {
 				s->fault_cycle = fc;
@@ -330,6 +332,7 @@ int cmd_verify(int argc, char **argv)
 	}
 	for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
 		FILE *f = fopen(g.gl_pathv[i], "r");
+		unsigned seen = run.verdicts;
 
 		if (f == NULL) {
 			fprintf(stderr, "dfly verify: %s: %s\n", g.gl_pathv[i], strerror(errno));
@@ -338,6 +341,14 @@ int cmd_verify(int argc, char **argv)
 		}
 		rc = snap_read(&run, f, g.gl_pathv[i]);
 		fclose(f);
+		if (rc == 0 && run.verdicts == seen) {
+			/* written at the process's end: a process killed or crashed has none */
+			fprintf(stderr,
+				"dfly verify: %s: incomplete (no \"# lockstep:\" line: the process "
+				"did not end cleanly)\n",
+				g.gl_pathv[i]);
+			rc = -EINVAL;
+		}
 	}
 	globfree(&g);
 	if (rc == 0 && run.n == 0) {
@@ -350,6 +361,17 @@ int cmd_verify(int argc, char **argv)
 		rc = sim_snapshots(&cfg, &run, &sim);
 	}
 	if (rc != 0) {
+		snap_free(&run);
+		snap_free(&sim);
+		return 2;
+	}
+	/* every router at every snapshot cycle: the model has them all */
+	if (run.n != sim.n) {
+		fprintf(
+		    stderr,
+		    "dfly verify: %s: %zu register files in the snapshots, the model has %zu at "
+		    "the same cycles: a process's snapshots are missing\n",
+		    argv[optind], run.n, sim.n);
 		snap_free(&run);
 		snap_free(&sim);
 		return 2;
@@ -400,11 +422,16 @@ int cmd_verify(int argc, char **argv)
 		       run.fault);
 		rc = 1;
 	} else {
+		/* a snapshot at cycle d holds what the cycles before d did: a fault at cycle x
+		 * explains a difference from the first snapshot after x on */
 		printf("verify: diverged at cycle %" PRIu64
 		       " (the first snapshot that differs; %zu "
-		       "counters differ in all): %s; the run: %s\n",
+		       "counters differ in all): %s; the run: %s%s\n",
 		       first_cycle, ndiff, first,
-		       run.fault[0] ? run.fault : "reported itself exact (a bug: please report)");
+		       run.fault[0] ? run.fault : "reported itself exact (a bug: please report)",
+		       run.fault[0] && first_cycle <= run.fault_cycle
+			   ? " (before that fault: unexplained, a bug: please report)"
+			   : "");
 		rc = 1;
 	}
 	snap_free(&run);
