@@ -315,6 +315,55 @@ void dp_port_log(struct dp_port *p, uint64_t now_ns, uint32_t level, const char 
 	rl->suppressed = 0;
 }
 
+/* HELLO: every 10 ms until the peer is verified (the link up), then every hello_us. */
+static void tx_hello(struct dp_port *p, const struct dp_env *env, bool up, uint64_t now_ns)
+{
+	struct dfly_wire_ctrl h;
+
+	if (now_ns < p->hello_next_ns)
+		return;
+	dfly_wire_hello_fill(&h, env->topo, p->rt->id, p->port, 0);
+	send_ctrl(p, env->mp, &h);
+	ctr(p, DFLY_HELLO_TX, 1);
+	p->hello_next_ns = now_ns + (up ? env->link->hello_us : 10000u) * 1000ull;
+}
+
+/* A link-level ACK (or NAK) when the retry layer says one is due. */
+static void tx_ack(struct dp_port *p, const struct dp_env *env, uint64_t now_ns)
+{
+	struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK, .src_router = p->rt->id};
+	uint32_t ack;
+	bool nak;
+
+	if (!dp_llr_rx_ack_due(&p->rx, now_ns, env->link->ack_every,
+			       env->link->ack_delay_us * 1000ull, env->link->keepalive_us * 1000ull,
+			       env->link->nak_us * 1000ull, &ack, &nak, &p->st))
+		return;
+	c.ack.ack = ack;
+	c.ack.flags = nak ? DFLY_WIRE_ACK_F_NAK : 0;
+	c.ack.taken = p->rx_taken;
+	send_ctrl(p, env->mp, &c);
+}
+
+/* A CREDIT frame: the running totals of every input VC and the newest credit's @p due (or
+ * DFLY_WIRE_CREDIT_NO_DUE: a refresh). @return true if queued (counted). */
+static bool send_credits(struct dp_port *p, struct rte_mempool *mp, uint64_t due)
+{
+	struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->rt->id};
+
+	c.credit.n = (uint8_t)p->nvc_in;
+	c.credit.due = due;
+	for (uint32_t v = 0; v < p->nvc_in; v++) {
+		c.credit.e[v].vc = (uint8_t)v;
+		c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
+		c.credit.e[v].phits = p->cr_total[v];
+	}
+	if (!send_ctrl(p, mp, &c))
+		return false;
+	ctr(p, DFLY_CREDIT_FRAMES_TX, 1);
+	return true;
+}
+
 static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns);
 
 void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
@@ -347,14 +396,7 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 			    p->peer_router, env->link->dead_us);
 	}
 	/* HELLO: fast until the peer is verified */
-	if (now_ns >= p->hello_next_ns) {
-		struct dfly_wire_ctrl h;
-
-		dfly_wire_hello_fill(&h, env->topo, p->rt->id, p->port, 0);
-		send_ctrl(p, env->mp, &h);
-		ctr(p, DFLY_HELLO_TX, 1);
-		p->hello_next_ns = now_ns + (up ? env->link->hello_us : 10000u) * 1000ull;
-	}
+	tx_hello(p, env, up, now_ns);
 	/* go-back-N first: new frames wait until the replay has caught up */
 	if (up) {
 		void *fr[DP_BURST];
@@ -435,41 +477,15 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 	if (up &&
 	    ((p->cr_dirty && now_ns - p->cr_first_ns >= env->link->credit_delay_us * 1000ull) ||
 	     now_ns - p->cr_last_ns >= env->link->credit_refresh_us * 1000ull)) {
-		struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->rt->id};
-
-		c.credit.n = (uint8_t)p->nvc_in;
 		/* timed like the data: not what was held while the link was coming up */
-		c.credit.due =
-		    p->cr_dirty && p->cr_due >= p->up_cycle ? p->cr_due : DFLY_WIRE_CREDIT_NO_DUE;
-		for (uint32_t v = 0; v < p->nvc_in; v++) {
-			c.credit.e[v].vc = (uint8_t)v;
-			c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
-			c.credit.e[v].phits = p->cr_total[v];
-		}
-		if (send_ctrl(p, env->mp, &c)) {
-			ctr(p, DFLY_CREDIT_FRAMES_TX, 1);
+		if (send_credits(p, env->mp,
+				 p->cr_dirty && p->cr_due >= p->up_cycle ? p->cr_due
+									 : DFLY_WIRE_CREDIT_NO_DUE))
 			p->cr_dirty = false; /* else the totals go again at the next call, timed */
-		}
 		p->cr_last_ns = now_ns;
 	}
-	/* acknowledgements */
-	{
-		uint32_t ack;
-		bool nak;
-
-		if (up && dp_llr_rx_ack_due(&p->rx, now_ns, env->link->ack_every,
-					    env->link->ack_delay_us * 1000ull,
-					    env->link->keepalive_us * 1000ull,
-					    env->link->nak_us * 1000ull, &ack, &nak, &p->st)) {
-			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK,
-						   .src_router = p->rt->id};
-
-			c.ack.ack = ack;
-			c.ack.flags = nak ? DFLY_WIRE_ACK_F_NAK : 0;
-			c.ack.taken = p->rx_taken;
-			send_ctrl(p, env->mp, &c);
-		}
-	}
+	if (up)
+		tx_ack(p, env, now_ns);
 	sync_llr(p);
 	dp_port_flush(p);
 }
@@ -504,23 +520,6 @@ static bool send_sync(struct dp_port *p, struct rte_mempool *mp, uint64_t next, 
 	return send_ctrl(p, mp, &c);
 }
 
-static bool send_credits(struct dp_port *p, struct rte_mempool *mp, uint64_t due)
-{
-	struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_CREDIT, .src_router = p->rt->id};
-
-	c.credit.n = (uint8_t)p->nvc_in;
-	c.credit.due = due;
-	for (uint32_t v = 0; v < p->nvc_in; v++) {
-		c.credit.e[v].vc = (uint8_t)v;
-		c.credit.e[v].flags = DFLY_WIRE_CREDIT_F_ABS;
-		c.credit.e[v].phits = p->cr_total[v];
-	}
-	if (!send_ctrl(p, mp, &c))
-		return false;
-	ctr(p, DFLY_CREDIT_FRAMES_TX, 1);
-	return true;
-}
-
 static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
 {
 	struct dfly_regs *regs = p->rt->regs;
@@ -532,14 +531,7 @@ static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cu
 	uint16_t len, phits;
 	uint8_t vc;
 
-	if (now_ns >= p->hello_next_ns) {
-		struct dfly_wire_ctrl h;
-
-		dfly_wire_hello_fill(&h, env->topo, p->rt->id, p->port, 0);
-		send_ctrl(p, env->mp, &h);
-		ctr(p, DFLY_HELLO_TX, 1);
-		p->hello_next_ns = now_ns + (up ? env->link->hello_us : 10000u) * 1000ull;
-	}
+	tx_hello(p, env, up, now_ns);
 	if (!up) {
 		port_flush(p, 1);
 		return;
@@ -623,24 +615,7 @@ static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cu
 		p->cr_dirty = false;
 		p->cr_last_ns = now_ns;
 	}
-	/* acknowledgements */
-	{
-		uint32_t ack;
-		bool nak;
-
-		if (dp_llr_rx_ack_due(&p->rx, now_ns, env->link->ack_every,
-				      env->link->ack_delay_us * 1000ull,
-				      env->link->keepalive_us * 1000ull,
-				      env->link->nak_us * 1000ull, &ack, &nak, &p->st)) {
-			struct dfly_wire_ctrl c = {.type = DFLY_WIRE_CTRL_ACK,
-						   .src_router = p->rt->id};
-
-			c.ack.ack = ack;
-			c.ack.flags = nak ? DFLY_WIRE_ACK_F_NAK : 0;
-			c.ack.taken = p->rx_taken;
-			send_ctrl(p, env->mp, &c);
-		}
-	}
+	tx_ack(p, env, now_ns);
 	/* the horizon, when it moved, and every millisecond (liveness while we wait). Only once
 	 * everything the stepped cycles put on the link has gone: what is left (the retry buffer
 	 * or the transmit queue full) was produced after the last horizon sent, which stands */

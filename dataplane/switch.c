@@ -749,6 +749,18 @@ static void collect(struct dp_lcore *lc, struct dp_router *rt, uint64_t now)
 	}
 }
 
+/* Cycle lc->cur of the lcore's routers: their generator nodes' sources, the ASICs, the sinks. */
+static void step_cycle(struct dp_lcore *lc)
+{
+	for (uint32_t k = 0; k < lc->nrt; k++)
+		if (lc->rt[k]->ngen)
+			dfly_edge_generate(&lc->edge, lc->rt[k]->as, lc->rt[k]->regs, lc->cur);
+	for (uint32_t k = 0; k < lc->nrt; k++)
+		asic_step(lc->rt[k]->as, lc->cur);
+	for (uint32_t k = 0; k < lc->nrt; k++)
+		collect(lc, lc->rt[k], lc->cur);
+}
+
 /* Lockstep: the register files of the lcore's routers at cycle @p c (every cycle before it
  * stepped), firmware counters too, as dfly sim's --counters writes them. */
 static void snapshot(struct dp_lcore *lc, uint64_t c)
@@ -821,14 +833,7 @@ static void lcore_lockstep(struct dp_lcore *lc)
 			lc->ls_block_ns = 0;
 		}
 		while (lc->cur <= target && steps < max_steps) {
-			for (uint32_t k = 0; k < lc->nrt; k++)
-				if (lc->rt[k]->ngen)
-					dfly_edge_generate(&lc->edge, lc->rt[k]->as,
-							   lc->rt[k]->regs, lc->cur);
-			for (uint32_t k = 0; k < lc->nrt; k++)
-				asic_step(lc->rt[k]->as, lc->cur);
-			for (uint32_t k = 0; k < lc->nrt; k++)
-				collect(lc, lc->rt[k], lc->cur);
+			step_cycle(lc);
 			for (uint32_t k = 0; k < lc->nrt; k++)
 				if (lc->rt[k]->fw != NULL)
 					fw_tick(lc->rt[k]->fw, lc->cur);
@@ -873,14 +878,7 @@ static void lcore_slice(struct dp_lcore *lc)
 							: dp_host_rx(p, &app.env, lc->cur);
 		}
 		while (lc->cur <= target && steps < max_steps) {
-			for (uint32_t k = 0; k < lc->nrt; k++)
-				if (lc->rt[k]->ngen)
-					dfly_edge_generate(&lc->edge, lc->rt[k]->as,
-							   lc->rt[k]->regs, lc->cur);
-			for (uint32_t k = 0; k < lc->nrt; k++)
-				asic_step(lc->rt[k]->as, lc->cur);
-			for (uint32_t k = 0; k < lc->nrt; k++)
-				collect(lc, lc->rt[k], lc->cur);
+			step_cycle(lc);
 			lc->cur++;
 			steps++;
 		}
