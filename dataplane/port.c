@@ -1077,6 +1077,11 @@ unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur)
 			pkt->len =
 			    (uint16_t)dp_host_frame_phits(rte_pktmbuf_data_len(m), env->phit_bytes);
 			pkt->gen_cycle = cur;
+			if (p->rt->lc->snap !=
+			    NULL) /* lockstep: the ingress record (dfly verify) */
+				fprintf(p->rt->lc->snap,
+					"ingress %" PRIu64 " %" PRIu32 " %" PRIu32 " %u\n", cur,
+					p->node, dst, (unsigned)pkt->len);
 			if (!asic_inject(as, p->port, pkt, cur)) {
 				p->rt->regs->drop[DFLY_DROP_INJ_FULL]++;
 				rte_pktmbuf_free(m);

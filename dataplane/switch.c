@@ -211,7 +211,10 @@ static void usage(FILE *f)
 	    "                     exit report and the lockstep_breach counter say where)\n"
 	    "  --snapshots FILE   with --snapshot-every K: the register files (and firmware\n"
 	    "                     counters) of every hosted router at every K-th cycle and at\n"
-	    "                     --cycles, as dfly sim --counters writes them, for dfly verify\n"
+	    "                     --cycles, as dfly sim --counters writes them, for dfly verify,\n"
+	    "                     with the run's records: the nodes that generate, every host\n"
+	    "                     frame that entered an ASIC (its cycle, node, destination,\n"
+	    "                     length) and every packet delivered\n"
 	    "  --counters FILE    write the final counters there (default: standard output)\n"
 	    "  --capture FILE     capture the routers' traffic to a pcap file (format:\n"
 	    "                     include/dfly/trace.h) with the network file's capture.*\n"
@@ -722,6 +725,27 @@ static const struct dfly_edge_pool_ops gen_pool_ops = {
     .free_burst = gen_free_burst,
 };
 
+/* Lockstep with --snapshots: the delivery record (dfly verify), into the snapshots of the
+ * lcore that delivered it (the destination router's). */
+static void record_delivery(const struct asic_ejection *ej)
+{
+	struct dfly_delivery d;
+	char line[160];
+
+	dfly_delivery_of(app.topo, ej, &d);
+	dfly_delivery_format(&d, line, sizeof(line));
+	fputs(line, app.rt[d.dst_node / app.topo->p].lc->snap);
+}
+
+static void tap_record(void *ctx, const struct dfly_delivery *d)
+{
+	char line[160];
+
+	(void)ctx;
+	dfly_delivery_format(d, line, sizeof(line));
+	fputs(line, app.rt[d->dst_node / app.topo->p].lc->snap);
+}
+
 /* What router @p rt delivered by cycle @p now: the generators' packets to the lcore's edge lane,
  * host frames to their host port. */
 static void collect(struct dp_lcore *lc, struct dp_router *rt, uint64_t now)
@@ -739,6 +763,8 @@ static void collect(struct dp_lcore *lc, struct dp_router *rt, uint64_t now)
 				rte_pktmbuf_free(m);
 			} else if (rt->term[port] == DP_TERM_HOST && rt->dev[port] != NULL) {
 				lc->host_frames++;
+				if (lc->snap != NULL)
+					record_delivery(&host[k]);
 				dp_host_deliver(rt->dev[port], m);
 			} else {
 				rt->regs->drop[DFLY_DROP_HOST_UNKNOWN_DST]++;
@@ -2163,11 +2189,26 @@ static int run(struct sw_opts *o, uint64_t *t0)
 		    app.dep.nhosted, app.nlc, app.nports, app.lc ? app.lc[0].ngen : 0,
 		    dp_fw_mode_name(app.dep.firmware), app.cycle_ns, c0);
 	for (uint32_t i = 0; app.snap_path != NULL && i < app.nlc; i++) {
-		app.lc[i].snap = open_memstream(&app.lc[i].snap_buf, &app.lc[i].snap_len);
-		if (app.lc[i].snap == NULL) {
+		struct dp_lcore *lc = &app.lc[i];
+
+		lc->snap = open_memstream(&lc->snap_buf, &lc->snap_len);
+		if (lc->snap == NULL) {
 			DP_LOG(ERR, "--snapshots: %s\n", strerror(errno));
 			return -1;
 		}
+		/* the nodes of its routers that generate: dfly verify's model runs those only */
+		fputs("generators", lc->snap);
+		for (uint32_t k = 0; k < lc->nrt; k++)
+			for (uint32_t n = lc->rt[k]->id * app.topo->p;
+			     n < (lc->rt[k]->id + 1) * app.topo->p; n++)
+				if (lc->rt[k]->term[n % app.topo->p] == DP_TERM_GEN)
+					fprintf(lc->snap, " %" PRIu32, n);
+		fputs("\n", lc->snap);
+	}
+	if (app.snap_path != NULL) {
+		/* and every delivery (a host's too: collect()) */
+		app.edge.tap = tap_record;
+		app.edge.tap_ctx = NULL;
 	}
 	if (app.dep.firmware == DP_FW_THREAD && !app.lockstep) {
 		/* lockstep: the lcores tick the firmware themselves, after each cycle */

@@ -56,6 +56,8 @@ struct dfly_fabric {
 	bool *fw_stopped; /* [router]: its firmware does not tick (dfly_fabric_fw_set_stopped) */
 	struct dfly_link_fault *faults; /* scheduled link faults (dfly_fabric_opts) */
 	uint32_t nfaults;
+	uint32_t min_pkt; /* the shortest packet the ASICs are sized for, phits */
+	bool *gen_node; /* [node]: runs a generator (dfly_fabric_opts.gen_node), NULL: every one */
 	struct dfly_regs **regs; /* per router: in regs_mem, or a shared-memory mapping */
 	struct dfly_regs *regs_mem;
 	struct dfly_regs_shm *shm; /* external firmware: the mappings (NULL otherwise) */
@@ -547,6 +549,34 @@ static void collect(struct dfly_fabric *fab)
 		dfly_edge_collect(&fab->lane[0].edge, fab->asics[r], fab->now);
 }
 
+int dfly_fabric_inject_host(struct dfly_fabric *fab, uint32_t node, uint32_t dst, uint32_t len)
+{
+	const struct dfly_topo *t = fab->topo;
+	struct asic_pkt *pk;
+	uint32_t r = node / t->p;
+
+	if (node >= t->nodes || dst >= t->nodes || len < fab->min_pkt ||
+	    len > dfly_netcfg_min_buf(&fab->cfg))
+		return -EINVAL;
+	pk = pkt_alloc(&fab->lane[0], fab->lane[0].chunk_n);
+	if (pk == NULL)
+		return -ENOMEM;
+	/* as dataplane/port.c dp_host_rx() builds a host frame's descriptor */
+	memset(pk, 0, sizeof(*pk));
+	pk->src_node = node;
+	pk->dst_node = dst;
+	pk->val_router = ASIC_NONE;
+	pk->cand_root = UINT32_MAX;
+	pk->len = (uint16_t)len;
+	pk->gen_cycle = fab->now;
+	if (!asic_inject(fab->asics[r], node % t->p, pk, fab->now)) {
+		fab->regs[r]->drop[DFLY_DROP_INJ_FULL]++;
+		pkt_free(&fab->lane[0], pk);
+		return 1;
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Construction
  */
@@ -590,6 +620,9 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	}
 	t = fab->topo;
 	dfly_netcfg_asic_params(cfg, &par); /* fixed-size generator packets */
+	if (o != NULL && o->min_pkt_phits && o->min_pkt_phits < par.min_pkt_phits)
+		par.min_pkt_phits = o->min_pkt_phits; /* and shorter host frames (dfly verify) */
+	fab->min_pkt = par.min_pkt_phits;
 
 	fab->asics = calloc(t->routers, sizeof(*fab->asics));
 	fab->regs = calloc(t->routers, sizeof(*fab->regs));
@@ -729,8 +762,14 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		errno = EINVAL;
 		goto out_err;
 	}
+	if (o != NULL && o->gen_node != NULL) {
+		fab->gen_node = malloc(t->nodes * sizeof(*fab->gen_node));
+		if (fab->gen_node == NULL)
+			goto out_nomem;
+		memcpy(fab->gen_node, o->gen_node, t->nodes * sizeof(*fab->gen_node));
+	}
 	if (dfly_edge_init(&fab->edge, t, &fab->gen, cfg->pkt_phits,
-			   cfg->source == DFLY_SRC_UNBOUNDED, NULL) < 0)
+			   cfg->source == DFLY_SRC_UNBOUNDED, fab->gen_node) < 0)
 		goto out_nomem;
 	fab->edge.reqrep = cfg->reqrep;
 	if (dfly_netcfg_workload(cfg)) {
@@ -826,6 +865,7 @@ void dfly_fabric_destroy(struct dfly_fabric *fab)
 	free(fab->fws);
 	free(fab->fw_stopped);
 	free(fab->faults);
+	free(fab->gen_node);
 	lanes_fini(fab);
 	free(fab->asics);
 	if (fab->shm && fab->topo)

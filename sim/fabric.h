@@ -124,12 +124,28 @@ struct dfly_fabric_opts {
 	 *  firmware; the result says res->interrupted, and the caller destroys the fabric, which
 	 *  removes the register files */
 	const volatile sig_atomic_t *stop;
+	/** [node]: the nodes that run a generator (copied); NULL: every node (dfly verify: the
+	 *  run's, where some nodes were hosts) */
+	const bool *gen_node;
+	/** the shortest packet the ASICs are sized for, phits, if shorter than packet.phits (0:
+	 *  packet.phits): host frames dfly_fabric_inject_host() will replay */
+	uint32_t min_pkt_phits;
 };
 
 /** dfly_fabric_create() with options (NULL: the defaults, firmware inside). */
 struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint64_t seed,
 					    const struct dfly_fabric_opts *o, char *err,
 					    size_t errlen);
+
+/**
+ * A host's frame entering at node @p node at the current cycle (dfly_fabric_now(), before the
+ * cycle's generators), to node @p dst, @p len phits: dfly verify replays a dfly-switch run's
+ * host ingress. As dfly-switch's host port does it: a packet that is not a generator's (no
+ * edge statistics; the delivery tap sees it as a host frame), refused when no injection VC has
+ * room (drop.inj_full). @return 0, 1 refused, or -EINVAL (a node out of range, a length out
+ * of dfly_fabric_opts.min_pkt_phits .. the smallest buffer), -ENOMEM.
+ */
+int dfly_fabric_inject_host(struct dfly_fabric *fab, uint32_t node, uint32_t dst, uint32_t len);
 
 /** The packet pools: chunks allocated (all threads), packets moved between threads' pools. */
 void dfly_fabric_pool_stats(const struct dfly_fabric *fab, uint32_t *chunks, uint64_t *moved);

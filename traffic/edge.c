@@ -5,6 +5,8 @@
  * before a router's step and dfly_edge_collect_burst() after it.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,11 +187,13 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 	return injected;
 }
 
-static void tap_delivery(const struct dfly_edge *e, const struct asic_ejection *ej)
+void dfly_delivery_of(const struct dfly_topo *topo, const struct asic_ejection *ej,
+		      struct dfly_delivery *d)
 {
 	const struct asic_pkt *pk = ej->pkt;
-	uint32_t gsz = e->topo->a * e->topo->p;
-	struct dfly_delivery d = {
+	uint32_t gsz = topo->a * topo->p;
+
+	*d = (struct dfly_delivery){
 	    .src_node = pk->src_node,
 	    .dst_node = pk->dst_node,
 	    .gen_cycle = pk->gen_cycle,
@@ -199,9 +203,25 @@ static void tap_delivery(const struct dfly_edge *e, const struct asic_ejection *
 	    .lhops = pk->lhops,
 	    .ghops = pk->ghops,
 	    .nonmin = (pk->flags & ASIC_PKT_NONMIN) != 0,
+	    .host = !(pk->flags & ASIC_PKT_SYNTH),
 	};
+	d->global_misrouted = pk->ghops > (pk->src_node / gsz != pk->dst_node / gsz ? 1 : 0);
+}
 
-	d.global_misrouted = pk->ghops > (pk->src_node / gsz != pk->dst_node / gsz ? 1 : 0);
+int dfly_delivery_format(const struct dfly_delivery *d, char *buf, size_t len)
+{
+	return snprintf(
+	    buf, len,
+	    "delivery %" PRIu64 " %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %u %u %u %u %s\n",
+	    d->tail_cycle, d->src_node, d->dst_node, d->gen_cycle, d->inj_cycle, (unsigned)d->len,
+	    (unsigned)d->lhops, (unsigned)d->ghops, (unsigned)d->nonmin, d->host ? "host" : "gen");
+}
+
+static void tap_delivery(const struct dfly_edge *e, const struct asic_ejection *ej)
+{
+	struct dfly_delivery d;
+
+	dfly_delivery_of(e->topo, ej, &d);
 	e->tap(e->tap_ctx, &d);
 }
 
@@ -300,6 +320,27 @@ unsigned dfly_edge_collect_burst(struct dfly_edge_lane *ln, struct asic *as, uin
 	if (ndone > 0)
 		ln->ops->free_burst(ln->pool, done, ndone);
 	return n;
+}
+
+void dfly_edge_sink_host(struct dfly_edge_lane *ln, const struct asic_ejection *host,
+			 unsigned nhost)
+{
+	const struct dfly_edge *e = ln->edge;
+	struct asic_pkt *done[64];
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < nhost; k++) {
+		/* a drop is counted by its reason in the router's drop registers */
+		if (!host[k].drop && e->tap)
+			tap_delivery(e, &host[k]);
+		done[n++] = host[k].pkt;
+		if (n == 64) {
+			ln->ops->free_burst(ln->pool, done, n);
+			n = 0;
+		}
+	}
+	if (n > 0)
+		ln->ops->free_burst(ln->pool, done, n);
 }
 
 void dfly_edge_stats_add(struct dfly_edge_stats *t, const struct dfly_edge_stats *d)

@@ -37,7 +37,19 @@ struct dfly_delivery {
 	uint8_t lhops, ghops;
 	bool nonmin;           /**< a nonminimal decision was committed (VAL, UGAL, PB, PAR, OLM) */
 	bool global_misrouted; /**< took more global hops than its minimal path (spec §8.4) */
+	bool host;             /**< a host's frame (dfly-switch, or replayed: dfly verify) */
 };
+
+/** The delivery record of ejection @p ej (a delivery, not a drop) in @p topo. */
+void dfly_delivery_of(const struct dfly_topo *topo, const struct asic_ejection *ej,
+		      struct dfly_delivery *d);
+
+/**
+ * The delivery record's line of @p d (dfly-switch --snapshots, dfly verify): "delivery TAIL
+ * SRC DST GEN INJ LEN LHOPS GHOPS NONMIN gen|host" and a newline, into @p buf (@p len bytes).
+ * @return as snprintf.
+ */
+int dfly_delivery_format(const struct dfly_delivery *d, char *buf, size_t len);
 
 /** Called for every delivered packet (whole run, not only the measurement window). */
 typedef void dfly_delivery_fn(void *ctx, const struct dfly_delivery *d);
@@ -168,14 +180,23 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 unsigned dfly_edge_collect_burst(struct dfly_edge_lane *ln, struct asic *as, uint64_t now,
 				 struct asic_ejection *host, unsigned *nhost);
 
-/** Every ejection of @p as up to @p now, for drivers whose nodes are all generators. */
+/** Host frames of a dfly_edge_collect_burst() where no host takes them (dfly sim replaying a
+ *  run's host ingress, dfly_fabric_inject_host()): the tap sees each one delivered, the lane's
+ *  pool takes them back. */
+void dfly_edge_sink_host(struct dfly_edge_lane *ln, const struct asic_ejection *host,
+			 unsigned nhost);
+
+/** Every ejection of @p as up to @p now, for drivers without hosts (dfly sim). */
 static inline void dfly_edge_collect(struct dfly_edge_lane *ln, struct asic *as, uint64_t now)
 {
 	struct asic_ejection host[64];
 	unsigned nhost = 0;
 
-	while (dfly_edge_collect_burst(ln, as, now, host, &nhost) > 0)
+	while (dfly_edge_collect_burst(ln, as, now, host, &nhost) > 0) {
+		if (nhost > 0)
+			dfly_edge_sink_host(ln, host, nhost);
 		nhost = 0;
+	}
 }
 
 /** Add @p from to @p to (maxima as maxima). */

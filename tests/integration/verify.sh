@@ -9,7 +9,11 @@
 #     (--lockstep-wait-ms), then step on without it; the run reports "not exact from cycle X"
 #     where X is the cycle process 1 had stepped to when it stopped (read from its register
 #     file while it was stopped) plus at most the link's latency and a slice, and dfly verify
-#     reports the divergence: every snapshot before X equal, the first differing one after X.
+#     reports the divergence: every snapshot before X equal, the first differing one after X;
+#  3. hosts: nodes 0 and 4 are hosts in namespaces (veth), the other nodes generate; host 0
+#     pings host 4 across a global link while the run steps: the processes record every host
+#     frame that entered with its cycle, dfly verify replays them in the model, and every
+#     counter and every delivery (the pings' included) is equal.
 # Needs root (memif sockets, /dev/shm register files); skipped (exit 77) otherwise. Everything it
 # makes is removed, also on failure.
 #
@@ -27,7 +31,7 @@ skip() {
 }
 cleanup() {
 	set +e
-	for d in "$tmp"/a "$tmp"/b; do
+	for d in "$tmp"/a "$tmp"/b "$tmp"/c; do
 		[ -f "$d/testbed.state" ] && "$dfly" testbed down --dir "$d" >/dev/null 2>&1
 	done
 	pkill -CONT -f -- "--file-prefix ${name}" 2>/dev/null
@@ -53,11 +57,13 @@ ok() {
 
 N=200000
 EVERY=20000
-# up DIR NAME: a lockstep testbed to cycle N
+# up DIR NAME [ARGS]: a lockstep testbed to cycle N
 up() {
-	"$dfly" testbed up "$src/configs/h1.cfg" --dir "$1" --name "$2" --split group \
-		--set clock.cycle_ns=10000 --verify $N --snapshot-every $EVERY >"$1.up" 2>&1 ||
-		{ cat "$1.up"; fail "dfly testbed up --verify $N"; }
+	local d=$1 n=$2
+	shift 2
+	"$dfly" testbed up "$src/configs/h1.cfg" --dir "$d" --name "$n" --split group \
+		--set clock.cycle_ns=10000 --verify $N --snapshot-every $EVERY "$@" >"$d.up" 2>&1 ||
+		{ cat "$d.up"; fail "dfly testbed up --verify $N"; }
 }
 # reached DIR: wait until every process says it reached cycle N (2 minutes at most)
 reached() {
@@ -125,4 +131,25 @@ awk -v x="$x" -v d="$d" '/^cycle [0-9]+:/ {
 [ "$d" -ge "$x" ] && [ "$d" -lt $((x + EVERY + 1)) ] ||
 	fail "dfly verify says cycle $d, the run's fault is at cycle $x"
 ok "dfly verify: equal before cycle $x, diverged at the snapshot of cycle $d"
+
+# 3. hosts pinging while the generators run
+up "$tmp/c" "${name}c" --hosts veth --host-nodes 0,4 --generators on \
+	--set packet.phit_bytes=64 --set buffers.local=64 --set buffers.output=64
+ip netns exec "${name}c-h0" ping -c 5 -i 0.2 -W 2 10.77.0.5 >"$tmp/c.ping" 2>&1 ||
+	{ cat "$tmp/c.ping"; fail "host 0 could not ping host 4 during the lockstep run"; }
+reached "$tmp/c"
+grep -h "lockstep: cycle $N reached" "$tmp"/c/p*.log | grep -qv "(exact)" &&
+	fail "a process of the run with hosts did not report itself exact"
+"$dfly" testbed down --dir "$tmp/c" >/dev/null 2>&1 || fail "dfly testbed down"
+ning=$(cat "$tmp"/c/p*.snap | grep -c "^ingress ")
+nhost=$(cat "$tmp"/c/p*.snap | grep -c "^delivery .* host$")
+# 5 echo requests and 5 replies at least (ARP is answered by the switch, not the ASIC)
+[ "$ning" -ge 10 ] && [ "$nhost" -ge 10 ] ||
+	fail "the run recorded $ning host frames entering and $nhost delivered, expected >= 10"
+"$dfly" verify "$tmp/c" >"$tmp/c.verify" 2>&1
+rc=$?
+tail -2 "$tmp/c.verify"
+[ $rc = 0 ] && grep -q "^verify: equal: 10 snapshots, .* ($ning host frames replayed)" \
+	"$tmp/c.verify" || fail "dfly verify on the run with hosts: exit $rc"
+ok "hosts: ping rtt min/avg/max/mdev $(tail -1 "$tmp/c.ping" | cut -d' ' -f4) ms; $ning host frames replayed, $nhost host deliveries equal"
 echo "$checks checks passed"

@@ -5,6 +5,7 @@
  * (spec H3), deadlock freedom at full load, and the invariants (conservation, credits, counter
  * partitions, drained queues) after every run. Every test prints its seed.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "simtest.h"
@@ -78,6 +79,87 @@ static void zero_load(const char *name)
 	assert_true(r.lat_avg >= expect - 1e-9); /* queueing can only add */
 	assert_true(r.lat_avg <= expect * 1.02);
 	assert_true(r.misrouted_pct == 0.0);
+}
+
+static void record(void *ctx, const struct dfly_delivery *d)
+{
+	struct dfly_delivery *out = ctx;
+
+	assert_int_equal(out[0].len, 0); /* one delivery at most */
+	out[0] = *d;
+}
+
+/*
+ * dfly verify's replay of a run's host frames (dfly_fabric_inject_host): no generators
+ * (dfly_fabric_opts.gen_node all false), one host frame of 2 phits from node 0 to node 4 of
+ * the h=1 network (group 0 to group 2) entering at cycle 10. It is
+ * delivered as a host frame at cycle 10 + the analytic zero-load latency of its minimal path,
+ * its record line is the one dfly-switch writes, nothing is left in flight, and frames beyond
+ * the injection VCs' room are refused and counted (drop.inj_full).
+ */
+static void test_host_replay(void **state)
+{
+	struct dfly_netcfg cfg;
+	struct dfly_delivery d[1] = {{0}};
+	bool gen_node[64] = {false};
+	struct dfly_fabric_opts o = {.gen_node = gen_node, .min_pkt_phits = 2};
+	struct dfly_fabric *fab;
+	struct dfly_topo *t;
+	struct dfly_hop hops[3];
+	char err[256], line[160];
+	uint64_t lat;
+	unsigned n, refused = 0;
+
+	(void)state;
+	load_cfg(&cfg, "h1", NULL, 0);
+	t = dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t, cfg.arr, cfg.sigma);
+	assert_non_null(t);
+	assert_true(t->nodes <= 64 && t->nodes >= 5);
+	n = dfly_topo_min_path(t, 0, 4 / t->p, 4, hops);
+	lat = 2 * cfg.lat_terminal + (n + 1) * (cfg.pipe_route + cfg.pipe_xbar) + 2 - 1;
+	for (unsigned k = 0; k < n; k++)
+		lat += hops[k].kind == DFLY_PORT_LOCAL ? cfg.lat_local : cfg.lat_global;
+	fab = dfly_fabric_create_opts(&cfg, 1, &o, err, sizeof(err));
+	assert_non_null(fab);
+	dfly_fabric_set_tap(fab, record, d);
+	assert_int_equal(dfly_fabric_inject_host(fab, 0, t->nodes, 2), -EINVAL);
+	assert_int_equal(dfly_fabric_inject_host(fab, 0, 4, 1), -EINVAL); /* below min_pkt */
+	assert_int_equal(dfly_fabric_step(fab, 10), 0);
+	assert_int_equal(dfly_fabric_inject_host(fab, 0, 4, 2), 0);
+	assert_int_equal(dfly_fabric_step(fab, 2000), 0);
+	printf("# host frame 0 -> 4 (%u hops): delivered at cycle %llu, analytic %llu\n", n,
+	       (unsigned long long)d[0].tail_cycle, (unsigned long long)(10 + lat));
+	assert_int_equal(d[0].tail_cycle, 10 + lat);
+	assert_true(d[0].host);
+	assert_int_equal(d[0].src_node, 0);
+	assert_int_equal(d[0].dst_node, 4);
+	assert_int_equal(d[0].gen_cycle, 10);
+	assert_int_equal(d[0].len, 2);
+	assert_int_equal(d[0].ghops, 1);
+	dfly_delivery_format(&d[0], line, sizeof(line));
+	snprintf(err, sizeof(err), "delivery %llu 0 4 10 %llu 2 %u 1 0 host\n",
+		 (unsigned long long)(10 + lat), (unsigned long long)d[0].inj_cycle, d[0].lhops);
+	assert_string_equal(line, err);
+	assert_int_equal(dfly_fabric_in_flight(fab), 0);
+	/* no generator ran */
+	{
+		uint64_t gen, dlv, drops;
+
+		dfly_fabric_totals(fab, &gen, &dlv, &drops);
+		assert_int_equal(gen, 0);
+		assert_int_equal(dlv, 0); /* a host frame is not a generated packet */
+	}
+	/* the injection VCs' room, then refusals, each counted */
+	dfly_fabric_set_tap(fab, NULL, NULL);
+	for (unsigned k = 0; k < 1000; k++)
+		refused += dfly_fabric_inject_host(fab, 1, 4, 2) == 1;
+	printf("# 1000 frames at one cycle: %u accepted, %u refused\n", 1000 - refused, refused);
+	assert_int_equal(1000 - refused, cfg.vc_inj * cfg.buf_inj / 2); /* 3 VCs x 256 phits */
+	assert_int_equal(dfly_fabric_regs(fab, 1 / t->p)->drop[DFLY_DROP_INJ_FULL], refused);
+	assert_int_equal(dfly_fabric_step(fab, 20000), 0);
+	assert_int_equal(dfly_fabric_in_flight(fab), 0);
+	dfly_fabric_destroy(fab);
+	dfly_topo_destroy(t);
 }
 
 static void test_zero_load_h2(void **state)
@@ -318,7 +400,7 @@ int main(void)
 	    cmocka_unit_test(test_val_saturation_h4),  cmocka_unit_test(test_val_h3_h2_lg_src),
 	    cmocka_unit_test(test_no_deadlock_min),    cmocka_unit_test(test_no_deadlock_val),
 	    cmocka_unit_test(test_val_variants),       cmocka_unit_test(test_val_h3_flexvc),
-	    cmocka_unit_test(test_no_deadlock_flexvc),
+	    cmocka_unit_test(test_no_deadlock_flexvc), cmocka_unit_test(test_host_replay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -490,13 +490,19 @@ static void log_tail(const char *path)
  * listen(), and a client that connects in between is refused (its process then fails), so the
  * test is the listening flag (__SO_ACCEPTCON, 0x10000) of the socket in /proc/net/unix.
  */
-static bool sock_listening(const char *path)
+/* Is process @p pid listening on the UNIX socket @p path? Read in its own network namespace
+ * (/proc/PID/net/unix): with hosts the processes run in NAME-sw, whose sockets the testbed's
+ * /proc/net/unix does not list. */
+static bool sock_listening(pid_t pid, const char *path)
 {
 	_Static_assert(TB_PATH_MAX == 512u, "the %513s below is TB_PATH_MAX + 1");
 	char line[512 + TB_PATH_MAX], name[TB_PATH_MAX + 2]; /* "@" + path */
 	unsigned flags;
 	bool found = false;
-	FILE *f = fopen("/proc/net/unix", "r");
+	FILE *f;
+
+	snprintf(line, sizeof(line), "/proc/%d/net/unix", (int)pid);
+	f = fopen(line, "r");
 
 	if (f == NULL)
 		return false;
@@ -528,7 +534,13 @@ static int start_switches(struct tb *tb, uint64_t epoch_ns, double duration, dou
 			if (p->o.link != TB_LINK_MEMIF || x->proc[1] != i)
 				continue;
 			if (tb->script != NULL) {
-				fprintf(tb->script, "while ! awk -v p=");
+				char ns[32];
+
+				/* in the processes' namespace (hosts: NAME-sw) */
+				tb_plan_proc_ns(p, x->proc[0], ns, sizeof(ns));
+				fprintf(tb->script,
+					"while ! %s%s%sawk -v p=", ns[0] ? "ip netns exec " : "",
+					ns, ns[0] ? " " : "");
 				dfly_sh_word(tb->script, x->sock);
 				fprintf(
 				    tb->script,
@@ -536,7 +548,7 @@ static int start_switches(struct tb *tb, uint64_t epoch_ns, double duration, dou
 				    "/proc/net/unix; do sleep 0.05; done\n");
 				continue;
 			}
-			while (!sock_listening(x->sock)) {
+			while (!sock_listening(tb->pid[x->proc[0]], x->sock)) {
 				if (!proc_alive(tb->pid[x->proc[0]], 0) || now_s() - t0 > timeout ||
 				    tb_stop) {
 					fprintf(stderr,
@@ -1098,8 +1110,9 @@ static void usage(FILE *f)
 	    "                     inline) up to cycle N, its routers' register files written to\n"
 	    "                     DIR/p<i>.snap every --snapshot-every K cycles (default N/10);\n"
 	    "                     each says \"lockstep: cycle N reached\" in DIR/p<i>.log. Then\n"
-	    "                     `dfly testbed down` and `dfly verify DIR`. Generators only\n"
-	    "                     (no hosts), firmware thread\n"
+	    "                     `dfly testbed down` and `dfly verify DIR`, which replays\n"
+	    "                     the hosts' frames at the cycles they entered. Firmware\n"
+	    "                     thread only\n"
 	    "  --timeout S        seconds `up` waits for the links (default 30)\n"
 	    "  --switch PATH, --controld PATH  the executables (default: beside dfly)\n"
 	    "  -h, --help         this text\n"
@@ -1490,11 +1503,10 @@ static int tb_plan(struct tb *tb, struct tb_args *a)
 		fprintf(stderr, "dfly testbed: --snapshot-every needs --verify N\n");
 		return 2;
 	}
-	if (a->verify && (tb->plan.nhost > 0 || a->o.firmware != TB_FW_THREAD ||
-			  a->gen_seconds >= 0 || a->o.loss_ppm > 0)) {
+	if (a->verify &&
+	    (a->o.firmware != TB_FW_THREAD || a->gen_seconds >= 0 || a->o.loss_ppm > 0)) {
 		fprintf(stderr,
-			"dfly testbed: --verify: the model's sources only (no hosts: their "
-			"frames are not replayed), firmware thread (ticked inline), no "
+			"dfly testbed: --verify: firmware thread (ticked inline), no "
 			"--gen-seconds (--verify N ends the run), no --loss-ppm (a lost frame "
 			"ends the run's exactness)\n");
 		return 2;

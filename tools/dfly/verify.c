@@ -24,6 +24,7 @@
 #include "cmds.h"
 #include "dfly/regs.h"
 #include "fabric.h"
+#include "host.h"
 #include "netcfg.h"
 
 static void usage(FILE *f)
@@ -40,21 +41,30 @@ static void usage(FILE *f)
 	    "the model's per-node streams) to each snapshot cycle and compares every counter of\n"
 	    "every router. Left out, having no model counterpart: the dataplane's Ethernet-side\n"
 	    "port counters (wire_*, link and credit timing, llr_*, ack_*, credit_frames_*,\n"
-	    "hello_*, host_*, arp_replies, link_downs, link_ups, lockstep_*) and link states.\n"
+	    "hello_*, host_*, arp_replies, link_downs, link_ups, lockstep_*), link states, and\n"
+	    "the drops of host frames the dataplane refused before the ASIC (drop.host_*,\n"
+	    "drop.ctrl_host). Compared too: the delivery record, every packet delivered (its\n"
+	    "tail cycle, source, destination, generation and injection cycles, length, hops,\n"
+	    "whether it was sent nonminimally, a generator's or a host's).\n"
+	    "\n"
+	    "Hosts: the run writes every host frame that entered an ASIC with its cycle, node,\n"
+	    "destination and length (\"ingress\" records, DIR/p<i>.snap); the model injects\n"
+	    "each at its cycle, before that cycle's generators, as dfly-switch does.\n"
 	    "\n"
 	    "What equality needs (dfly-switch --lockstep provides it): every frame taken at the\n"
 	    "cycle it was due, the firmware ticked after each cycle as in dfly sim, generation\n"
-	    "from cycle 0 with the network's seed, no host traffic (a host's frames are not\n"
-	    "replayed), nothing the device refused. The run says whether it held (\"# lockstep:\n"
-	    "exact\", or the first cycle it did not and why); verify says where the counters\n"
-	    "first differ, and whether that is explained by what the run reported.\n"
+	    "from cycle 0 with the network's seed, nothing the device refused. The run says\n"
+	    "whether it held (\"# lockstep: exact\", or the first cycle it did not and why);\n"
+	    "verify says where the counters or deliveries first differ, and whether that is\n"
+	    "explained by what the run reported.\n"
 	    "\n"
 	    "options:\n"
 	    "  --quiet      print the verdict line only\n"
 	    "  -h, --help   this text\n"
 	    "\n"
 	    "Output: a line per snapshot cycle (routers compared, counters, equal or the first\n"
-	    "difference), then \"verify: equal: ...\" or \"verify: diverged at cycle C ...\".\n"
+	    "difference), one for the deliveries, then \"verify: equal: ...\" or \"verify:\n"
+	    "diverged at cycle C ...\".\n"
 	    "Exit status: 0 every counter equal; 1 a difference (or a run that reported a\n"
 	    "fault); 2 usage or input error.\n");
 }
@@ -69,9 +79,21 @@ struct snap_block {
 	struct snap_kv *kv;
 	size_t n, cap;
 };
+/* A host frame that entered the run: its cycle, node, destination and phits. */
+struct snap_ingress {
+	uint64_t cycle, seq; /* seq: its place in the files (ties within a cycle keep it) */
+	uint32_t node, dst, len;
+};
 struct snap_set {
 	struct snap_block *b;
 	size_t n, cap;
+	struct snap_ingress *in; /* the run's host ingress */
+	size_t nin, capin;
+	struct dfly_delivery *dl; /* the delivery record */
+	size_t ndl, capdl;
+	bool *gen_node; /* [node]: a generator in the run ("generators" lines) */
+	uint32_t nodes;
+	bool has_gen_lines;
 	char fault[512]; /* the run's earliest lockstep fault, "" if exact */
 	uint64_t fault_cycle;
 	unsigned verdicts; /* "# lockstep:" lines read: one per complete snapshot file */
@@ -97,6 +119,9 @@ static bool left_out(const char *key)
 	const char *dot;
 
 	if (strncmp(key, "sim.", 4) == 0)
+		return true;
+	/* a host's frames the dataplane refused before the ASIC (its Ethernet side) */
+	if (strncmp(key, "drop.host_", 10) == 0 || strcmp(key, "drop.ctrl_host") == 0)
 		return true;
 	if (strncmp(key, "port", 4) != 0 || (dot = strchr(key, '.')) == NULL)
 		return false;
@@ -149,8 +174,82 @@ static int kv_add(struct snap_block *b, const char *key, const char *val)
 	return 0;
 }
 
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 1024;
+		void *nv = realloc(*v, nc * size);
+
+		if (nv == NULL)
+			return -ENOMEM;
+		*v = nv;
+		*cap = nc;
+	}
+	return 0;
+}
+
+static int delivery_add(struct snap_set *s, const struct dfly_delivery *d)
+{
+	if (grow((void **)&s->dl, &s->capdl, s->ndl, sizeof(*s->dl)) < 0)
+		return -ENOMEM;
+	s->dl[s->ndl++] = *d;
+	return 0;
+}
+
+/* "delivery TAIL SRC DST GEN INJ LEN LHOPS GHOPS NONMIN gen|host" (dfly_delivery_format()).
+ * @return 0, or -EINVAL. */
+static int delivery_parse(const char *line, struct dfly_delivery *d)
+{
+	unsigned long long tail, gen, inj;
+	unsigned src, dst, len, lh, gh, nm;
+	char kind[8];
+
+	if (sscanf(line, "delivery %llu %u %u %llu %llu %u %u %u %u %7s", &tail, &src, &dst, &gen,
+		   &inj, &len, &lh, &gh, &nm, kind) != 10 ||
+	    (strcmp(kind, "gen") != 0 && strcmp(kind, "host") != 0))
+		return -EINVAL;
+	*d = (struct dfly_delivery){.src_node = src,
+				    .dst_node = dst,
+				    .gen_cycle = gen,
+				    .inj_cycle = inj,
+				    .tail_cycle = tail,
+				    .len = (uint16_t)len,
+				    .lhops = (uint8_t)lh,
+				    .ghops = (uint8_t)gh,
+				    .nonmin = nm != 0,
+				    .host = kind[0] == 'h'};
+	return 0;
+}
+
+/* "generators N N ...": the nodes of a process's lcore that ran a generator. */
+static int gen_parse(struct snap_set *s, const char *line, const char *name, unsigned lineno)
+{
+	const char *p = line + strlen("generators");
+
+	s->has_gen_lines = true;
+	for (;;) {
+		char *end;
+		unsigned long n;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\n' || *p == '\0')
+			return 0;
+		errno = 0;
+		n = strtoul(p, &end, 10);
+		if (end == p || errno != 0 || n >= s->nodes) {
+			fprintf(stderr, "dfly verify: %s:%u: a generator node out of 0 .. %u\n",
+				name, lineno, s->nodes - 1);
+			return -EINVAL;
+		}
+		s->gen_node[n] = true;
+		p = end;
+	}
+}
+
 /* Read snapshots (dfly-switch --snapshots, or this file's sim dump) from @p f, named @p name in
- * errors. @return 0, or -EINVAL with the reason on stderr. */
+ * errors: register files, and the run's records (generators, ingress, deliveries). @return 0,
+ * or -EINVAL with the reason on stderr. */
 static int snap_read(struct snap_set *s, FILE *f, const char *name)
 {
 	char line[1024], key[512], val[512];
@@ -160,10 +259,34 @@ static int snap_read(struct snap_set *s, FILE *f, const char *name)
 
 	while (fgets(line, sizeof(line), f) != NULL) {
 		unsigned long long c, rc;
-		unsigned r;
+		unsigned r, node, dst, len;
+		struct dfly_delivery d;
 
 		lineno++;
-		if (sscanf(line, "# snapshot cycle %llu", &c) == 1) {
+		if (strncmp(line, "delivery ", 9) == 0) {
+			if (delivery_parse(line, &d) < 0) {
+				fprintf(stderr, "dfly verify: %s:%u: a malformed delivery record\n",
+					name, lineno);
+				return -EINVAL;
+			}
+			if (delivery_add(s, &d) < 0)
+				return -ENOMEM;
+		} else if (strncmp(line, "ingress ", 8) == 0) {
+			if (sscanf(line, "ingress %llu %u %u %u", &c, &node, &dst, &len) != 4 ||
+			    node >= s->nodes || dst >= s->nodes) {
+				fprintf(stderr, "dfly verify: %s:%u: a malformed ingress record\n",
+					name, lineno);
+				return -EINVAL;
+			}
+			if (grow((void **)&s->in, &s->capin, s->nin, sizeof(*s->in)) < 0)
+				return -ENOMEM;
+			s->in[s->nin] = (struct snap_ingress){c, s->nin, node, dst, len};
+			s->nin++;
+		} else if (strncmp(line, "generators", 10) == 0 &&
+			   (line[10] == ' ' || line[10] == '\n')) {
+			if (gen_parse(s, line, name, lineno) < 0)
+				return -EINVAL;
+		} else if (sscanf(line, "# snapshot cycle %llu", &c) == 1) {
 			cycle = c;
 			b = NULL;
 		} else if (strncmp(line, "# lockstep: ", 12) == 0) {
@@ -212,6 +335,52 @@ static void snap_free(struct snap_set *s)
 		free(s->b[i].kv);
 	}
 	free(s->b);
+	free(s->in);
+	free(s->dl);
+	free(s->gen_node);
+}
+
+static int ingress_cmp(const void *a, const void *b)
+{
+	const struct snap_ingress *x = a, *y = b;
+
+	if (x->cycle != y->cycle)
+		return x->cycle < y->cycle ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+#define CMP(f)                                                                                     \
+	if (x->f != y->f)                                                                          \
+		return x->f < y->f ? -1 : 1;
+static int delivery_cmp(const void *a, const void *b)
+{
+	const struct dfly_delivery *x = a, *y = b;
+
+	CMP(tail_cycle)
+	CMP(dst_node)
+	CMP(src_node)
+	CMP(gen_cycle)
+	CMP(inj_cycle)
+	CMP(len)
+	CMP(lhops)
+	CMP(ghops)
+	CMP(nonmin)
+	CMP(host)
+	return 0;
+}
+#undef CMP
+
+static void delivery_sort(struct snap_set *s)
+{
+	qsort(s->dl, s->ndl, sizeof(s->dl[0]), delivery_cmp);
+}
+
+static void model_delivery(void *ctx, const struct dfly_delivery *d)
+{
+	struct snap_set *s = ctx;
+
+	if (delivery_add(s, d) < 0)
+		s->nodes = 0; /* out of memory: sim_snapshots() says so */
 }
 
 /* The model at the run's snapshot cycles: dfly sim's fabric on @p cfg, the same dump. */
@@ -219,8 +388,13 @@ static int sim_snapshots(const struct dfly_netcfg *cfg, const struct snap_set *r
 			 struct snap_set *sim)
 {
 	char err[512], *buf = NULL;
-	size_t len = 0;
-	struct dfly_fabric *fab = dfly_fabric_create(cfg, cfg->seed, err, sizeof(err));
+	size_t len = 0, next_in = 0;
+	struct dfly_fabric_opts o = {
+	    .gen_node = run->has_gen_lines ? run->gen_node : NULL,
+	    /* host frames as short as a minimum Ethernet frame, as dfly-switch sizes its ASICs */
+	    .min_pkt_phits = run->nin ? dp_host_frame_phits(60, cfg->phit_bytes) : 0,
+	};
+	struct dfly_fabric *fab = dfly_fabric_create_opts(cfg, cfg->seed, &o, err, sizeof(err));
 	FILE *m;
 	int rc = 0;
 
@@ -228,6 +402,8 @@ static int sim_snapshots(const struct dfly_netcfg *cfg, const struct snap_set *r
 		fprintf(stderr, "dfly verify: %s\n", err);
 		return -EINVAL;
 	}
+	sim->nodes = run->nodes;
+	dfly_fabric_set_tap(fab, model_delivery, sim);
 	m = open_memstream(&buf, &len);
 	if (m == NULL) {
 		dfly_fabric_destroy(fab);
@@ -238,19 +414,44 @@ static int sim_snapshots(const struct dfly_netcfg *cfg, const struct snap_set *r
 
 		if (i > 0 && run->b[i - 1].cycle == c)
 			continue;
-		if (c > dfly_fabric_now(fab) &&
-		    dfly_fabric_step(fab, c - dfly_fabric_now(fab)) < 0) {
+		/* the host frames that entered before c, each at its cycle before its generators */
+		for (; next_in < run->nin && run->in[next_in].cycle < c && rc == 0; next_in++) {
+			const struct snap_ingress *in = &run->in[next_in];
+
+			if (in->cycle > dfly_fabric_now(fab) &&
+			    dfly_fabric_step(fab, in->cycle - dfly_fabric_now(fab)) < 0) {
+				rc = -EDEADLK;
+				break;
+			}
+			if (dfly_fabric_inject_host(fab, in->node, in->dst, in->len) < 0) {
+				fprintf(stderr,
+					"dfly verify: an ingress record the model cannot replay: "
+					"cycle %" PRIu64 " node %u to %u, %u phits\n",
+					in->cycle, in->node, in->dst, in->len);
+				rc = -EINVAL;
+			}
+		}
+		if (rc == 0 && c > dfly_fabric_now(fab) &&
+		    dfly_fabric_step(fab, c - dfly_fabric_now(fab)) < 0)
+			rc = -EDEADLK;
+		if (rc == -EDEADLK) {
 			fprintf(stderr,
 				"dfly verify: the model deadlocked before cycle %" PRIu64 "\n", c);
 			rc = -EINVAL;
-			break;
 		}
+		if (rc != 0)
+			break;
 		dfly_fabric_sync_gauges(fab);
 		fprintf(m, "# snapshot cycle %" PRIu64 "\n", c);
 		dfly_fabric_dump_counters(fab, m);
 	}
 	fclose(m);
 	dfly_fabric_destroy(fab);
+	if (rc == 0 && sim->nodes == 0) {
+		fprintf(stderr, "dfly verify: out of memory for the model's deliveries\n");
+		rc = -ENOMEM;
+	}
+	delivery_sort(sim);
 	if (rc == 0) {
 		FILE *r = fmemopen(buf, len, "r");
 
@@ -323,6 +524,22 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "dfly verify: %s\n", err);
 		return 2;
 	}
+	{
+		struct dfly_topo *t =
+		    dfly_topo_create(cfg.p, cfg.a, cfg.h, cfg.t, cfg.arr, cfg.sigma);
+
+		if (t == NULL) {
+			fprintf(stderr, "dfly verify: %s: an invalid topology\n", path);
+			return 2;
+		}
+		run.nodes = t->nodes;
+		dfly_topo_destroy(t);
+		run.gen_node = calloc(run.nodes, sizeof(*run.gen_node));
+		if (run.gen_node == NULL) {
+			fprintf(stderr, "dfly verify: out of memory\n");
+			return 2;
+		}
+	}
 	snprintf(path, sizeof(path), "%s/p*.snap", argv[optind]);
 	if (glob(path, 0, NULL, &g) != 0) {
 		fprintf(stderr,
@@ -358,6 +575,8 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (rc == 0) {
 		snap_sort(&run);
+		qsort(run.in, run.nin, sizeof(run.in[0]), ingress_cmp);
+		delivery_sort(&run);
 		rc = sim_snapshots(&cfg, &run, &sim);
 	}
 	if (rc != 0) {
@@ -411,11 +630,47 @@ int cmd_verify(int argc, char **argv)
 			printf("cycle %" PRIu64 ": %zu routers, %s\n", c, routers,
 			       diff_here ? here : "every counter equal");
 	}
+	/* the delivery record: every packet delivered, both sorted the same way */
+	{
+		size_t k = 0;
+		char a[160] = "none", b[160] = "none";
+
+		while (k < run.ndl && k < sim.ndl && delivery_cmp(&run.dl[k], &sim.dl[k]) == 0)
+			k++;
+		if (k < run.ndl || k < sim.ndl) {
+			const struct dfly_delivery *m = k < sim.ndl ? &sim.dl[k] : NULL;
+			const struct dfly_delivery *r = k < run.ndl ? &run.dl[k] : NULL;
+			uint64_t at = m == NULL                       ? r->tail_cycle
+				      : r == NULL                     ? m->tail_cycle
+				      : m->tail_cycle < r->tail_cycle ? m->tail_cycle
+								      : r->tail_cycle;
+
+			if (m != NULL)
+				dfly_delivery_format(m, a, sizeof(a));
+			if (r != NULL)
+				dfly_delivery_format(r, b, sizeof(b));
+			a[strcspn(a, "\n")] = b[strcspn(b, "\n")] = '\0';
+			printf(
+			    "deliveries: %zu in the run, %zu in the model; the first that differs "
+			    "(of the sorted records, tail cycle %" PRIu64 "): model \"%s\", run "
+			    "\"%s\"\n",
+			    run.ndl, sim.ndl, at, a, b);
+			ndiff++;
+			if (at < first_cycle) {
+				first_cycle = at;
+				snprintf(first, sizeof(first), "the delivery record");
+			}
+		} else if (!quiet) {
+			printf(
+			    "deliveries: %zu (%zu host frames entered), every one as the model's\n",
+			    run.ndl, run.nin);
+		}
+	}
 	if (ndiff == 0 && run.fault[0] == '\0') {
 		printf("verify: equal: %" PRIu64
-		       " snapshots, %zu counters compared, every one equal "
-		       "to the model's; the run reported itself exact\n",
-		       cycles, counters);
+		       " snapshots, %zu counters and %zu deliveries compared, every one equal "
+		       "to the model's (%zu host frames replayed); the run reported itself exact\n",
+		       cycles, counters, run.ndl, run.nin);
 	} else if (ndiff == 0) {
 		printf("verify: equal at every snapshot, but the run reported a fault (%s): a "
 		       "difference may lie between snapshots or after the last\n",
@@ -425,7 +680,7 @@ int cmd_verify(int argc, char **argv)
 		/* a snapshot at cycle d holds what the cycles before d did: a fault at cycle x
 		 * explains a difference from the first snapshot after x on */
 		printf("verify: diverged at cycle %" PRIu64
-		       " (the first snapshot that differs; %zu "
+		       " (the first snapshot or delivery that differs; %zu "
 		       "counters differ in all): %s; the run: %s%s\n",
 		       first_cycle, ndiff, first,
 		       run.fault[0] ? run.fault : "reported itself exact (a bug: please report)",
