@@ -334,6 +334,9 @@ static const struct nc_setting nc_settings[] = {
 	NC_D("traffic.load", load, 0.1, 0.0, 1.0, "phits/(node*cycle)"),
 	NC_D("traffic.burst_length", burst_len, 5.0, 1.0, 10000.0,
 	     "bursty-un: B, mean packets per burst to one destination (thesis 5.3: 5)"),
+	NC_I("traffic.advc_groups", NC_U32, advc_groups, 0, 0, 64,
+	     "advc: destinations in the n groups G+1 ... G+n (0: n = h, spec 7.2; h-1 is "
+	     "FOGSim v5's ADVc, whose steady.cc draws the group distance from 0 .. h-2)"),
 	NC_D("traffic.mix_un", mix_un, 0.5, 0.0, 1.0,
 	     "mix: probability that a packet is UN, else ADV+1 (spec 7.2 gives none)"),
 	NC_S("traffic.mix_offsets", false, "", mix_offsets,
@@ -1926,6 +1929,11 @@ static int nc_check(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       g, g / 4, cfg->h);
 	if (cfg->pattern == DFLY_PAT_C2 && cfg->h % g == 0)
 		return nc_fail(c, "traffic.pattern", "c2's ADV+h needs h mod g != 0");
+	if (cfg->advc_groups > cfg->h)
+		return nc_fail(c, "traffic.advc_groups",
+			       "%" PRIu32 " groups, but a router's global links reach h = %" PRIu32
+			       " (expected 0 .. h; 0 means h)",
+			       cfg->advc_groups, cfg->h);
 	if (cfg->pattern == DFLY_PAT_MIX && g < 2)
 		return nc_fail(c, "traffic.pattern", "mix's ADV+1 needs g >= 2 groups");
 	if (cfg->pattern == DFLY_PAT_ADVMIX && cfg->mix_noffs == 0)

@@ -213,10 +213,11 @@ struct dfly_netcfg {
 	uint32_t fail_age;    /**< routing.failover.age: periods before a silent row clears (4) */
 
 	/* traffic.* */
-	enum dfly_pattern pattern;          /**< traffic.pattern: "un" (default) | "adv+N" | ... */
-	int adv_offset;                     /**< N of adv+N / adv-N; 1 for mix (its ADV+1) */
-	double burst_len;                   /**< traffic.burst_length: bursty-un's B, packets */
-	double mix_un;                      /**< traffic.mix_un: mix's share of UN packets */
+	enum dfly_pattern pattern; /**< traffic.pattern: "un" (default) | "adv+N" | ... */
+	int adv_offset;            /**< N of adv+N / adv-N; 1 for mix (its ADV+1) */
+	double burst_len;          /**< traffic.burst_length: bursty-un's B, packets */
+	double mix_un;             /**< traffic.mix_un: mix's share of UN packets */
+	uint32_t advc_groups;      /**< traffic.advc_groups: ADVc's consecutive groups, 0 = h */
 	int mix_offs[DFLY_MIX_MAX_OFFSETS]; /**< traffic.mix_offsets: adv-mix's group offsets */
 	uint32_t mix_noffs;                 /**< how many (0: none given) */
 	bool reqrep;                        /**< traffic.reqrep: request-reply (spec 7.5) */

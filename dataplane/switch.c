@@ -1924,6 +1924,7 @@ static int plan_traffic(void)
 	if (dfly_gen_init(&app.gen, app.topo, nc->pattern, nc->adv_offset, nc->load,
 			  nc->link_rate ? app.gen_phits : 1, nc->seed) < 0 ||
 	    dfly_gen_set_shape(&app.gen, nc->burst_len, nc->mix_un) < 0 ||
+	    dfly_gen_set_advc_groups(&app.gen, nc->advc_groups) < 0 ||
 	    (nc->mix_noffs > 0 &&
 	     dfly_gen_set_mix_offsets(&app.gen, nc->mix_offs, nc->mix_noffs) < 0)) {
 		fprintf(stderr, "dfly-switch: traffic: cannot set up the generators\n");

@@ -31,6 +31,8 @@
 # Each row also prints accepted load and average latency, which should agree.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/fogsim-router.sh
+. scripts/fogsim-router.sh
 NETS="${1:-h2 h4 h6}"
 LOADS="${2:-0.3 0.8}"
 dfly=build/tools/dfly
@@ -64,27 +66,7 @@ Seed=1
 OutputFileName=$4.out
 Traffic=UN
 Probability=$(python3 -c "print(round($2 * 100))")
-PacketSize=8
-FlitSize=8
-LocalLinkTransmissionDelay=10
-GlobalLinkTransmissionDelay=100
-InjectionDelay=0
-Switch=IOQ_SW
-XbarDelay=5
-InternalSpeedup=2.0
-OutQueueLength=32
-ArbiterIterations=1
-InputArbiter=LRS
-OutputArbiter=PrioLRS
-Buffer=SEPARATED
-InjectionQueueLength=256
-LocalQueueLength=32
-GlobalQueueLength=256
-InjectionChannels=3
-LocalLinkChannels=2
-GlobalChannels=1
-VcUsage=BASE
-VcInjectionPolicy=DEST
+$(fogsim_router LRS PrioLRS 2 1)
 routing=MIN
 deadlock_avoidance=DALLY
 PrintCycles=1000

@@ -756,6 +756,7 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 	if (dfly_gen_init(&fab->gen, t, cfg->pattern, cfg->adv_offset, request_load(cfg, cfg->load),
 			  cfg->pkt_phits, seed) < 0 ||
 	    dfly_gen_set_shape(&fab->gen, cfg->burst_len, cfg->mix_un) < 0 ||
+	    dfly_gen_set_advc_groups(&fab->gen, cfg->advc_groups) < 0 ||
 	    (cfg->mix_noffs > 0 &&
 	     dfly_gen_set_mix_offsets(&fab->gen, cfg->mix_offs, cfg->mix_noffs) < 0)) {
 		snprintf(err, errlen, "traffic: cannot set up the sources of %s", cfg->path);

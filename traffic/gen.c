@@ -266,6 +266,14 @@ int dfly_gen_set_shape(struct dfly_gen *g, double burst_len, double mix_un)
 	return 0;
 }
 
+int dfly_gen_set_advc_groups(struct dfly_gen *g, uint32_t n)
+{
+	if (n > g->topo->h)
+		return -EINVAL;
+	g->advc_groups = n;
+	return 0;
+}
+
 int dfly_gen_init(struct dfly_gen *g, const struct dfly_topo *topo, enum dfly_pattern pattern,
 		  int adv_offset, double load, uint32_t pkt_phits, uint64_t seed)
 {
@@ -282,6 +290,7 @@ int dfly_gen_init(struct dfly_gen *g, const struct dfly_topo *topo, enum dfly_pa
 		dfly_rng_seed(&g->node[n].rng, seed, n);
 	g->burst_len = DFLY_GEN_BURST_LEN;
 	g->p_mix_un = prob64(DFLY_GEN_MIX_UN);
+	g->advc_groups = 0;
 	g->mix_offs[0] = 1 % (int)topo->g;
 	g->mix_noffs = 1;
 	rc = dfly_gen_set_pattern(g, pattern, adv_offset);
@@ -397,8 +406,10 @@ uint32_t dfly_gen_pick_dst(struct dfly_gen *g, uint32_t n)
 		return Gd * gsz + k % gsz;
 	}
 	case DFLY_PAT_ADVC: {
-		/* the h groups following the source group: the groups of R_out for σ = −1 */
-		uint32_t k = dfly_rng_below(&s->rng, t->h * gsz);
+		/* the h groups following the source group: the groups of R_out for σ = −1 (or
+		 * the first advc_groups of them) */
+		uint32_t span = g->advc_groups ? g->advc_groups : t->h;
+		uint32_t k = dfly_rng_below(&s->rng, span * gsz);
 		uint32_t Gd = (G + 1 + k / gsz) % t->g;
 
 		return Gd * gsz + k % gsz;

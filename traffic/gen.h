@@ -57,7 +57,8 @@ struct dfly_gen {
 	double burst_len; /**< BURSTY: B, mean packets per burst (traffic.burst_length) */
 	uint64_t p_leave; /**< BURSTY: p_on→off = 1/B, · 2^64 (eq. 1.6) */
 	uint64_t p_enter; /**< BURSTY: p_off→on = P_ON/(B + P_ON·(1 − B)), · 2^64 (eq. 1.7) */
-	uint64_t p_mix_un; /**< MIX: probability of a UN packet · 2^64 (traffic.mix_un) */
+	uint64_t p_mix_un;    /**< MIX: probability of a UN packet · 2^64 (traffic.mix_un) */
+	uint32_t advc_groups; /**< ADVC: destination groups G+1 … G+n, n (0: h) */
 	int mix_offs[DFLY_MIX_MAX_OFFSETS]; /**< ADVMIX: the offsets, each reduced into [1, g) */
 	uint32_t mix_noffs;                 /**< ADVMIX: how many (dfly_gen_init(): 1, {+1}) */
 	uint32_t *a2a_node; /**< A2A, HALO: [task] the node running it (the placement) */
@@ -96,6 +97,13 @@ int dfly_gen_set_pattern(struct dfly_gen *g, enum dfly_pattern pattern, int adv_
  * DFLY_GEN_MIX_UN. @return 0 or -EINVAL (out of range).
  */
 int dfly_gen_set_shape(struct dfly_gen *g, double burst_len, double mix_un);
+
+/**
+ * ADVc's destination groups: the @p n groups G+1 … G+n after the source group G (0: all h of
+ * them, spec §7.2, as dfly_gen_init() starts; traffic.advc_groups). @return 0 or -EINVAL
+ * (n > h).
+ */
+int dfly_gen_set_advc_groups(struct dfly_gen *g, uint32_t n);
 
 /**
  * adv-mix's group offsets (LIA §6.1.2's mixes, e.g. {+2, +4}): a packet of node n in group G goes

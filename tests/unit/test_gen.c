@@ -86,6 +86,22 @@ static void test_basic_patterns(void **state)
 
 			assert_true(off >= 1 && off <= 4);
 		}
+	/* traffic.advc_groups = h - 1 (FOGSim v5's ADVc): G+1 .. G+3 only, each of them drawn */
+	assert_int_equal(dfly_gen_set_advc_groups(&g, 5), -EINVAL);
+	assert_int_equal(dfly_gen_set_advc_groups(&g, 3), 0);
+	{
+		uint32_t seen = 0;
+
+		for (uint32_t n = 0; n < t->nodes; n++)
+			for (int i = 0; i < DRAWS; i++) {
+				uint32_t off = (dfly_gen_pick_dst(&g, n) / gsz + 33 - n / gsz) % 33;
+
+				assert_true(off >= 1 && off <= 3);
+				seen |= 1u << off;
+			}
+		assert_int_equal(seen, 0xe);
+	}
+	assert_int_equal(dfly_gen_set_advc_groups(&g, 0), 0);
 	assert_int_equal(dfly_gen_set_pattern(&g, DFLY_PAT_ADV, 33), -EINVAL);
 	dfly_gen_fini(&g);
 	dfly_topo_destroy(t);

@@ -526,6 +526,18 @@ static void test_pattern_own_group(void **state)
 	expect_error(BASE, (const char *const[]){"traffic.pattern=adv-18"}, 1, -EINVAL,
 		     "--set traffic.pattern=adv-18: traffic.pattern: 'adv-18' sends every packet "
 		     "to its own group (expected N mod g != 0, g = 9)");
+	/* ADVc's groups: 0 (h, the default) .. h */
+	{
+		struct dfly_netcfg cfg;
+
+		load_ok(&cfg, BASE, NULL, 0);
+		assert_int_equal(cfg.advc_groups, 0);
+		load_ok(&cfg, BASE, (const char *const[]){"traffic.advc_groups=1"}, 1);
+		assert_int_equal(cfg.advc_groups, 1);
+	}
+	expect_error(BASE, (const char *const[]){"traffic.advc_groups=3"}, 1, -EINVAL,
+		     "--set traffic.advc_groups=3: traffic.advc_groups: 3 groups, but a router's "
+		     "global links reach h = 2 (expected 0 .. h; 0 means h)");
 }
 
 /* ---------------------------------------------------------------------------------------------

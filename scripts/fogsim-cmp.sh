@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# dfly sim against FOGSim on one saturated point, the same network, router and pattern: the
+# comparisons docs/claims-notes.md cites for H2 and H3 (throughput, not speed: see simcmp.sh).
+#
+#   FOGSIM=/path/to/fogsim scripts/fogsim-cmp.sh CASE [ARBITERS]
+#
+# CASE:
+#   val-adv1   VAL (Valiant router, recomputed at a blocked injection head) under ADV+1 at 0.6:
+#              FOGSim routing=OBL, ValiantType=SRCEXC_RECOMP, ValiantMisroutingDestination=NODE,
+#              GlobalMisroutingPolicy=RRG; dfly routing.val.recompute, with
+#              routing.val.exclude = src (FOGSim's rule: the Valiant node outside the source
+#              group only) and = src+dst (the spec's PROPOSAL, dfly's default)
+#   min-advc   MIN under ADVc at 0.55: FOGSim's ADVc (v5 steady.cc: destinations in the groups
+#              G+1 .. G+h-1), dfly with traffic.advc_groups = h-1 and = h (the spec's, default)
+# ARBITERS: rr (default: input and output round robin), lrs, or prio (input LRS, output
+#   PrioLRS / RR with in-transit priority for min-advc, PrioRR).
+# H: the network p = h, a = 2h (default 4, configs/h4.cfg: CFG-T's router); CYCLES: warm-up
+# and measured cycles of both (default "3000 5000"). FOGSim is v5 (github.com/fuentesp/fogsim
+# dcdd75f), unmodified, built with its Makefile. Prints one line per run: simulator, settings,
+# accepted load (phits/(node·cycle)), average global hops where FOGSim reports them.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/fogsim-router.sh
+. scripts/fogsim-router.sh
+case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|min-advc [rr|lrs|prio]}
+arb=${2:-rr}
+H=${H:-4}
+read -r warm meas <<<"${CYCLES:-3000 5000}"
+dfly=build/tools/dfly
+[ -x "$dfly" ] || { echo "fogsim-cmp: build dfly first (scripts/build.sh)" >&2; exit 2; }
+[ -n "${FOGSIM:-}" ] && [ -x "$FOGSIM" ] ||
+	{ echo "fogsim-cmp: FOGSIM=/path/to/fogsim (FOGSim v5, built with its Makefile)" >&2; exit 2; }
+case "$arb" in
+rr) fin=RR fout=RR dset=(--set router.input_arbiter=rr --set router.output_arbiter=rr) ;;
+lrs) fin=LRS fout=LRS dset=(--set router.input_arbiter=lrs --set router.output_arbiter=lrs) ;;
+prio)
+	if [ "$case_" = min-advc ]; then fin=RR fout=PrioRR a=rr; else fin=LRS fout=PrioLRS a=lrs; fi
+	dset=(--set router.input_arbiter=$a --set router.output_arbiter=$a
+		--set router.in_transit_priority=true) ;;
+*) echo "fogsim-cmp: arbiters rr, lrs or prio" >&2; exit 2 ;;
+esac
+case "$case_" in
+val-adv1)
+	load=0.6 lvc=4 gvc=2
+	ftraffic="Traffic=ADV_RANDOM_NODE
+AdvTrafficDistance=1"
+	frouting="routing=OBL
+ValiantType=SRCEXC_RECOMP
+ValiantMisroutingDestination=NODE
+GlobalMisroutingPolicy=RRG"
+	dbase=(--set routing.mechanism=val --set traffic.pattern=adv+1 --set routing.val.recompute=true)
+	variants=("routing.val.exclude=src" "routing.val.exclude=src+dst") ;;
+min-advc)
+	load=0.55 lvc=2 gvc=1
+	ftraffic="Traffic=ADVc"
+	frouting="routing=MIN"
+	dbase=(--set routing.mechanism=min --set traffic.pattern=advc)
+	variants=("traffic.advc_groups=$((H - 1))" "traffic.advc_groups=0") ;;
+*) echo "fogsim-cmp: CASE val-adv1 or min-advc" >&2; exit 2 ;;
+esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/f.conf" <<EOF
+[CONFIG]
+P=$H
+A=$((2 * H))
+H=$H
+PalmTreeConfiguration=1
+WarmupCycles=$warm
+MaxCycles=$meas
+Seed=1
+OutputFileName=$tmp/f.out
+$ftraffic
+Probability=$(python3 -c "print(round($load * 100))")
+$(fogsim_router "$fin" "$fout" "$lvc" "$gvc")
+$frouting
+deadlock_avoidance=DALLY
+PrintCycles=100000
+EOF
+(cd "$tmp" && "$FOGSIM" f.conf >f.log 2>&1) || { tail -3 "$tmp/f.log"; exit 1; }
+awk -v c="$case_ $arb h=$H" '/^Accepted Load:/ { a = $3 } /^Average Global Distance:/ { g = $4 }
+	END { printf "FOGSim  %-40s accepted %.4f  global hops %s\n", c, a, g }' "$tmp/f.out"
+cfg=$tmp/net.cfg
+sed "s/^\tp = .*/\tp = $H;/; s/^\ta = .*/\ta = $((2 * H));/; s/^\th = .*/\th = $H;/" \
+	configs/h4.cfg >"$cfg"
+for v in "${variants[@]}"; do
+	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" --set "$v" --loads $load \
+		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 |
+		awk -v c="$case_ $arb h=$H $v" '$1 == "val" || $1 == "min" {
+			printf "dfly    %-40s accepted %.4f\n", c, $4 }'
+done
