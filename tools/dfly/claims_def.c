@@ -207,7 +207,8 @@ static void h4(struct cl_ctx *x)
 			cl_near(x, what, a->accepted, short_a ? 1.0 / n->h : 0.5);
 		}
 		if (c) {
-			snprintf(what, sizeof(what), "VLB(%s) FOGSim-ADVc accepted at 0.6", vars[i]);
+			snprintf(what, sizeof(what), "VLB(%s) FOGSim-ADVc accepted at 0.6",
+				 vars[i]);
 			cl_near(x, what, c->accepted, short_a ? 0.25 : 0.5);
 		}
 	}
