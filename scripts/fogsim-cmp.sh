@@ -11,6 +11,8 @@
 #              GlobalMisroutingPolicy=RRG; dfly routing.val.recompute, with
 #              routing.val.exclude = src (FOGSim's rule: the Valiant node outside the source
 #              group only) and = src+dst (the spec's PROPOSAL, dfly's default)
+#   val-adv1-flex  the same with FlexVC and 8/4 VCs (FOGSim VcUsage=FLEXIBLE, its default
+#              lowest-occupancy choice; dfly vcs.flexvc = jsq, the VC with the most credits)
 #   min-advc   MIN under ADVc at 0.55: FOGSim's ADVc (v5 steady.cc: destinations in the groups
 #              G+1 .. G+h-1), dfly with traffic.advc_groups = h-1 and = h (the spec's, default)
 # ARBITERS: rr (default: input and output round robin), lrs, or prio (input LRS, output
@@ -23,7 +25,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/fogsim-router.sh
 . scripts/fogsim-router.sh
-case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|min-advc [rr|lrs|prio]}
+case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc [rr|lrs|prio]}
 arb=${2:-rr}
 H=${H:-4}
 read -r warm meas <<<"${CYCLES:-3000 5000}"
@@ -40,8 +42,9 @@ prio)
 		--set router.in_transit_priority=true) ;;
 *) echo "fogsim-cmp: arbiters rr, lrs or prio" >&2; exit 2 ;;
 esac
+vcusage=BASE
 case "$case_" in
-val-adv1)
+val-adv1 | val-adv1-flex)
 	load=0.6 lvc=4 gvc=2
 	ftraffic="Traffic=ADV_RANDOM_NODE
 AdvTrafficDistance=1"
@@ -50,14 +53,18 @@ ValiantType=SRCEXC_RECOMP
 ValiantMisroutingDestination=NODE
 GlobalMisroutingPolicy=RRG"
 	dbase=(--set routing.mechanism=val --set traffic.pattern=adv+1 --set routing.val.recompute=true)
-	variants=("routing.val.exclude=src" "routing.val.exclude=src+dst") ;;
+	variants=("routing.val.exclude=src" "routing.val.exclude=src+dst")
+	if [ "$case_" = val-adv1-flex ]; then
+		lvc=8 gvc=4 vcusage=FLEXIBLE
+		dbase+=(--set vcs.flexvc=jsq --set vcs.local=8 --set vcs.global=4)
+	fi ;;
 min-advc)
 	load=0.55 lvc=2 gvc=1
 	ftraffic="Traffic=ADVc"
 	frouting="routing=MIN"
 	dbase=(--set routing.mechanism=min --set traffic.pattern=advc)
 	variants=("traffic.advc_groups=$((H - 1))" "traffic.advc_groups=0") ;;
-*) echo "fogsim-cmp: CASE val-adv1 or min-advc" >&2; exit 2 ;;
+*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex or min-advc" >&2; exit 2 ;;
 esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -73,7 +80,7 @@ Seed=1
 OutputFileName=$tmp/f.out
 $ftraffic
 Probability=$(python3 -c "print(round($load * 100))")
-$(fogsim_router "$fin" "$fout" "$lvc" "$gvc")
+$(fogsim_router "$fin" "$fout" "$lvc" "$gvc" "$vcusage")
 $frouting
 deadlock_avoidance=DALLY
 PrintCycles=100000

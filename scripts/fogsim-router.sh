@@ -3,7 +3,7 @@
 # configuration that give it dfly's CFG-T router (configs/h4.cfg): 8-phit packets, links of 10
 # and 100 cycles, a 5-cycle router with speedup 2, one allocator iteration, 32-phit output
 # queues, 256/32/256-phit injection/local/global input VCs, 3 injection VCs.
-#   fogsim_router INPUT_ARBITER OUTPUT_ARBITER LOCAL_VCS GLOBAL_VCS
+#   fogsim_router INPUT_ARBITER OUTPUT_ARBITER LOCAL_VCS GLOBAL_VCS [VC_USAGE (BASE)]
 fogsim_router() {
 	cat <<EOF2
 PacketSize=8
@@ -25,7 +25,7 @@ GlobalQueueLength=256
 InjectionChannels=3
 LocalLinkChannels=$3
 GlobalChannels=$4
-VcUsage=BASE
+VcUsage=${5:-BASE}
 VcInjectionPolicy=DEST
 EOF2
 }
