@@ -2197,14 +2197,17 @@ static int run(struct sw_opts *o, uint64_t *t0)
 			DP_LOG(ERR, "--snapshots: %s\n", strerror(errno));
 			return -1;
 		}
-		/* the nodes of its routers that generate: dfly verify's model runs those only */
-		fputs("generators", lc->snap);
-		for (uint32_t k = 0; k < lc->nrt; k++)
-			for (uint32_t n = lc->rt[k]->id * app.topo->p;
-			     n < (lc->rt[k]->id + 1) * app.topo->p; n++)
-				if (lc->rt[k]->term[n % app.topo->p] == DP_TERM_GEN)
-					fprintf(lc->snap, " %" PRIu32, n);
-		fputs("\n", lc->snap);
+		/* the nodes of its routers that generate (a line per router: lines stay short
+		 * whatever the network): dfly verify's model runs those only */
+		for (uint32_t k = 0; k < lc->nrt; k++) {
+			const struct dp_router *rt = lc->rt[k];
+
+			fputs("generators", lc->snap);
+			for (uint32_t q = 0; q < app.topo->p; q++)
+				if (rt->term[q] == DP_TERM_GEN)
+					fprintf(lc->snap, " %" PRIu32, rt->id * app.topo->p + q);
+			fputs("\n", lc->snap);
+		}
 	}
 	if (app.snap_path != NULL) {
 		/* and every delivery (a host's too: collect()) */
