@@ -320,9 +320,11 @@ static int snap_read(struct snap_set *s, FILE *f, const char *name)
 
 static void snap_sort(struct snap_set *s)
 {
-	qsort(s->b, s->n, sizeof(s->b[0]), block_cmp);
+	if (s->n > 0)
+		qsort(s->b, s->n, sizeof(s->b[0]), block_cmp);
 	for (size_t i = 0; i < s->n; i++)
-		qsort(s->b[i].kv, s->b[i].n, sizeof(s->b[i].kv[0]), kv_cmp);
+		if (s->b[i].n > 0)
+			qsort(s->b[i].kv, s->b[i].n, sizeof(s->b[i].kv[0]), kv_cmp);
 }
 
 static void snap_free(struct snap_set *s)
@@ -372,7 +374,8 @@ static int delivery_cmp(const void *a, const void *b)
 
 static void delivery_sort(struct snap_set *s)
 {
-	qsort(s->dl, s->ndl, sizeof(s->dl[0]), delivery_cmp);
+	if (s->ndl > 0)
+		qsort(s->dl, s->ndl, sizeof(s->dl[0]), delivery_cmp);
 }
 
 static void model_delivery(void *ctx, const struct dfly_delivery *d)
@@ -575,7 +578,8 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (rc == 0) {
 		snap_sort(&run);
-		qsort(run.in, run.nin, sizeof(run.in[0]), ingress_cmp);
+		if (run.nin > 0) /* qsort's array may not be NULL, even empty */
+			qsort(run.in, run.nin, sizeof(run.in[0]), ingress_cmp);
 		delivery_sort(&run);
 		rc = sim_snapshots(&cfg, &run, &sim);
 	}
