@@ -1067,25 +1067,17 @@ unsigned dp_host_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur)
 			continue;
 		}
 		{
-			struct asic_pkt *pkt = dp_mbuf_pkt(m);
+			uint32_t len =
+			    dp_host_frame_phits(rte_pktmbuf_data_len(m), env->phit_bytes);
 
-			memset(pkt, 0, sizeof(*pkt));
-			pkt->src_node = p->node;
-			pkt->dst_node = dst;
-			pkt->val_router = ASIC_NONE;
-			pkt->cand_root = UINT32_MAX;
-			pkt->len =
-			    (uint16_t)dp_host_frame_phits(rte_pktmbuf_data_len(m), env->phit_bytes);
-			pkt->gen_cycle = cur;
-			if (p->rt->lc->snap !=
-			    NULL) /* lockstep: the ingress record (dfly verify) */
+			/* lockstep: the ingress record, which dfly verify replays */
+			if (p->rt->lc->snap != NULL)
 				fprintf(p->rt->lc->snap,
-					"ingress %" PRIu64 " %" PRIu32 " %" PRIu32 " %u\n", cur,
-					p->node, dst, (unsigned)pkt->len);
-			if (!asic_inject(as, p->port, pkt, cur)) {
-				p->rt->regs->drop[DFLY_DROP_INJ_FULL]++;
+					"ingress %" PRIu64 " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n",
+					cur, p->node, dst, len);
+			if (!dfly_edge_inject_host(as, p->rt->regs, p->port, dp_mbuf_pkt(m),
+						   p->node, dst, len, cur))
 				rte_pktmbuf_free(m);
-			}
 		}
 	}
 	return n;

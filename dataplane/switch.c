@@ -726,17 +726,7 @@ static const struct dfly_edge_pool_ops gen_pool_ops = {
 };
 
 /* Lockstep with --snapshots: the delivery record (dfly verify), into the snapshots of the
- * lcore that delivered it (the destination router's). */
-static void record_delivery(const struct asic_ejection *ej)
-{
-	struct dfly_delivery d;
-	char line[160];
-
-	dfly_delivery_of(app.topo, ej, &d);
-	dfly_delivery_format(&d, line, sizeof(line));
-	fputs(line, app.rt[d.dst_node / app.topo->p].lc->snap);
-}
-
+ * lcore that delivered it (the destination router's). The edge's tap for generated packets. */
 static void tap_record(void *ctx, const struct dfly_delivery *d)
 {
 	char line[160];
@@ -744,6 +734,15 @@ static void tap_record(void *ctx, const struct dfly_delivery *d)
 	(void)ctx;
 	dfly_delivery_format(d, line, sizeof(line));
 	fputs(line, app.rt[d->dst_node / app.topo->p].lc->snap);
+}
+
+/* ... and for a host frame, delivered in collect() */
+static void record_delivery(const struct asic_ejection *ej)
+{
+	struct dfly_delivery d;
+
+	dfly_delivery_of(app.topo, ej, &d);
+	tap_record(NULL, &d);
 }
 
 /* What router @p rt delivered by cycle @p now: the generators' packets to the lcore's edge lane,

@@ -69,15 +69,7 @@ esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/f.conf" <<EOF
-[CONFIG]
-P=$H
-A=$((2 * H))
-H=$H
-PalmTreeConfiguration=1
-WarmupCycles=$warm
-MaxCycles=$meas
-Seed=1
-OutputFileName=$tmp/f.out
+$(fogsim_net "$H" "$warm" "$meas" "$tmp/f.out")
 $ftraffic
 Probability=$(python3 -c "print(round($load * 100))")
 $(fogsim_router "$fin" "$fout" "$lvc" "$gvc" "$vcusage")

@@ -55,15 +55,7 @@ case "$CLOCK" in cpu | wall) ;; *) echo "simcmp: CLOCK=cpu or wall" >&2; exit 2 
 fogsim_conf() { # fogsim_conf H LOAD MEASURED FILE
 	local h=$1
 	cat >"$4" <<EOF
-[CONFIG]
-P=$h
-A=$((2 * h))
-H=$h
-PalmTreeConfiguration=1
-WarmupCycles=1000
-MaxCycles=$3
-Seed=1
-OutputFileName=$4.out
+$(fogsim_net "$h" 1000 "$3" "$4.out")
 Traffic=UN
 Probability=$(python3 -c "print(round($2 * 100))")
 $(fogsim_router LRS PrioLRS 2 1)

@@ -561,16 +561,9 @@ int dfly_fabric_inject_host(struct dfly_fabric *fab, uint32_t node, uint32_t dst
 	pk = pkt_alloc(&fab->lane[0], fab->lane[0].chunk_n);
 	if (pk == NULL)
 		return -ENOMEM;
-	/* as dataplane/port.c dp_host_rx() builds a host frame's descriptor */
-	memset(pk, 0, sizeof(*pk));
-	pk->src_node = node;
-	pk->dst_node = dst;
-	pk->val_router = ASIC_NONE;
-	pk->cand_root = UINT32_MAX;
-	pk->len = (uint16_t)len;
-	pk->gen_cycle = fab->now;
-	if (!asic_inject(fab->asics[r], node % t->p, pk, fab->now)) {
-		fab->regs[r]->drop[DFLY_DROP_INJ_FULL]++;
+	/* as dfly-switch's host port does it */
+	if (!dfly_edge_inject_host(fab->asics[r], fab->regs[r], node % t->p, pk, node, dst, len,
+				   fab->now)) {
 		pkt_free(&fab->lane[0], pk);
 		return 1;
 	}

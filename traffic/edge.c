@@ -187,6 +187,23 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 	return injected;
 }
 
+bool dfly_edge_inject_host(struct asic *as, struct dfly_regs *regs, uint32_t port,
+			   struct asic_pkt *pk, uint32_t node, uint32_t dst, uint32_t len,
+			   uint64_t now)
+{
+	memset(pk, 0, sizeof(*pk));
+	pk->src_node = node;
+	pk->dst_node = dst;
+	pk->val_router = ASIC_NONE;
+	pk->cand_root = UINT32_MAX;
+	pk->len = (uint16_t)len;
+	pk->gen_cycle = now;
+	if (asic_inject(as, port, pk, now))
+		return true;
+	regs->drop[DFLY_DROP_INJ_FULL]++;
+	return false;
+}
+
 void dfly_delivery_of(const struct dfly_topo *topo, const struct asic_ejection *ej,
 		      struct dfly_delivery *d)
 {

@@ -172,6 +172,18 @@ unsigned dfly_edge_generate(struct dfly_edge_lane *ln, struct asic *as, struct d
 			    uint64_t now);
 
 /**
+ * A host's frame entering at node @p node (terminal port @p port of router @p as) at cycle
+ * @p now, to node @p dst, @p len phits: its descriptor @p pk set up as a host frame (not a
+ * generator's: ASIC_PKT_SYNTH clear, no edge statistics) and offered to the injection queue;
+ * refused when no injection VC has room, counted as drop.inj_full in @p regs. dfly-switch's
+ * host ports and dfly sim's replay of a run's host ingress (dfly verify) both come here.
+ * @return true if injected (false: @p pk is the caller's to free).
+ */
+bool dfly_edge_inject_host(struct asic *as, struct dfly_regs *regs, uint32_t port,
+			   struct asic_pkt *pk, uint32_t node, uint32_t dst, uint32_t len,
+			   uint64_t now);
+
+/**
  * One ejection burst of router @p as at cycle @p now (at most 64): generated packets
  * (ASIC_PKT_SYNTH) are accounted (the tap, the window's statistics) and freed, or counted as
  * discarded by the fabric; any other packet (a host frame of dfly-switch, delivered or dropped)
