@@ -91,9 +91,15 @@ static inline uint32_t arbitrate(enum dfly_arb policy, uint64_t mask, uint32_t p
 	}
 }
 
+/* traffic.reply = consume: a request to a node port held at the crossbar (reply_admit()) */
+static inline bool reply_held(const struct asic *as, const struct asic_pkt *pk)
+{
+	return pk->out_port < as->p && reply_gated(as, pk) && !reply_admit(as, pk);
+}
+
 static inline bool feasible(const struct asic *as, const struct asic_pkt *pk, uint64_t tick)
 {
-	return port_feasible(as, pk->out_port, pk->out_vc, pk->len, tick);
+	return !reply_held(as, pk) && port_feasible(as, pk->out_port, pk->out_vc, pk->len, tick);
 }
 
 static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, uint64_t tick,
@@ -147,6 +153,8 @@ static ASIC_ALWAYS_INLINE void grant(struct asic *as, uint32_t i, uint32_t v, ui
 	out->rr = i + 1;
 	if (out->kind != DFLY_PORT_TERMINAL)
 		credit_take(out, pk->out_vc, pk->len);
+	else if (reply_gated(as, pk))
+		out->req_pend++;
 	/* minCred: the hop's minimal phits, counted until their credit comes back flagged */
 	pk->flags &= (uint16_t)~ASIC_PKT_MINCRED;
 	if (regs->knobs.mincred && out->kind != DFLY_PORT_TERMINAL &&
@@ -304,6 +312,8 @@ static ASIC_ALWAYS_INLINE void allocate(struct asic *as, uint64_t tick, uint64_t
 					regs->vc_ctr[i][v][DFLY_VC_HEAD_WAIT]++;
 					if (!has_credits(as, pk->out_port, pk->out_vc, pk->len))
 						regs->vc_ctr[i][v][DFLY_VC_CREDIT_STALL]++;
+					if (reply_held(as, pk))
+						regs->port_ctr[pk->out_port][DFLY_REPLY_WAIT]++;
 				}
 			}
 			if (cand == 0)

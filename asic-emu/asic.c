@@ -562,6 +562,21 @@ int asic_check_drained(const struct asic *as, char *why, unsigned len)
 				 as->router, i, as->regs->mech.cc[i]);
 			return -EBUSY;
 		}
+		for (uint32_t v = 0; v < as->in[i].nvc; v++)
+			if (as->in[i].reply_resv[v] != 0) {
+				snprintf(why, len,
+					 "router %u node port %u vc %u: %u phits kept for replies "
+					 "never injected (traffic.reply = consume)",
+					 as->router, i, v, as->in[i].reply_resv[v]);
+				return -EBUSY;
+			}
+		if (as->out[i].req_pend != 0) {
+			snprintf(why, len,
+				 "router %u node port %u: %u requests counted as granted to it in "
+				 "an empty router (traffic.reply = consume)",
+				 as->router, i, as->out[i].req_pend);
+			return -EBUSY;
+		}
 		if (as->out[i].pool_used != 0) {
 			snprintf(why, len, "router %u output %u: DAMQ pool holds %u phits",
 				 as->router, i, as->out[i].pool_used);

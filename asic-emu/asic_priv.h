@@ -42,11 +42,15 @@ struct asic_cal {
 struct asic_in {
 	struct asic_ivc vc[DFLY_MAX_VCS];
 	uint32_t nvc;
-	uint32_t kind;       /* enum dfly_port_kind */
-	uint32_t vc_mask;    /* VCs holding packets */
-	uint32_t rr;         /* input arbiter: next VC to favour */
-	uint64_t busy_until; /* tick the crossbar input is free */
-	uint64_t rel_tick;   /* tick the tail of the crossing packet leaves the buffer */
+	uint32_t kind;                     /* enum dfly_port_kind */
+	uint32_t vc_mask;                  /* VCs holding packets */
+	uint32_t rr;                       /* input arbiter: next VC to favour */
+	uint64_t busy_until;               /* tick the crossbar input is free */
+	uint32_t reply_resv[DFLY_MAX_VCS]; /* traffic.reply = consume, a node port: phits kept
+					      for the replies of the requests ejected, until
+					      the edge injects them (FOGSim injects the
+					      response at once) */
+	uint64_t rel_tick; /* tick the tail of the crossing packet leaves the buffer */
 	uint16_t rel_len;
 	uint8_t rel_vc;
 	uint8_t rel_out;         /* CRT: the output the crossing packet takes */
@@ -88,6 +92,8 @@ struct asic_out {
 	uint32_t piggy_cnt;            /* PB in-band: packets since the last piggybacked vector */
 	uint32_t last_vec;             /* PB in-band: last vector sent on this link */
 	bool vec_sent;                 /* PB in-band: last_vec is valid */
+	uint32_t req_pend; /* traffic.reply = consume: requests granted to this node port, not
+			      yet ejected (FOGSim's numConsumePetitions) */
 };
 
 /*
@@ -573,6 +579,66 @@ static inline uint32_t q_occ(const struct asic *as, uint32_t port, uint32_t vc, 
 	for (uint32_t v = 0; v < out->ncvc; v++)
 		q += out->credit_cap[v] - (uint32_t)out->credits[v];
 	return q;
+}
+
+/*
+ * Request-reply, traffic.reply = "consume" (FOGSim v5 generatorModule::checkConsume and
+ * ioqSwitchModule::checkConsumePort). A generated request (a host frame is answered by no reply)
+ * is consumed only when its reply can enter the node's injection buffer at once: the replies'
+ * injection VCs are the last half (injResVcs), the reply's own one under traffic.injection_vc
+ * = dest or dest-block (the VC its destination, the request's source, picks), any of them
+ * otherwise. Room taken at the ejection is kept for the reply until the edge injects it
+ * (asic_inject()), as FOGSim injects the response in the same step.
+ */
+static inline bool reply_gated(const struct asic *as, const struct asic_pkt *pk)
+{
+	return as->regs->knobs.reply_consume &&
+	       (pk->flags & (ASIC_PKT_SYNTH | ASIC_PKT_REPLY)) == ASIC_PKT_SYNTH;
+}
+
+/* The reply VC a request's reply will take at node port @p port, or UINT32_MAX: any of them. */
+static inline uint32_t reply_vc_of(const struct asic *as, uint32_t port, const struct asic_pkt *pk)
+{
+	const struct asic_in *in = &as->in[port];
+	uint32_t lo = in->nvc / 2, n = in->nvc - lo;
+
+	if (as->par.inj_select == DFLY_INJ_DEST)
+		return lo + pk->src_node % n;
+	if (as->par.inj_select == DFLY_INJ_DEST_BLOCK)
+		return lo + (uint32_t)((uint64_t)pk->src_node * n / as->topo->nodes);
+	return UINT32_MAX;
+}
+
+/* Phits the reply of request @p pk may still take at node port @p port; *vc its VC. */
+static inline uint32_t reply_free(const struct asic *as, uint32_t port, const struct asic_pkt *pk,
+				  uint32_t *vc)
+{
+	const struct asic_in *in = &as->in[port];
+	uint32_t v = reply_vc_of(as, port, pk), room = 0, kept = 0;
+
+	*vc = v;
+	if (v != UINT32_MAX) {
+		room = in->vc[v].cap - in->vc[v].occ;
+		kept = in->reply_resv[v];
+	} else {
+		for (v = in->nvc / 2; v < in->nvc; v++) {
+			room += in->vc[v].cap - in->vc[v].occ;
+			kept += in->reply_resv[v];
+		}
+		*vc = in->nvc / 2;
+	}
+	return room > kept ? room - kept : 0;
+}
+
+/* checkConsumePort: may request @p pk cross the crossbar to its node port? Only while the
+ * reply room left covers its reply and those of the requests granted before it, so it waits in
+ * its input VC, not in the output FIFO, and a reply to the same node passes it. */
+static inline bool reply_admit(const struct asic *as, const struct asic_pkt *pk)
+{
+	uint32_t vc;
+
+	return (as->out[pk->out_port].req_pend + 1) * pk->len <=
+	       reply_free(as, pk->out_port, pk, &vc);
 }
 
 static inline bool has_credits(const struct asic *as, uint32_t port, uint32_t vc, uint32_t len)

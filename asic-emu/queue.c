@@ -113,6 +113,16 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	}
 	if (v == UINT32_MAX)
 		return false;
+	if (as->regs->knobs.reply_consume && (pkt->flags & ASIC_PKT_REPLY)) {
+		/* the room kept for it at its request's ejection (reply_take()): its own VC's,
+		 * or under jsq and random any reply VC's */
+		uint32_t u = v;
+
+		for (uint32_t i = lo; i < hi && in->reply_resv[u] < len; i++)
+			u = i;
+		if (in->reply_resv[u] >= len)
+			in->reply_resv[u] -= len;
+	}
 
 	/* the node serialises packets on its link at one phit per cycle */
 	start = now > in->node_link_free ? now : in->node_link_free;
@@ -194,16 +204,16 @@ void asic_rx_data(struct asic *as, uint64_t now, uint64_t m)
 	}
 }
 
-/* Request-reply, traffic.reply = "consume" (FOGSim's generatorModule::checkConsume): has the
- * injection buffer of node port @p port room for a reply of @p len phits in one of its VCs? */
-static bool reply_room(const struct asic *as, uint32_t port, uint32_t len)
+/* checkConsume at the node port: may request @p pk leave to its node, its reply entering the
+ * injection buffer at once? If so the reply's room is kept (reply_resv) until it is injected. */
+static bool reply_take(struct asic *as, uint32_t port, const struct asic_pkt *pk)
 {
-	const struct asic_in *in = &as->in[port];
+	uint32_t vc;
 
-	for (uint32_t v = in->nvc / 2; v < in->nvc; v++) /* the replies' injection VCs */
-		if (in->vc[v].cap - in->vc[v].occ >= len)
-			return true;
-	return false;
+	if (reply_free(as, port, pk, &vc) < pk->len)
+		return false;
+	as->in[port].reply_resv[vc] += pk->len;
+	return true;
 }
 
 void asic_out_stage(struct asic *as, uint64_t now)
@@ -227,6 +237,8 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				out->head++;
 				as->held--;
 				out->occ -= pk->len;
+				if (out->kind == DFLY_PORT_TERMINAL && reply_gated(as, pk))
+					out->req_pend--;
 				credit_give(out, pk->vc, pk->len);
 				if (pk->flags & ASIC_PKT_MINCRED)
 					out->min_occ[pk->vc] -= pk->len;
@@ -242,9 +254,7 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				if (out->kind == DFLY_PORT_TERMINAL) {
 					if (as->ej_tail - as->ej_head > as->ej_mask)
 						goto next; /* driver has not drained: hold */
-					if (as->regs->knobs.reply_consume &&
-					    !(pk->flags & ASIC_PKT_REPLY) &&
-					    !reply_room(as, o, pk->len)) {
+					if (reply_gated(as, pk) && !reply_take(as, o, pk)) {
 						/* traffic.reply = "consume": a request leaves only
 						 * when its reply can enter the node's injection
 						 * buffer at once */
@@ -253,6 +263,9 @@ void asic_out_stage(struct asic *as, uint64_t now)
 					}
 					struct asic_ejection *e =
 					    &as->ej[as->ej_tail & as->ej_mask];
+
+					if (reply_gated(as, pk))
+						out->req_pend--;
 
 					e->pkt = pk;
 					e->tail_cycle =

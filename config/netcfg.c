@@ -348,8 +348,10 @@ static const struct nc_setting nc_settings[] = {
 	     "consecutive, thesis 2.3.2)"),
 	NC_E("traffic.reply", reply_consume, nc_reply_names,
 	     "request-reply: queue, a request leaves at once and its reply waits in the node's "
-	     "unbounded queue | consume, it leaves only when its node can inject the reply at once, "
-	     "replies on the last half of the injection VCs (FOGSim's checkConsume)"),
+	     "unbounded queue | consume, it crosses to its node port only while the node's reply "
+	     "VCs have room for its reply and those granted before it, and leaves only when its "
+	     "reply fits; replies on the last half of the injection VCs (FOGSim's "
+	     "checkConsumePort, checkConsume)"),
 	NC_B("traffic.reqrep", reqrep, false,
 	     "request-reply (spec 7.5): requests of the pattern at half the load, each answered "
 	     "by a same-size reply on the reply VCs (every mechanism but par)"),

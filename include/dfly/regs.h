@@ -120,8 +120,8 @@ extern "C" {
 	X(RES_R, res_r,                                                                            \
 	  "RES: R of this global channel, phits reserved and not yet sent on it (a gauge)")        \
 	X(REPLY_WAIT, reply_wait,                                                                  \
-	  "request-reply, traffic.reply = consume: cycles a request waited at this node port for " \
-	  "room for its reply in the injection buffer")                                            \
+	  "request-reply, traffic.reply = consume: cycles a request waited for room for its "      \
+	  "reply in this node port's injection buffer (at the crossbar or at the port)")           \
 	/* dataplane, lockstep (dfly-switch --lockstep): where the run stopped being exact */      \
 	X(LOCKSTEP_LATE, lockstep_late,                                                            \
 	  "lockstep: frames from the peer taken after the cycle they were due (the router had "    \
@@ -458,9 +458,11 @@ struct dfly_regs_knobs {
 	 *  phits of minimally routed packets (credits carry a minimal flag), and the misrouting
 	 *  decision (UGAL-L's Q, PB's saturation bits) reads that count instead of the total */
 	uint32_t mincred;
-	/** traffic.reply = "consume" (request-reply): a request is ejected only when its node's
-	 *  reply injection VCs (the last half) have room for its reply, requests take the first
-	 *  half (FOGSim: generatorModule::checkConsume, injPetVcs/injResVcs); 0 "queue" (default):
+	/** traffic.reply = "consume" (request-reply): a request crosses the crossbar to its node
+	 *  port only while the node's reply injection VCs (the last half) have room for its reply
+	 *  and those of the requests granted before it, and is ejected only when its reply fits;
+	 *  requests take the first half (FOGSim: ioqSwitchModule::checkConsumePort,
+	 *  generatorModule::checkConsume, injPetVcs/injResVcs); 0 "queue" (default):
 	 *  ejected at once, the reply waiting in the node's unbounded reply queue */
 	uint32_t reply_consume;
 	/** vcs.flexvc_sets: enum dfly_flexvc_sets (the oblivious and source-adaptive modes) */

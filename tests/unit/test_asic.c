@@ -635,6 +635,96 @@ static void test_reqrep_classes(void **state)
 	assert_true(lv[1] > 0 && gv[0] > 0 && lv[2] == 0 && lv[3] == 0 && gv[1] == 0);
 }
 
+/*
+ * traffic.reply = consume (FOGSim v5 ioqSwitchModule::checkConsumePort): a request crosses the
+ * crossbar to its node port only while that node's reply injection VCs (the last half: VCs 1
+ * and 2 of 3) have room for its reply, so it waits in its input VC and a reply to the same node
+ * passes it. Node 1 (router 0) keeps its reply VCs full for 300 cycles with replies of its own
+ * to node 2, whose local link is held down meanwhile; node 0 sends node 1 a request Q at cycle 0
+ * and a reply P at cycle 1. With "consume" P reaches node 1 first and the request's wait is
+ * counted (reply_wait); with "queue" Q does, and nothing waits.
+ */
+static void reply_gate_run(uint32_t consume, uint64_t *first_id, uint64_t *wait)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	enum { NFILL = 200 };
+	struct asic_pkt *pk = calloc(NFILL + 2, sizeof(*pk));
+	struct asic_ejection ej[64];
+	struct dfly_hop hop[4];
+	struct asic_pkt reply;
+	unsigned done = 0, filled = 0;
+
+	net_build(&n, 2, 4, 2, &par, DFLY_MODE_MIN, map_min);
+	for (uint32_t r = 0; r < n.topo->routers; r++) {
+		n.regs[r].knobs.reply_consume = consume;
+		n.regs[r].knobs.reply_vc[DFLY_PORT_LOCAL] = 2;
+		n.regs[r].knobs.reply_vc[DFLY_PORT_GLOBAL] = 1;
+	}
+	assert_int_equal(dfly_topo_min_path(n.topo, 0, 1, 2, hop), 1);
+	assert_int_equal(asic_port_set_down(n.as[0], hop[0].port, true), 0);
+	pkt_init(&pk[NFILL], 0, 1, 0); /* Q, a generated request */
+	pk[NFILL].flags = ASIC_PKT_SYNTH;
+	pk[NFILL].id = 1;
+	assert_true(asic_inject(n.as[0], 0, &pk[NFILL], 0));
+	pkt_init(&pk[NFILL + 1], 0, 1, 1); /* P, a reply */
+	pk[NFILL + 1].flags = ASIC_PKT_REPLY;
+	pk[NFILL + 1].id = 2;
+	*first_id = 0;
+	for (uint64_t c = 0; c < 20000 && done < filled + 2; c++) {
+		unsigned got;
+
+		while (c < 300 && filled < NFILL) {
+			pkt_init(&pk[filled], 1, 2, c);
+			pk[filled].flags = ASIC_PKT_REPLY;
+			pk[filled].id = 100 + filled;
+			if (!asic_inject(n.as[0], 1, &pk[filled], c))
+				break;
+			filled++;
+		}
+		if (c == 1)
+			assert_true(asic_inject(n.as[0], 0, &pk[NFILL + 1], 1));
+		if (c == 300)
+			assert_int_equal(asic_port_set_down(n.as[0], hop[0].port, false), 0);
+		got = net_cycle(&n, c, ej, 64);
+		for (unsigned k = 0; k < got; k++) {
+			assert_int_equal(ej[k].drop, 0);
+			if (*first_id == 0 && ej[k].pkt->dst_node == 1)
+				*first_id = ej[k].pkt->id;
+			if (consume && ej[k].pkt->id == 1) {
+				/* the edge's part: Q's reply into the room kept for it */
+				pkt_init(&reply, 1, 0, c);
+				reply.flags = ASIC_PKT_SYNTH | ASIC_PKT_REPLY;
+				reply.id = 3;
+				assert_true(asic_inject(n.as[0], 1, &reply, c));
+				filled++;
+			}
+		}
+		done += got;
+	}
+	assert_true(filled < NFILL); /* the fill stopped at full VCs, not at the array's end */
+	assert_int_equal(done, filled + 2);
+	for (uint64_t c = 20000; c < 21000; c++) /* the last credits come home */
+		assert_int_equal(net_cycle(&n, c, ej, 64), 0);
+	*wait = n.regs[0].port_ctr[1][DFLY_REPLY_WAIT];
+	assert_drained(&n);
+	net_free(&n);
+	free(pk);
+}
+
+static void test_reply_consume_gate(void **state)
+{
+	uint64_t first, wait;
+
+	(void)state;
+	reply_gate_run(1, &first, &wait);
+	assert_int_equal(first, 2); /* the reply P passed the waiting request Q */
+	assert_true(wait > 0);
+	reply_gate_run(0, &first, &wait);
+	assert_int_equal(first, 1);
+	assert_int_equal(wait, 0);
+}
+
 static void test_flexvc_allowed(void **state)
 {
 	uint64_t lv[4], gv[2];
@@ -3046,6 +3136,7 @@ int main(void)
 	    cmocka_unit_test(test_flexvc_allowed),
 	    cmocka_unit_test(test_flexvc_group),
 	    cmocka_unit_test(test_reqrep_classes),
+	    cmocka_unit_test(test_reply_consume_gate),
 	    cmocka_unit_test(test_res_owner_rule),
 	    cmocka_unit_test(test_res_source),
 	    cmocka_unit_test(test_res_dead_link),
