@@ -42,15 +42,11 @@ struct asic_cal {
 struct asic_in {
 	struct asic_ivc vc[DFLY_MAX_VCS];
 	uint32_t nvc;
-	uint32_t kind;                     /* enum dfly_port_kind */
-	uint32_t vc_mask;                  /* VCs holding packets */
-	uint32_t rr;                       /* input arbiter: next VC to favour */
-	uint64_t busy_until;               /* tick the crossbar input is free */
-	uint32_t reply_resv[DFLY_MAX_VCS]; /* traffic.reply = consume, a node port: phits kept
-					      for the replies of the requests ejected, until
-					      the edge injects them (FOGSim injects the
-					      response at once) */
-	uint64_t rel_tick; /* tick the tail of the crossing packet leaves the buffer */
+	uint32_t kind;       /* enum dfly_port_kind */
+	uint32_t vc_mask;    /* VCs holding packets */
+	uint32_t rr;         /* input arbiter: next VC to favour */
+	uint64_t busy_until; /* tick the crossbar input is free */
+	uint64_t rel_tick;   /* tick the tail of the crossing packet leaves the buffer */
 	uint16_t rel_len;
 	uint8_t rel_vc;
 	uint8_t rel_out;         /* CRT: the output the crossing packet takes */
@@ -66,6 +62,9 @@ struct asic_in {
 	uint32_t damq_pen;       /* DAMQ: access penalty, cycles per write and per read */
 	uint64_t last_served;    /* LRS at the output stage */
 	struct asic_link *link;  /* incoming link, NULL for terminal ports */
+	/* traffic.reply = consume, a node port: phits kept for the replies of the requests
+	 * ejected, until the edge injects them (FOGSim injects the response at once) */
+	uint32_t reply_resv[DFLY_MAX_VCS];
 };
 
 struct asic_out {

@@ -114,12 +114,13 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 	if (v == UINT32_MAX)
 		return false;
 	if (as->regs->knobs.reply_consume && (pkt->flags & ASIC_PKT_REPLY)) {
-		/* the room kept for it at its request's ejection (reply_take()): its own VC's,
-		 * or under jsq and random any reply VC's */
+		/* the room kept for it at its request's ejection (reply_take()): on its own VC,
+		 * or under jsq and random on the first reply VC that keeps some */
 		uint32_t u = v;
 
-		for (uint32_t i = lo; i < hi && in->reply_resv[u] < len; i++)
-			u = i;
+		if (in->reply_resv[u] < len)
+			for (u = lo; u < hi - 1 && in->reply_resv[u] < len; u++)
+				;
 		if (in->reply_resv[u] >= len)
 			in->reply_resv[u] -= len;
 	}
@@ -254,7 +255,9 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				if (out->kind == DFLY_PORT_TERMINAL) {
 					if (as->ej_tail - as->ej_head > as->ej_mask)
 						goto next; /* driver has not drained: hold */
-					if (reply_gated(as, pk) && !reply_take(as, o, pk)) {
+					bool gated = reply_gated(as, pk);
+
+					if (gated && !reply_take(as, o, pk)) {
 						/* traffic.reply = "consume": a request leaves only
 						 * when its reply can enter the node's injection
 						 * buffer at once */
@@ -264,9 +267,8 @@ void asic_out_stage(struct asic *as, uint64_t now)
 					struct asic_ejection *e =
 					    &as->ej[as->ej_tail & as->ej_mask];
 
-					if (reply_gated(as, pk))
+					if (gated)
 						out->req_pend--;
-
 					e->pkt = pk;
 					e->tail_cycle =
 					    now + as->par.lat_terminal + ser_cycles(as, pk) - 1;
