@@ -4,7 +4,7 @@
 #  1. dataplane: router 0 of h2 alone against its loopback peers (dataplane/peer.h), two
 #     mechanisms, 64- and 1500-byte frames, one 1-second run each: every run conserves packets
 #     (generated = delivered, no peer errors: the bench exits 1 otherwise), the table has a row
-#     per point with a positive rate, and testpmd macswap ran beside it with its ratio;
+#     per point with a positive rate, and testpmd macswap and io ran beside it with their ratios;
 #  2. dfly-switch with peers directly: its final report shows the peers' counters, equal
 #     rx and tx, no errors, the switched line, nothing left in the router; link-rate
 #     emulation off is refused by dfly sim; --exit-drained exits once all is delivered;
@@ -39,6 +39,8 @@ for f in 64 1500; do
     if [ -z "$testpmd" ]; then
         grep -q "^$f .*testpmd macswap.*Mpps; best dfly median / testpmd = 0\.[0-9]" \
             "$tmp/dp.txt" || fail "no testpmd comparison for $f bytes"
+        grep -q "^$f .*testpmd io .*Mpps; best dfly median / testpmd io = 0\.[0-9]" \
+            "$tmp/dp.txt" || fail "no testpmd io comparison for $f bytes"
     fi
 done
 

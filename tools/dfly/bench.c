@@ -9,8 +9,8 @@
  *              pair to a loopback peer (dataplane/peer.h) on the other lcore, its nodes'
  *              generators at full load, link-rate emulation off, the clock free-running:
  *              switched packets per second per mechanism and frame size, several runs
- *              (min/median/max); then dpdk-testpmd's macswap on two net_ring ports in the same
- *              run, and the ratio.
+ *              (min/median/max); then dpdk-testpmd's macswap and io on two net_ring ports in
+ *              the same run, and the ratios.
  *   counters   the per-packet cost of the counter updates alone (contention counters, ECtN
  *              partial array, LIA counters), on one ASIC, in ns per packet.
  */
@@ -396,8 +396,9 @@ static void usage_dataplane(FILE *f)
 	    "thread on, every counter of the mechanism on. Each packet crosses the router twice\n"
 	    "(node -> fabric port, fabric port -> node): the figure is switched packets (crossbar\n"
 	    "grants to every output) per second of the router's lcore. Then dpdk-testpmd\n"
-	    "--forward-mode=macswap on two net_ring ports (loopback, --tx-first) on the same\n"
-	    "lcores, and the ratio. Conservation is checked in every run: the generators stop\n"
+	    "--forward-mode=macswap, and =io, on two net_ring ports (loopback, --tx-first) on\n"
+	    "the same lcores, and the ratios. Conservation is checked in every run: the generators "
+	    "stop\n"
 	    "after --seconds, dfly-switch exits once the network has drained (--exit-drained;\n"
 	    "at most " BENCH_DRAIN_MAX_S " s later) and generated must equal delivered. The\n"
 	    "time is the whole run, drain included.\n"
@@ -605,13 +606,14 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int testpmd_once(const char *dir, unsigned frame, double seconds, double *mpps, char *why,
-			size_t wlen)
+static int testpmd_once(const char *dir, unsigned frame, const char *fwd, double seconds,
+			double *mpps, char *why, size_t wlen)
 {
-	char out[1100], txpkts[32], line[4096], prefix[64];
+	char out[1100], txpkts[32], line[4096], prefix[64], fwd_arg[64];
 	int rc;
 
-	snprintf(out, sizeof(out), "%s/testpmd-%u.out", dir, frame);
+	snprintf(out, sizeof(out), "%s/testpmd-%s-%u.out", dir, fwd, frame);
+	snprintf(fwd_arg, sizeof(fwd_arg), "--forward-mode=%s", fwd);
 	snprintf(txpkts, sizeof(txpkts), "--txpkts=%u", frame);
 	snprintf(prefix, sizeof(prefix), "dflybench%d", (int)getpid());
 	{
@@ -628,7 +630,7 @@ static int testpmd_once(const char *dir, unsigned frame, double seconds, double 
 				"--vdev=net_ring0",
 				"--vdev=net_ring1",
 				"--",
-				"--forward-mode=macswap",
+				fwd_arg,
 				"--tx-first",
 				"--nb-cores=1",
 				"--burst=32",
@@ -687,14 +689,14 @@ static int testpmd_once(const char *dir, unsigned frame, double seconds, double 
  * printed no rate in the first try (a loaded machine: the sanitizer run starts it while other
  * tests run), so a slow start is not taken for a failure.
  */
-static int testpmd_run(const char *dir, unsigned frame, double seconds, double *mpps, char *why,
-		       size_t wlen)
+static int testpmd_run(const char *dir, unsigned frame, const char *fwd, double seconds,
+		       double *mpps, char *why, size_t wlen)
 {
-	if (testpmd_once(dir, frame, seconds + 3, mpps, why, wlen) == 0)
+	if (testpmd_once(dir, frame, fwd, seconds + 3, mpps, why, wlen) == 0)
 		return 0;
-	fprintf(stderr, "dfly bench: testpmd %u bytes: %s; trying again with 10 s more\n", frame,
-		why);
-	return testpmd_once(dir, frame, seconds + 13, mpps, why, wlen);
+	fprintf(stderr, "dfly bench: testpmd %s %u bytes: %s; trying again with 10 s more\n", fwd,
+		frame, why);
+	return testpmd_once(dir, frame, fwd, seconds + 13, mpps, why, wlen);
 }
 
 static int bench_dataplane(int argc, char **argv)
@@ -983,13 +985,21 @@ static int bench_dataplane(int argc, char **argv)
 			fflush(stdout);
 		}
 		if (testpmd) {
-			if (testpmd_run(dir, frame, seconds, &tp, why, sizeof(why)) == 0)
+			if (testpmd_run(dir, frame, "macswap", seconds, &tp, why, sizeof(why)) == 0)
 				printf(
 				    "%-6u testpmd macswap (2 net_ring ports, 1 forwarding core): "
 				    "%.3f Mpps; best dfly median / testpmd = %.4f\n",
 				    frame, tp, best_med / tp);
 			else
 				printf("%-6u testpmd: %s\n", frame, why);
+			fflush(stdout);
+			/* io: the same ports, frames passed on untouched */
+			if (testpmd_run(dir, frame, "io", seconds, &tp, why, sizeof(why)) == 0)
+				printf("%-6u testpmd io (2 net_ring ports, 1 forwarding core): "
+				       "%.3f Mpps; best dfly median / testpmd io = %.4f\n",
+				       frame, tp, best_med / tp);
+			else
+				printf("%-6u testpmd io: %s\n", frame, why);
 			fflush(stdout);
 		}
 	}
@@ -1116,7 +1126,7 @@ static void usage(FILE *f)
 	       "\n"
 	       "  sim        dfly sim's speed: cycles/s, delivered packets/s, peak memory\n"
 	       "  dataplane  one router of dfly-switch at full load: Mpps per core per mechanism,\n"
-	       "             against dpdk-testpmd macswap on the same kind of ports\n"
+	       "             against dpdk-testpmd macswap and io on the same kind of ports\n"
 	       "  counters   ns per packet of the counter updates alone\n"
 	       "See docs/PERFORMANCE.md for the figures of this machine.\n");
 }
