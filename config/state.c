@@ -87,6 +87,7 @@ static void row_res(const struct dfly_netcfg *cfg, struct dfly_state_row *r)
 
 	r->bits = (uint64_t)cfg->h * w;
 	r->alt_bits = r->bits + wait;
+	snprintf(r->alt_what, sizeof(r->alt_what), "with IAR's separate waiting buffer");
 	snprintf(r->what, sizeof(r->what),
 		 "R counters h x %u bits (F = %llu phits); waiting in the injection buffer "
 		 "(IAR's separate buffer, p x 2*tau = %llu phits, would add %llu bits)",
@@ -162,6 +163,15 @@ unsigned dfly_state_model(const struct dfly_netcfg *cfg, struct dfly_state_row *
 				 "VCs: %u/%u where UGAL needs %u/%u (one more local VC per local "
 				 "port)",
 				 lp, gp, lu, gu);
+			/* IAR §6.6 charges PAR "an additional VC per input port": its router
+			 * provisions every port alike (3 VCs each), so the extra VC is on the
+			 * global and node ports too */
+			r->alt_bits = ((uint64_t)cfg->p * cfg->buf_inj +
+				       (uint64_t)(cfg->a - 1) * cfg->buf_local +
+				       (uint64_t)cfg->h * cfg->buf_global) *
+				      phit_bits;
+			snprintf(r->alt_what, sizeof(r->alt_what),
+				 "with IAR's extra VC on every input port");
 			break;
 		}
 		case DFLY_MODE_BASE:

@@ -19,7 +19,9 @@ struct dfly_state_row {
 	int modelled;      /**< 0: the mechanism's state is not modelled (bits, bw unset) */
 	uint64_t bits;     /**< baseline: its total; a mechanism: what it adds (bits per router) */
 	uint64_t alt_bits; /**< a second reading where one exists (RES: IAR's separate waiting
-			       buffer added), else equal to bits */
+			       buffer added; PAR: IAR's extra VC on every input port), else equal
+			       to bits */
+	char alt_what[80]; /**< that reading ("" if none) */
 	char what[200];    /**< how the bits are counted */
 	double bw;         /**< share of a local link (each direction) its control traffic takes,
 			       at offered load 1 where it depends on load; 0 if none */

@@ -922,6 +922,9 @@ static void test_state_model(void **state)
 	assert_int_equal(r[1 + DFLY_MODE_RES].alt_bits, 40 + 4 * 40 * 64);
 	assert_true(fabs(r[1 + DFLY_MODE_RES].bw - 2.0 * 4 * (32.0 / 33) / 80) < 1e-12);
 	assert_int_equal(r[1 + DFLY_MODE_PAR].bits, 7 * 32 * 64);
+	/* IAR's reading: a VC more on each of the 15 input ports, 352 Kbit in all (IAR Table 1) */
+	assert_int_equal(r[1 + DFLY_MODE_PAR].alt_bits, (4 * 32 + 7 * 32 + 4 * 256) * 64);
+	assert_int_equal(r[0].bits + r[1 + DFLY_MODE_PAR].alt_bits, 352256);
 	assert_int_equal(r[1 + DFLY_MODE_UGAL].bits, 0);
 	assert_int_equal(r[1 + DFLY_MODE_BASE].bits, 15 * 9); /* 4,128 phits / 10: 412 packets */
 	assert_false(r[1 + DFLY_MODE_LIA].modelled);

@@ -60,8 +60,8 @@ static void print_state(const struct dfly_netcfg *cfg)
 		printf("  %-9s %12s  %6.2f%%  %s\n", r->name, num, 100.0 * r->bits / base, r->what);
 		if (r->alt_bits != r->bits) {
 			snprintf(num, sizeof(num), "+%llu", (unsigned long long)r->alt_bits);
-			printf("  %-9s %12s  %6.2f%%  with IAR's separate waiting buffer\n", "",
-			       num, 100.0 * r->alt_bits / base);
+			printf("  %-9s %12s  %6.2f%%  %s\n", "", num, 100.0 * r->alt_bits / base,
+			       r->alt_what);
 		}
 	}
 	printf("control bandwidth (share of a local link, each direction)\n");
