@@ -188,4 +188,22 @@ sed -n '/^== un/,/^# commands/p' "$tmp/lq/summary.txt" >"$tmp/tables1"
 "$dfly" repro lia --scale h2 --quick --out "$tmp/lq" --report-only >/dev/null 2>&1 || true
 sed -n '/^== un/,/^# commands/p' "$tmp/lq/summary.txt" >"$tmp/tables2"
 cmp -s "$tmp/tables1" "$tmp/tables2" || fail "lia --report-only: different tables"
-echo "dfly repro: dry runs, usage errors, steady, threshold and lia on h2 ok (seed 1)"
+
+# 8. claims: a claim with an ordering within 2 % on its one-seed runs is judged on its runs on
+# 5 seeds (H8 from the stored paper-scale runs: MIN 158.6 against OLM 158.9 on one seed);
+# --report-only runs nothing, and gives the committed report's row
+mkdir "$tmp/cl"
+cp -r docs/claims-paper/points "$tmp/cl/"
+"$dfly" repro claims --scale paper --only H8 --report-only --no-plots --out "$tmp/cl" \
+    >"$tmp/cl.txt" 2>"$tmp/cl.err" || fail "claims --only H8: $(cat "$tmp/cl.err")"
+grep -q '^claims: 1 claim(s) with an ordering within 2 %: 7 runs on more seeds, 0 to run$' \
+    "$tmp/cl.err" || fail "claims: H8 not confirmed on 7 runs: $(cat "$tmp/cl.err")"
+row=$(grep '^H8,' "$tmp/cl/claims.csv")
+case "$row" in *"every run on 5 seeds"*) ;; *) fail "claims: H8's protocol: $row" ;; esac
+[ "$row" = "$(grep '^H8,' docs/claims-paper/claims.csv)" ] ||
+    fail "claims: H8 differs from docs/claims-paper/claims.csv: $row"
+ok=$(grep -l -- '--set routing.mechanism=olm --set traffic.pattern=un --loads 0.4 .* --seeds 5 ' \
+    "$tmp"/cl/points/T-olm-un-0.400-*.ok) || fail "claims: no 5-seed run of OLM UN 0.4"
+rows=$(($(wc -l <"${ok%.ok}.csv") - 1))
+[ "$rows" -eq 5 ] || fail "claims: ${ok%.ok}.csv: $rows rows, expected 5"
+echo "dfly repro: dry runs, usage errors, steady, threshold, lia on h2 (seed 1), claims confirmed ok"

@@ -16,23 +16,30 @@
 /** Tolerances of spec §9 (top): the only ones a check may use. */
 #define CL_TOL_BOUND  0.10 /* analytical bounds and quoted figures: +-10 % relative */
 #define CL_TOL_FACTOR 1.5  /* reaction times: within a factor of 1.5 */
+/* An ordering whose two figures differ by less than this (relative to the larger) is inside
+ * the seed-to-seed spread of a one-seed point: its claim is run again in full on the
+ * network's confirm_seeds and judged on those runs (docs/claims-notes.md, "Orderings within
+ * the noise"). */
+#define CL_NOISE 0.02
 
 /** Largest h whose remote counters a point keeps (cl_sim.lia_r). */
 #define CL_MAX_H 16
 
 /** A network of the claims: the paper's configuration, letter T, L or I (spec §0.4). */
 struct cl_net {
-	char letter;         /**< 'T', 'L', 'I' */
-	const char *name;    /**< "CFG-T" ... */
-	const char *file;    /**< configs/cfg-t.cfg ... */
-	unsigned p, a, h;    /**< as run at this scale (quick shrinks them) */
-	unsigned phit_bytes; /**< packet.phit_bytes of the file */
-	unsigned g;          /**< groups: a*h + 1 */
-	uint64_t warmup;     /**< sim.warmup of a steady point */
-	uint64_t measure;    /**< sim.measure */
-	unsigned seeds;      /**< runs per steady point */
-	unsigned t_seeds;    /**< runs per transient */
-	uint64_t t_warmup;   /**< sim.warmup of a transient */
+	char letter;            /**< 'T', 'L', 'I' */
+	const char *name;       /**< "CFG-T" ... */
+	const char *file;       /**< configs/cfg-t.cfg ... */
+	unsigned p, a, h;       /**< as run at this scale (quick shrinks them) */
+	unsigned phit_bytes;    /**< packet.phit_bytes of the file */
+	unsigned g;             /**< groups: a*h + 1 */
+	uint64_t warmup;        /**< sim.warmup of a steady point */
+	uint64_t measure;       /**< sim.measure */
+	unsigned seeds;         /**< runs per steady point */
+	unsigned t_seeds;       /**< runs per transient */
+	uint64_t t_warmup;      /**< sim.warmup of a transient */
+	unsigned confirm_seeds; /**< runs per point of a claim confirmed because one of its
+				     orderings lies within CL_NOISE (0: no confirmation) */
 };
 
 /** The averaged figures of one steady point (dfly sim --csv, seeds averaged). */
