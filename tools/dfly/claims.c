@@ -1472,7 +1472,10 @@ static int check_list(const char *list, const char *opt)
 	return 0;
 }
 
-int repro_claims(int argc, char **argv)
+static struct cl_result *res;
+static unsigned *order;
+
+static int claims_main(int argc, char **argv)
 {
 	static const struct option lo[] = {{"scale", required_argument, NULL, 's'},
 					   {"only", required_argument, NULL, 'o'},
@@ -1492,8 +1495,7 @@ int repro_claims(int argc, char **argv)
 	struct cl_ctx x = {0};
 	const char *only = NULL, *docs = NULL, *expect = NULL;
 	bool resume = false, report_only = false, dry = false, list = false, plots = true;
-	struct cl_result *res;
-	unsigned *order, norder = 0, ndone = 0;
+	unsigned norder = 0, ndone = 0;
 	char path[600], self[512];
 	int c, failed = 0, rc = 0;
 
@@ -1846,4 +1848,31 @@ int repro_claims(int argc, char **argv)
 			}
 	}
 	return failed > 0 ? 1 : rc;
+}
+
+/* `dfly repro claims`: claims_main(), then everything it allocated is freed (the points'
+ * transient series too), whichever way it returned. */
+int repro_claims(int argc, char **argv)
+{
+	int rc = claims_main(argc, argv);
+
+	for (unsigned i = 0; pts != NULL && i < npts; i++) {
+		struct cl_tr *t = &pts[i].tr;
+
+		free(t->cycle);
+		free(t->lat);
+		free(t->misr);
+		free(t->nonmin);
+		free(t->packets);
+	}
+	free(pts);
+	free(res);
+	free(confirmed);
+	free(order);
+	pts = NULL;
+	res = NULL;
+	confirmed = NULL;
+	order = NULL;
+	npts = 0;
+	return rc;
 }
