@@ -242,14 +242,21 @@ static void h5(struct cl_ctx *x)
 	cl_order(x, "-G- accepted at 0.6, minimum at 2h", a, s[4]->accepted, b, s[3]->accepted);
 }
 
+#define PAR_VCS "vcs.local=5"
+/* CRT's UGAL threshold on CFG-I: 1 packet (IAR §6.3; spec §4.8) */
+#define CRT_T "routing.ugal.t=1"
+
 static void h7(struct cl_ctx *x)
 {
-	/* IAR Fig. 8: WC1 -> UR at 35 % load (IAR §5.2.2); WC1 is ADV+1 */
+	/* IAR Fig. 8: WC1 -> UR at 35 % load (IAR §5.2.2); WC1 is ADV+1. §5.2 measures "PB, PAR,
+	 * and CRT" cycle by cycle, so Fig. 8's lines, and these checks, are those three (each with
+	 * its IAR threshold and VCs, as in H24 and H27) */
 	const struct cl_net *n = cl_net(x, 'I');
-	static const char *mechs[] = {"pb", "ugal"};
+	static const char *mechs[] = {"pb", "par", "crt"};
+	static const char *sets[] = {NULL, PAR_VCS, CRT_T};
 
-	for (unsigned i = 0; i < 2; i++) {
-		const struct cl_tr *t = TR(x, 'I', mechs[i], "adv+1", "un", 0.35, 1000, NULL);
+	for (unsigned i = 0; i < 3; i++) {
+		const struct cl_tr *t = TR(x, 'I', mechs[i], "adv+1", "un", 0.35, 1000, sets[i]);
 		char what[96];
 
 		if (!t)
@@ -697,10 +704,6 @@ static void h23(struct cl_ctx *x)
 }
 
 /* ---- 9.4 indirect adaptive routing (CFG-I) ---- */
-
-#define PAR_VCS "vcs.local=5"
-/* CRT's UGAL threshold on CFG-I: 1 packet (IAR §6.3; spec §4.8) */
-#define CRT_T "routing.ugal.t=1"
 
 static void h24(struct cl_ctx *x)
 {
