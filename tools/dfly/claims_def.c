@@ -245,6 +245,12 @@ static void h5(struct cl_ctx *x)
 #define PAR_VCS "vcs.local=5"
 /* CRT's UGAL threshold on CFG-I: 1 packet (IAR §6.3; spec §4.8) */
 #define CRT_T "routing.ugal.t=1"
+/* PB's routing threshold on CFG-I: 5 packets (IAR §4.1), in both of its equations, UGAL's (eq. 2,
+ * which PB checks with the local queues) and the saturation bit's (eq. 3): IAR gives one
+ * "routing threshold" per method and varies it as one (§6.1, Fig. 10), and the thesis's
+ * generalisation writes both with the same T (eq. 1.3; spec §4.6). configs/cfg-i.cfg's
+ * routing.pb.t is 5 already; its routing.ugal.t is PAR's and RES's 3 */
+#define PB_T "routing.ugal.t=5"
 
 static void h7(struct cl_ctx *x)
 {
@@ -253,7 +259,7 @@ static void h7(struct cl_ctx *x)
 	 * its IAR threshold and VCs, as in H24 and H27) */
 	const struct cl_net *n = cl_net(x, 'I');
 	static const char *mechs[] = {"pb", "par", "crt"};
-	static const char *sets[] = {NULL, PAR_VCS, CRT_T};
+	static const char *sets[] = {PB_T, PAR_VCS, CRT_T};
 
 	for (unsigned i = 0; i < 3; i++) {
 		const struct cl_tr *t = TR(x, 'I', mechs[i], "adv+1", "un", 0.35, 1000, sets[i]);
@@ -707,7 +713,7 @@ static void h23(struct cl_ctx *x)
 
 static void h24(struct cl_ctx *x)
 {
-	const struct cl_sim *pb = S(x, 'I', "pb", "un", 0.7, NULL);
+	const struct cl_sim *pb = S(x, 'I', "pb", "un", 0.7, PB_T);
 	const struct cl_sim *par = S(x, 'I', "par", "un", 0.7, PAR_VCS);
 	const struct cl_sim *ug = S(x, 'I', "ugal", "un", 0.7, NULL);
 	const struct cl_sim *crt = S(x, 'I', "crt", "un", 0.7, CRT_T);
@@ -735,9 +741,9 @@ static void h24(struct cl_ctx *x)
  * 50% with single flit packets"), against PB's at the same packet size. */
 static void h25(struct cl_ctx *x)
 {
-	const struct cl_sim *pb = S(x, 'I', "pb", "un", 0.1, NULL);
+	const struct cl_sim *pb = S(x, 'I', "pb", "un", 0.1, PB_T);
 	const struct cl_sim *res = S(x, 'I', "res", "un", 0.1, NULL);
-	const struct cl_sim *pb1 = S(x, 'I', "pb", "un", 1.0, "packet.phits=1");
+	const struct cl_sim *pb1 = S(x, 'I', "pb", "un", 1.0, PB_T ";packet.phits=1");
 	const struct cl_sim *res1 = S(x, 'I', "res", "un", 1.0, "packet.phits=1");
 
 	if (!ALL(pb, res, pb1, res1))
@@ -750,7 +756,7 @@ static void h25(struct cl_ctx *x)
 static void h26(struct cl_ctx *x)
 {
 	const struct cl_sim *m = S(x, 'I', "min", "perm", 0.4, NULL);
-	const struct cl_sim *pb = S(x, 'I', "pb", "perm", 0.4, NULL);
+	const struct cl_sim *pb = S(x, 'I', "pb", "perm", 0.4, PB_T);
 	const struct cl_sim *par = S(x, 'I', "par", "perm", 0.4, PAR_VCS);
 	const struct cl_sim *v = S(x, 'I', "val", "perm", 0.4, NULL);
 	const struct cl_sim *crt = S(x, 'I', "crt", "perm", 0.4, CRT_T);
@@ -768,7 +774,7 @@ static void h26(struct cl_ctx *x)
 static void h27(struct cl_ctx *x)
 {
 	const struct cl_tr *par = TR(x, 'I', "par", "un", "adv+1", 0.35, 1000, PAR_VCS);
-	const struct cl_tr *pb = TR(x, 'I', "pb", "un", "adv+1", 0.35, 1000, NULL);
+	const struct cl_tr *pb = TR(x, 'I', "pb", "un", "adv+1", 0.35, 1000, PB_T);
 	const struct cl_tr *p10 = TR(x, 'I', "par", "adv+1", "adv+10", 0.35, 1000, PAR_VCS);
 	const struct cl_tr *crt = TR(x, 'I', "crt", "un", "adv+1", 0.35, 1000, CRT_T);
 
@@ -782,10 +788,10 @@ static void h27(struct cl_ctx *x)
 
 static void h28(struct cl_ctx *x)
 {
-	const struct cl_sim *u5 = S(x, 'I', "pb", "un", 1.0, NULL);
-	const struct cl_sim *u0 = S(x, 'I', "pb", "un", 1.0, "routing.pb.t=0");
-	const struct cl_sim *w5 = S(x, 'I', "pb", "adv+1", 0.45, NULL);
-	const struct cl_sim *w0 = S(x, 'I', "pb", "adv+1", 0.45, "routing.pb.t=0");
+	const struct cl_sim *u5 = S(x, 'I', "pb", "un", 1.0, PB_T);
+	const struct cl_sim *u0 = S(x, 'I', "pb", "un", 1.0, "routing.ugal.t=0;routing.pb.t=0");
+	const struct cl_sim *w5 = S(x, 'I', "pb", "adv+1", 0.45, PB_T);
+	const struct cl_sim *w0 = S(x, 'I', "pb", "adv+1", 0.45, "routing.ugal.t=0;routing.pb.t=0");
 
 	if (!ALL(u5, u0, w5, w0))
 		return;
@@ -799,11 +805,12 @@ static void h28(struct cl_ctx *x)
 
 static void h30(struct cl_ctx *x)
 {
-	const struct cl_sim *u1 = S(x, 'I', "pb", "un", 0.5, NULL);
-	const struct cl_sim *u100 = S(x, 'I', "pb", "un", 0.5, "routing.pb.piggyback_every=100");
-	const struct cl_sim *w1 = S(x, 'I', "pb", "adv+1", 0.35, NULL);
+	const struct cl_sim *u1 = S(x, 'I', "pb", "un", 0.5, PB_T);
+	const struct cl_sim *u100 =
+	    S(x, 'I', "pb", "un", 0.5, PB_T ";routing.pb.piggyback_every=100");
+	const struct cl_sim *w1 = S(x, 'I', "pb", "adv+1", 0.35, PB_T);
 	const struct cl_sim *w100 =
-	    S(x, 'I', "pb", "adv+1", 0.35, "routing.pb.piggyback_every=100");
+	    S(x, 'I', "pb", "adv+1", 0.35, PB_T ";routing.pb.piggyback_every=100");
 
 	if (!ALL(u1, u100, w1, w100))
 		return;
