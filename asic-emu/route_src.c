@@ -41,6 +41,40 @@ static inline int64_t ugal_q(const struct asic *as, uint32_t port, uint32_t vc)
 }
 
 /*
+ * With knobs.ugal_commitment, the phits of the packets at this router's input heads already
+ * routed to output @p port (to its VC @p vc, or to any VC with ugal_per_port) and not yet
+ * granted, the deciding packet @p self left out. IAR's own simulator adds them to UGAL's Q
+ * (BookSim's track_routing_commitment: a packet's length is committed to its output when its
+ * head is routed and taken off as it crosses the crossbar, IQRouter::_UpdateCommitment and
+ * GetUsedCredit), so heads that wait for one output make it read as busy before any of them is
+ * granted: at a router whose local port leads to the owner of a congested global channel, the
+ * injection heads waiting for that port, where credits alone show at most the owner's one
+ * input VC (32 flits on CFG-I, 20 of them the link's round trip).
+ */
+static uint32_t ugal_commit(const struct asic *as, uint32_t port, uint32_t vc,
+			    const struct asic_pkt *self)
+{
+	bool per_port = as->regs->knobs.ugal_per_port;
+	uint64_t m = as->in_mask;
+	uint32_t sum = 0;
+
+	while (m) {
+		const struct asic_in *in = &as->in[ctz64(m)];
+		uint32_t vm = in->vc_mask;
+
+		m &= m - 1;
+		while (vm) {
+			const struct asic_pkt *pk = ivc_head(&in->vc[__builtin_ctz(vm)]);
+
+			vm &= vm - 1;
+			if (pk != self && pk->out_port == port && (per_port || pk->out_vc == vc))
+				sum += pk->len;
+		}
+	}
+	return sum;
+}
+
+/*
  * UGAL-G (spec §4.5): a non-physical oracle that sees the queues of other routers. Q of each
  * path is the occupancy of its global channel's VC at the router that owns it (the first
  * global hop), plus the local first hop's when that router is another one. Without a view of
@@ -102,6 +136,10 @@ static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, 
 	val_vc = hop_vc(as, pk, val_port, true, dst_group, false);
 	qmin = ugal_q(as, min_port, min_vc);
 	qval = ugal_q(as, val_port, val_vc);
+	if (k->ugal_commitment) {
+		qmin += ugal_commit(as, min_port, min_vc, pk);
+		qval += ugal_commit(as, val_port, val_vc, pk);
+	}
 	if (dfly_mode_is(M, DFLY_MODEF_ORACLE))
 		ugal_g_occ(as, pk, root, &qmin, &qval);
 	T = k->ugal_t;

@@ -224,6 +224,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_E("routing.ugal.occupancy", ugal_occ, nc_occ_names, "Q per hop VC | whole port"),
 	NC_B("routing.ugal.remove_rtt", ugal_remove_rtt, false,
 	     "Q without the link's credit round trip, 2*latency phits (IAR's BookSim)"),
+	NC_B("routing.ugal.commitment", ugal_commitment, false,
+	     "Q also counts the heads routed to the output, not yet granted (IAR's BookSim)"),
 	NC_G("routing.res"),
 	NC_D("routing.res.t", res_t, 3.0, -1000.0, 1000.0,
 	     "RES: grant iff R <= 2*R_avg + T; T in packets (x packet.phits), 3 (IAR 4.1)"),
@@ -2315,6 +2317,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->mincred = cfg->mincred;
 	k->ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
 	k->ugal_remove_rtt = cfg->ugal_remove_rtt;
+	k->ugal_commitment = cfg->ugal_commitment;
 	k->nonmin_needs_credits = cfg->cand_credits;
 	k->reevaluate = cfg->reevaluate;
 	k->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;

@@ -152,6 +152,8 @@ struct dfly_netcfg {
 	enum dfly_occ ugal_occ;  /**< routing.ugal.occupancy: "vc" (default, A-4.4) | "port" */
 	bool ugal_remove_rtt;    /**< routing.ugal.remove_rtt: Q without the link's credit round
 				      trip (IAR's BookSim); default false (spec §3.3) */
+	bool ugal_commitment;    /**< routing.ugal.commitment: Q also counts the heads routed to
+				      the output, not yet granted (IAR's BookSim); default false */
 	double pb_f;             /**< routing.pb.f: F of the saturation bit, default 2 (A-4.3) */
 	double pb_t;             /**< routing.pb.t: T in packets, default 3 (CBAR Table I) */
 	enum dfly_pb_avg pb_avg; /**< routing.pb.average: "all" (default, A-4.1) | "other" */

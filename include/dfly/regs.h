@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 20u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 21u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -467,6 +467,13 @@ struct dfly_regs_knobs {
 	uint32_t reply_consume;
 	/** vcs.flexvc_sets: enum dfly_flexvc_sets (the oblivious and source-adaptive modes) */
 	uint32_t flexvc_sets;
+	/** routing.ugal.commitment: Q_min and Q_val of UGAL-L (and of PB's, PAR's, CRT's, LIA's,
+	 *  TPR's, PB-ACOR's UGAL comparison) also count the packets at this router's input heads
+	 *  already routed to that output (to the hop's VC, or to any with ugal_per_port) and not
+	 *  yet granted (route_src.c ugal_commit()): IAR's own simulator's routing commitment
+	 *  (BookSim, track_routing_commitment, IQRouter::GetUsedCredit / GetCredit, set with
+	 *  remove_credit_rtt in every dragonfly config of its SRP_IAR branch); 0 (default) */
+	uint32_t ugal_commitment;
 };
 
 /**

@@ -1232,6 +1232,59 @@ static void test_ugal_remove_rtt(void **state)
 	net_free(&d.n);
 }
 
+/*
+ * routing.ugal.commitment (IAR's BookSim, track_routing_commitment): Q also counts the packets at
+ * the router's input heads already routed to that output and not yet granted. A head that cannot
+ * go anywhere (the minimal global VC and the Valiant local VC both short of credits for 8 phits)
+ * waits routed to the minimal port; a second decision then reads its 8 phits on Q_min.
+ */
+static void test_ugal_commitment(void **state)
+{
+	struct dec_net d;
+	struct asic_pkt pk, a;
+	struct asic_ejection ej[4];
+
+	(void)state;
+	dec_build(&d, DFLY_MODE_UGAL, map_val);
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 4); /* Q_min = 252 */
+	asic_debug_set_credits(d.n.as[0], d.lport, 0, 4); /* Q_val = 28 */
+	pkt_init(&a, 0, d.dst_node, 0);
+	assert_true(asic_inject(d.n.as[0], 0, &a, 0));
+	for (uint64_t c = 0; c < 20; c++)
+		assert_int_equal(net_cycle(&d.n, c, ej, 4), 0);
+	/* UGAL sends it away, no Valiant candidate has credits: it waits on the minimal hop */
+	assert_int_equal(a.out_port, d.gport);
+	assert_int_equal(a.out_vc, 0);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.dec.q_min, 252);
+	assert_int_equal(pk.dec.q_val, 28);
+	d.n.regs[0].knobs.ugal_commitment = 1;
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.dec.q_min, 252 + 8);
+	assert_int_equal(pk.dec.q_val, 28);
+	/* the deciding head itself is not counted: the waiting one re-decides on 252 */
+	d.n.regs[0].knobs.reevaluate = 1;
+	assert_int_equal(net_cycle(&d.n, 20, ej, 4), 0);
+	assert_int_equal(a.dec.q_min, 252);
+	/* per port: every VC's heads, here still the one */
+	d.n.regs[0].knobs.ugal_per_port = 1;
+	pk = dec_probe(&d, 0);
+	assert_true(pk.dec.q_min >= 252 + 8);
+	d.n.regs[0].knobs.ugal_commitment = 0;
+	{
+		int32_t q0 = pk.dec.q_min;
+
+		pk = dec_probe(&d, 0);
+		assert_int_equal(pk.dec.q_min, q0 - 8);
+	}
+	/* let it go: credits back, the network drains */
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256);
+	asic_debug_set_credits(d.n.as[0], d.lport, 0, 32);
+	for (uint64_t c = 21; c < 2000; c++)
+		net_cycle(&d.n, c, ej, 4);
+	net_free(&d.n);
+}
+
 /* PB: the minimal global channel's bit (on the VC minimal packets use) forces nonminimal. */
 static void test_pb_saturation_bit(void **state)
 {
@@ -3144,6 +3197,7 @@ int main(void)
 	    cmocka_unit_test(test_table_double_buffer),
 	    cmocka_unit_test(test_ugal_per_vc_boundary),
 	    cmocka_unit_test(test_ugal_remove_rtt),
+	    cmocka_unit_test(test_ugal_commitment),
 	    cmocka_unit_test(test_pb_saturation_bit),
 	    cmocka_unit_test(test_olm_trigger),
 	    cmocka_unit_test(test_flexvc_transit_minimal),
