@@ -951,9 +951,9 @@ static double pt_cost(const struct cl_point *p)
 {
 	const struct cl_net *n = cl_net_of(p->letter);
 	double routers = (double)n->a * (n->a * n->h + 1);
-	double cycles = p->transient
-			    ? (double)pt_seeds(p, n) * (double)(n->t_warmup + p->post + 1200)
-			    : (double)pt_seeds(p, n) * (double)(n->warmup + pt_measure(p, n));
+	double cycles =
+	    (double)pt_seeds(p, n) *
+	    (double)(p->transient ? n->t_warmup + p->post + 1200 : n->warmup + pt_measure(p, n));
 
 	return routers * cycles * (0.1 + p->load) * (n->p / 4.0);
 }
