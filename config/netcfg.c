@@ -316,6 +316,8 @@ static const struct nc_setting nc_settings[] = {
 	NC_D("routing.lia.t_adv", lia_t[2], -15.0, -1000.0, 1000.0, "T when adversarial, packets"),
 	NC_I("routing.lia.update", NC_U32, lia_update, 1, 1, 1000000,
 	     "cycles between recomputations of the counters"),
+	NC_B("routing.lia.shorten", lia_shorten, true,
+	     "false: Path A stays LGL (L1 and L2 kept), the counters modulate T only (LIA 6.1.1)"),
 	NC_G("routing.acor"),
 	NC_I("routing.acor.window", NC_U32, acor_window, 500, 1, 1000000,
 	     "HI: cycles per ACOR window (PB-ACOR)"),
@@ -2392,6 +2394,7 @@ void dfly_netcfg_fw_params(const struct dfly_netcfg *cfg, struct fw_params *fp)
 		fp->lia.t_level[i] = (int32_t)lround(cfg->lia_t[i]);
 	fp->lia.pkt_phits = cfg->pkt_phits;
 	fp->lia.update = cfg->lia_update;
+	fp->lia.shorten = cfg->lia_shorten;
 	fp->lia.observe = cfg->lia_remote;
 	fp->lia.acor_window = cfg->acor_window;
 	fp->lia.it1 = cfg->acor_it1;

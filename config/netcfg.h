@@ -192,6 +192,7 @@ struct dfly_netcfg {
 	uint32_t lia_li_high; /**< routing.lia.li_high: default 5 packets */
 	double lia_t[3];      /**< routing.lia.t_benign / t_mix / t_adv: +15, -3, -15 packets */
 	uint32_t lia_update;  /**< routing.lia.update: cycles between recomputations, default 1 */
+	bool lia_shorten;     /**< routing.lia.shorten: L1/L2 decided (default) or LGL always */
 	uint32_t acor_window; /**< routing.acor.window: HI, cycles, default 500 */
 	uint32_t acor_it1, acor_it2, acor_dt1, acor_dt2; /**< routing.acor.*: 15, 50, 5, 15 */
 	/* capture.* (include/dfly/trace.h; `dfly sim --capture`) */

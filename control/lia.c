@@ -45,6 +45,7 @@ void lia_params_init(struct lia_params *p)
 	p->t_level[DFLY_LIA_ADV] = -15;
 	p->pkt_phits = 8;
 	p->update = 1;
+	p->shorten = true;
 	p->acor_window = 500;
 	p->it1 = 15;
 	p->it2 = 50;
@@ -212,7 +213,7 @@ static void recompute(struct lia *l)
 	if (!l->par.tpr) {
 		bool l1;
 
-		l1 = lia_use_l1(t, l->router, l->E, gpsth, l->par.sgc);
+		l1 = !l->par.shorten || lia_use_l1(t, l->router, l->E, gpsth, l->par.sgc);
 		if (l1 != (bool)l->tbl.use_l1) {
 			l->tbl.use_l1 = l1;
 			l->dirty_lia = true;
@@ -226,7 +227,7 @@ static void recompute(struct lia *l)
 		if (D == l->group)
 			continue;
 		lv = (uint8_t)lia_level(l->E[D], &l->par);
-		l2 = l->par.tpr ? 0 : lia_keep_l2(t, l->group, D, l->R, rcth);
+		l2 = l->par.tpr ? 0 : !l->par.shorten ? 1 : lia_keep_l2(t, l->group, D, l->R, rcth);
 		if (lv != l->tbl.level[D]) {
 			l->tbl.level[D] = lv;
 			l->dirty_lia = true;

@@ -46,7 +46,11 @@ struct lia_params {
 	int32_t t_level[3]; /**< T per level (enum dfly_lia_level), packets */
 	uint32_t pkt_phits; /**< packet length L: T in phits = T·L (A-6.7) */
 	uint32_t update;    /**< cycles between recomputations, ≥ 1 (1: every cycle) */
-	bool acor;          /**< run ACOR (PB-ACOR's Path-A length per router) */
+	/** LIA's path rules (§6.7): true decides L1 and L2 from the counters; false keeps both,
+	 *  so Path A stays LGL and the counters only set T per level: the runs of LIA §6.1.1,
+	 *  "pure Valiant with LGL, global counters used to modulate UGAL" (H37). */
+	bool shorten;
+	bool acor;                   /**< run ACOR (PB-ACOR's Path-A length per router) */
 	uint32_t acor_window;        /**< HI, cycles (500) */
 	uint32_t it1, it2, dt1, dt2; /**< ACOR thresholds per window (15, 50, 5, 15) */
 	/** Observe (sim.lia_remote): run the window and the counters E and R' whatever the

@@ -439,6 +439,26 @@ static void test_tables(void **state)
 	assert_int_equal(tl->use_l1, 0);
 	rig_fini(&r);
 
+	/* shorten = false (LIA §6.1.1): the same counters, levels and T, but L1 and L2 kept for
+	 * every destination group (Path A LGL), though every R is below RCTh and no group busy */
+	p.shorten = false;
+	rig_init(&r, &p, 1);
+	r.regs->mech.lia_injected[2] = 4;
+	r.regs->mech.lia_injected[3] = 6;
+	rig_tick(&r, 0);
+	rig_tick(&r, 1);
+	tl = dfly_regs_tbl_acquire(r.regs, DFLY_TBL_LIA);
+	tu = dfly_regs_tbl_acquire(r.regs, DFLY_TBL_UGAL);
+	assert_int_equal(lia_R(r.l)[2 + 1], 100 * (2 * 4 + 1 * 6));
+	assert_int_equal(tl->use_l1, 1);
+	for (uint32_t D = 1; D < 9; D++)
+		assert_int_equal(tl->l2[D], 1);
+	assert_int_equal(tl->level[2], DFLY_LIA_MIX);
+	assert_int_equal(tl->level[3], DFLY_LIA_ADV);
+	assert_int_equal(tu->t[3], -15 * 8);
+	rig_fini(&r);
+	p.shorten = true;
+
 	p.tpr = true;
 	rig_init(&r, &p, 1);
 	r.regs->mech.lia_stored[4] = 1000;

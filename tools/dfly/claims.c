@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "claims.h"
+#include "netcfg.h"
+#include "dfly/topo.h"
 #include "cli.h"
 #include "cmds.h"
 #include "repro.h"
@@ -658,24 +660,75 @@ static int read_sim(const char *path, struct cl_sim *s)
 	return 0;
 }
 
-/*
- * Control frames sent per local port per cycle, mean over the routers of a --counters file
- * ("rR.portK.ctrl_tx N" lines; local ports are p .. p+a-2). @return the rate, or -1.
- */
-static double read_ctrl_local(const char *path, const struct cl_net *n, double cycles)
+/* S_out of ADVc (LIA Fig. 4b): a router with a global link to one of the h groups after its own. */
+static bool cl_is_sout(const struct dfly_topo *t, uint32_t r)
 {
-	char line[256];
+	uint32_t G = dfly_topo_group_of(t, r);
+
+	for (uint32_t q = 0; q < t->h; q++) {
+		uint32_t D = dfly_topo_group_of(t, dfly_topo_global_peer(t, r, q).router);
+
+		if ((D + t->g - G) % t->g >= 1 && (D + t->g - G) % t->g <= t->h)
+			return true;
+	}
+	return false;
+}
+
+/* The topology of network @p letter at the current scale (its file's arrangement and sigma),
+ * built once; NULL if it cannot be. */
+static const struct dfly_topo *cl_topo_of(char letter)
+{
+	static struct dfly_topo *cache[4];
+	static bool done[4];
+	const char *letters = "TLIG";
+	unsigned k = (unsigned)(strchr(letters, letter) - letters);
+	const struct cl_net *n = cl_net_of(letter);
+	struct dfly_netcfg *cfg;
+	char path[512], sp[32], sa[32], sh[32], err[256];
+	const char *sets[] = {sp, sa, sh};
+
+	if (done[k])
+		return cache[k];
+	done[k] = true;
+	cfg = calloc(1, sizeof(*cfg));
+	if (cfg == NULL)
+		return NULL;
+	repro_src_path(n->file, path, sizeof(path));
+	snprintf(sp, sizeof(sp), "topology.p=%u", n->p);
+	snprintf(sa, sizeof(sa), "topology.a=%u", n->a);
+	snprintf(sh, sizeof(sh), "topology.h=%u", n->h);
+	if (dfly_netcfg_load(cfg, path, sets, 3, err, sizeof(err)) == 0)
+		cache[k] = dfly_topo_create(cfg->p, cfg->a, cfg->h, cfg->t, cfg->arr, cfg->sigma);
+	free(cfg);
+	return cache[k];
+}
+
+/*
+ * From a --counters file: the control frames sent per local port per cycle, mean over the
+ * routers ("rR.portK.ctrl_tx N" lines; local ports are p .. p+a-2), into @p ctrl (-1 if none);
+ * max/min over the a switch positions of the packets injected in the measurement window
+ * ("sim.inj_window"), each position summed over the groups and the dump's runs (LIA Fig. 15,
+ * "the average accepted load grouped by switch"), into @p sw (infinite if a position injected
+ * nothing, 0 if none did); and with @p topo, the % of the LG- and LGL paths (route.path_lg,
+ * route.path_lgl) drawn at an ADVc S_out router, into @p l1 (-1 if none was drawn).
+ * @return 0, -1 if the file is unreadable.
+ */
+static int read_dump(const char *path, const struct cl_net *n, const struct dfly_topo *topo,
+		     double cycles, double *ctrl, double *sw, double *l1)
+{
+	char line[256], name[128];
 	double sum = 0;
-	unsigned routers = 0, last = ~0u;
+	unsigned routers = 0, last = ~0u, r = ~0u;
+	uint64_t pos[CL_MAX_A] = {0}, mx = 0, mn = UINT64_MAX, l1_all = 0, l1_out = 0;
 	FILE *f = fopen(path, "r");
 
-	if (f == NULL || cycles <= 0) {
-		if (f)
-			fclose(f);
+	*ctrl = -1;
+	*sw = 0;
+	*l1 = -1;
+	if (f == NULL)
 		return -1;
-	}
 	while (fgets(line, sizeof(line), f) != NULL) {
-		unsigned r, port;
+		unsigned port;
 		unsigned long long v;
 
 		if (sscanf(line, "router %u", &r) == 1) { /* "router R cycle C", then its lines */
@@ -687,9 +740,32 @@ static double read_ctrl_local(const char *path, const struct cl_net *n, double c
 		if (sscanf(line, " port%u.ctrl_tx %llu", &port, &v) == 2 && port >= n->p &&
 		    port < n->p + n->a - 1)
 			sum += (double)v;
+		else if (sscanf(line, " sim.inj_window %llu", &v) == 1 && r != ~0u &&
+			 n->a <= CL_MAX_A)
+			pos[r % n->a] += v;
+		else if (topo != NULL && r < topo->routers &&
+			 sscanf(line, " %127s %llu", name, &v) == 2 &&
+			 (strcmp(name, "route.path_lg") == 0 ||
+			  strcmp(name, "route.path_lgl") == 0)) {
+			l1_all += v;
+			if (cl_is_sout(topo, r))
+				l1_out += v;
+		}
 	}
 	fclose(f);
-	return routers ? sum / routers / (n->a - 1) / cycles : -1;
+	if (l1_all)
+		*l1 = 100.0 * (double)l1_out / (double)l1_all;
+	if (routers && cycles > 0)
+		*ctrl = sum / routers / (n->a - 1) / cycles;
+	for (unsigned j = 0; j < n->a && j < CL_MAX_A; j++) {
+		mx = pos[j] > mx ? pos[j] : mx;
+		mn = pos[j] < mn ? pos[j] : mn;
+	}
+	if (mn > 0 && mn != UINT64_MAX)
+		*sw = (double)mx / (double)mn;
+	else if (mn == 0 && mx > 0)
+		*sw = INFINITY; /* a position injected nothing */
+	return 0;
 }
 
 static int read_tr(const char *csv, const char *txt, struct cl_tr *t)
@@ -795,34 +871,42 @@ static int read_lia_remote(const char *txt, struct cl_sim *s)
 }
 
 /*
- * The control-frame rate of a "#counters" point: from NAME.ctrl, or computed from the counter
- * dump NAME.counters and kept in NAME.ctrl (a dump of CFG-T is megabytes: the published results
- * keep only the figure). @return 0, -1 if neither is readable.
+ * The figures of a "#counters" point (cl_sim.ctrl_local_rate and .sw_max_min): from NAME.ctrl,
+ * or computed from the counter dump NAME.counters and kept in NAME.ctrl (a dump of CFG-T is
+ * megabytes: the published results keep only the figures). @return 0, -1 if neither is
+ * readable.
  */
 static int pt_ctrl(struct cl_point *p)
 {
 	char path[512], dump[512];
 	FILE *f;
+	int n = 0;
 
 	pt_path(p, "ctrl", path, sizeof(path));
 	f = fopen(path, "r");
 	if (f != NULL) {
-		int n = fscanf(f, "ctrl_local_rate %lf", &p->sim.ctrl_local_rate);
-
+		n = fscanf(f, "ctrl_local_rate %lf sw_max_min %lf l1_sout_pct %lf",
+			   &p->sim.ctrl_local_rate, &p->sim.sw_max_min, &p->sim.l1_sout_pct);
 		fclose(f);
-		if (n == 1)
+		if (n == 3)
 			return 0;
 	}
 	pt_path(p, "counters", dump, sizeof(dump));
-	p->sim.ctrl_local_rate = read_ctrl_local(dump, cl_net_of(p->letter), p->sim.cycles);
-	if (p->sim.ctrl_local_rate < 0)
+	if (n >= 1 && access(dump, R_OK) != 0)
+		return 0; /* kept before the later figures were: they stay 0 */
+	if (read_dump(dump, cl_net_of(p->letter), cl_topo_of(p->letter), p->sim.cycles,
+		      &p->sim.ctrl_local_rate, &p->sim.sw_max_min, &p->sim.l1_sout_pct) != 0 ||
+	    p->sim.ctrl_local_rate < 0)
 		return -1;
 	f = fopen(path, "w");
 	if (f != NULL) {
 		fprintf(f,
-			"ctrl_local_rate %.9g\n# control frames sent per local port per cycle, "
-			"mean over the routers, from %s\n",
-			p->sim.ctrl_local_rate, dump);
+			"ctrl_local_rate %.9g\nsw_max_min %.9g\nl1_sout_pct %.9g\n# control "
+			"frames sent per local port per cycle, mean over the routers; max/min over "
+			"the switch positions of the packets injected in the window, summed over "
+			"the groups; %% of the LG- and LGL paths drawn at an ADVc S_out router "
+			"(-1: none drawn); from %s\n",
+			p->sim.ctrl_local_rate, p->sim.sw_max_min, p->sim.l1_sout_pct, dump);
 		fclose(f);
 	}
 	return 0;

@@ -24,6 +24,7 @@
 
 /** Largest h whose remote counters a point keeps (cl_sim.lia_r). */
 #define CL_MAX_H 16
+#define CL_MAX_A 64 /**< routers per group read from a counter dump */
 
 /** A network of the claims: the paper's configuration, letter T, L or I (spec §0.4). */
 struct cl_net {
@@ -49,6 +50,11 @@ struct cl_sim {
 	double completion;      /**< a workload's completion time, cycles (all-to-all); else 0 */
 	double ctrl_local_rate; /**< with "#counters" in the sets: control frames sent per local
 				     port per cycle, mean over routers and ports; else 0 */
+	double sw_max_min;      /**< with "#counters": max/min over the a switch positions of
+				     the packets injected in the window, each summed over the
+				     groups (LIA Fig. 15); else 0 */
+	double l1_sout_pct;     /**< with "#counters": % of the LG- and LGL paths (first local
+				     hop kept) drawn at an ADVc S_out router, -1 if none; else 0 */
 	/** with "sim.lia_remote=true" in the sets: LIA's remote counters R_k (spec §6.4), index
 	 *  k + CL_MAX_H (k = −h..h, R_0 unused), each the mean over the routers and the window of
 	 *  the firmware's counter, in packets per routing.lia.window cycles (dfly sim's report,
