@@ -1011,18 +1011,25 @@ static void h37(struct cl_ctx *x)
 	 * with LGL" and the global counters modulating UGAL: routing.lia.shorten = false.
 	 */
 	static const char *ws[] = {"0", "1", "0.5", "0.2", "0.1"};
-	const struct cl_sim *a5[5], *a9[5], *u7[5], *u10[5];
+	const struct cl_sim *a5[5] = {0}, *a9[5] = {0}, *u7[5] = {0}, *u10[5] = {0};
 	char sets[96], what[96];
 
+	/* ADV+1 for w = 0 and 0.1, UN for w = 1, 0.5, 0.2 and 0.1: the runs the checks read */
 	for (unsigned i = 0; i < 5; i++) {
 		snprintf(sets, sizeof(sets), "routing.lia.w=%s;routing.lia.shorten=false", ws[i]);
-		a5[i] = S(x, 'L', "lia", "adv+1", 0.5, sets);
-		a9[i] = S(x, 'L', "lia", "adv+1", 0.9, sets);
-		u7[i] = S(x, 'L', "lia", "un", 0.7, sets);
-		u10[i] = S(x, 'L', "lia", "un", 1.0, sets);
+		if (i == 0 || i == 4) {
+			a5[i] = S(x, 'L', "lia", "adv+1", 0.5, sets);
+			a9[i] = S(x, 'L', "lia", "adv+1", 0.9, sets);
+		}
+		if (i > 0) {
+			u7[i] = S(x, 'L', "lia", "un", 0.7, sets);
+			u10[i] = S(x, 'L', "lia", "un", 1.0, sets);
+		}
 	}
-	for (unsigned i = 0; i < 5; i++)
-		if (!ALL(a5[i], a9[i], u7[i], u10[i]))
+	if (!ALL(a5[0], a9[0], a5[4], a9[4]))
+		return;
+	for (unsigned i = 1; i < 5; i++)
+		if (!ALL(u7[i], u10[i]))
 			return;
 	cl_order(x, "w=0 (injected only): ADV+1 accepted falls after saturation", "at 0.9",
 		 a9[0]->accepted, "at 0.5", a5[0]->accepted * (1 - CL_TOL_BOUND));
