@@ -32,6 +32,12 @@ for r in rows:
     assert r["scale"] == "quick", r
     if r["verdict"] in ("holds", "partly", "fails"):
         assert r["measured"] and r["expected"] and r["tolerance"], r
+# H35 reads the points' counter dumps (claims.c read_dump): the per-switch figures must come out
+# of them (a dump not read gives 0 and -1), and LIA draws its L1 paths at S_out only
+h35 = dict(m.rsplit(" = ", 1) for m in next(r for r in rows if r["id"] == "H35")["measured"]
+           .split("; ") if " = " in m)
+assert float(h35["LIA ADVc Max/Min injection per switch (the same for all)"]) >= 1.0, h35
+assert float(h35["LIA ADVc: LG- and LGL paths drawn at S_out (%, only S_out uses L1)"]) >= 90, h35
 for h in sys.argv[2].split(","):
     assert next(r for r in rows if r["id"] == h)["verdict"] == "holds", h
 print("claims.csv: %d claims, %d hold" % (len(rows), sum(r["verdict"] == "holds" for r in rows)))

@@ -979,9 +979,9 @@ static void h35(struct cl_ctx *x)
 {
 	/* per switch position: each summed over the groups (LIA Fig. 15, "the average accepted
 	 * load grouped by switch"; ADVc is the same in every group), from the counter dump */
-	const char *c = "#counters", *cg = "routing.val.path_a=-g-;#counters";
+	const char *c = "#counters";
 	const struct cl_sim *l = S(x, 'L', "lia", "advc", 0.5, c);
-	const struct cl_sim *g = S(x, 'L', "val", "advc", 0.5, cg);
+	const struct cl_sim *g = S(x, 'L', "val", "advc", 0.5, "routing.val.path_a=-g-;#counters");
 	const struct cl_sim *lg = S(x, 'L', "val", "advc", 0.5, "routing.val.path_a=lg-;#counters");
 	const struct cl_sim *pb = S(x, 'L', "pb", "advc", 0.5, c);
 	const struct cl_sim *tp = S(x, 'L', "tpr", "advc", 0.5, c);
