@@ -190,6 +190,8 @@ enum dfly_wire_class dfly_wire_classify(const void *buf, size_t len)
 		return DFLY_WIRE_CLASS_DATA;
 	if (et == DFLY_WIRE_ETHERTYPE_CTRL)
 		return DFLY_WIRE_CLASS_CTRL;
+	if (et == DFLY_WIRE_ETHERTYPE_BUNDLE)
+		return DFLY_WIRE_CLASS_BUNDLE;
 	return DFLY_WIRE_CLASS_OTHER;
 }
 
@@ -864,6 +866,122 @@ int dfly_wire_ctrl_decode(const void *buf, size_t len, const struct dfly_wire_li
 	default:
 		return ack_decode(body, body_len, &m->ack);
 	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * BUNDLE: control frames of one sender in one Ethernet frame
+ */
+
+#define B_VERSION 0
+#define B_RESV    1
+#define B_N       2
+
+int dfly_wire_bundle_start(void *buf, size_t size, const struct dfly_wire_eth *eth)
+{
+	uint8_t *b = buf, *h = b + DFLY_WIRE_ETH_LEN;
+
+	if (size < DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_HDR_LEN)
+		return -DFLY_WIRE_E_NOSPC;
+	eth_write(b, eth, DFLY_WIRE_ETHERTYPE_BUNDLE);
+	h[B_VERSION] = DFLY_WIRE_VERSION;
+	h[B_RESV] = 0;
+	put16(h + B_N, 0);
+	return DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_HDR_LEN;
+}
+
+int dfly_wire_bundle_add(void *buf, size_t size, size_t len, const void *ctrl, size_t ctrl_len)
+{
+	uint8_t *b = buf, *h = b + DFLY_WIRE_ETH_LEN;
+	const uint8_t *c = ctrl;
+	size_t rec;
+	uint16_t n;
+
+	if (len < DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_HDR_LEN ||
+	    get16(b + 12) != DFLY_WIRE_ETHERTYPE_BUNDLE)
+		return -DFLY_WIRE_E_BAD_ETHERTYPE;
+	if (ctrl_len < DFLY_WIRE_ETH_LEN + DFLY_WIRE_CTRL_HDR_LEN)
+		return -DFLY_WIRE_E_TRUNCATED;
+	if (get16(c + 12) != DFLY_WIRE_ETHERTYPE_CTRL)
+		return -DFLY_WIRE_E_BAD_ETHERTYPE;
+	rec = ctrl_len - DFLY_WIRE_ETH_LEN;
+	if (rec != DFLY_WIRE_CTRL_HDR_LEN + (size_t)get16(c + DFLY_WIRE_ETH_LEN + C_BODY_LEN))
+		return -DFLY_WIRE_E_BAD_COUNT;
+	n = get16(h + B_N);
+	if (n == UINT16_MAX)
+		return -DFLY_WIRE_E_BAD_COUNT;
+	if (len + rec > size || len + rec - DFLY_WIRE_ETH_LEN > DFLY_WIRE_BUNDLE_MAX)
+		return -DFLY_WIRE_E_NOSPC;
+	memcpy(b + len, c + DFLY_WIRE_ETH_LEN, rec);
+	put16(h + B_N, (uint16_t)(n + 1));
+	return (int)(len + rec);
+}
+
+int dfly_wire_bundle_open(const void *buf, size_t len, struct dfly_wire_bundle_iter *it)
+{
+	const uint8_t *b = buf, *h, *r;
+	size_t left, end;
+	uint16_t et;
+	int off;
+
+	off = eth_parse(b, len, &et);
+	if (off < 0)
+		return off;
+	if (et != DFLY_WIRE_ETHERTYPE_BUNDLE)
+		return -DFLY_WIRE_E_BAD_ETHERTYPE;
+	if (len < (size_t)off + DFLY_WIRE_BUNDLE_HDR_LEN)
+		return -DFLY_WIRE_E_TRUNCATED;
+	h = b + off;
+	if (h[B_VERSION] != DFLY_WIRE_VERSION)
+		return -DFLY_WIRE_E_BAD_VERSION;
+	if (h[B_RESV] != 0)
+		return -DFLY_WIRE_E_RESERVED;
+	it->n = get16(h + B_N);
+	it->i = 0;
+	if (it->n == 0)
+		return -DFLY_WIRE_E_BAD_COUNT;
+	memcpy(it->mac, b, sizeof(it->mac));
+	it->rec = r = h + DFLY_WIRE_BUNDLE_HDR_LEN;
+	left = len - ((size_t)off + DFLY_WIRE_BUNDLE_HDR_LEN);
+	/* walk the records once: their headers must chain to the end (or to padding) */
+	for (unsigned i = 0; i < it->n; i++) {
+		size_t rl;
+
+		if (left < DFLY_WIRE_CTRL_HDR_LEN)
+			return left == 0 ? -DFLY_WIRE_E_BAD_COUNT : -DFLY_WIRE_E_TRUNCATED;
+		if (r[C_VERSION] != DFLY_WIRE_VERSION)
+			return -DFLY_WIRE_E_BAD_VERSION;
+		rl = DFLY_WIRE_CTRL_HDR_LEN + (size_t)get16(r + C_BODY_LEN);
+		if (left < rl)
+			return -DFLY_WIRE_E_TRUNCATED;
+		r += rl;
+		left -= rl;
+	}
+	end = (size_t)(r - b);
+	if (!tail_ok((size_t)off, end, len))
+		return -DFLY_WIRE_E_BAD_COUNT;
+	if (end - (size_t)off > DFLY_WIRE_BUNDLE_MAX)
+		return -DFLY_WIRE_E_BAD_COUNT;
+	it->left = end - (size_t)(it->rec - b);
+	return it->n;
+}
+
+int dfly_wire_bundle_next(struct dfly_wire_bundle_iter *it, void *out, size_t size)
+{
+	uint8_t *o = out;
+	size_t rl;
+
+	if (it->i >= it->n)
+		return 0;
+	rl = DFLY_WIRE_CTRL_HDR_LEN + (size_t)get16(it->rec + C_BODY_LEN);
+	if (size < DFLY_WIRE_ETH_LEN + rl)
+		return -DFLY_WIRE_E_NOSPC;
+	memcpy(o, it->mac, sizeof(it->mac));
+	put16(o + 12, DFLY_WIRE_ETHERTYPE_CTRL);
+	memcpy(o + DFLY_WIRE_ETH_LEN, it->rec, rl);
+	it->rec += rl;
+	it->left -= rl;
+	it->i++;
+	return (int)(DFLY_WIRE_ETH_LEN + rl);
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -42,10 +42,19 @@ static const char *const top_names[] = {"network", "instance", "firmware", "rout
 static const char *const port_names[] = {"router", "port", "dev", "args", NULL};
 static const char *const host_names[] = {"node", "mac", "ip", "dev", "args", NULL};
 static const char *const lcore_names[] = {"lcore", "routers", NULL};
-static const char *const link_names[] = {
-    "replay",       "rto_us",  "ack_every",       "ack_delay_us",
-    "keepalive_us", "nak_us",  "credit_delay_us", "credit_refresh_us",
-    "hello_us",     "dead_us", "loss_ppm",        NULL};
+static const char *const link_names[] = {"replay",
+					 "rto_us",
+					 "ack_every",
+					 "ack_delay_us",
+					 "keepalive_us",
+					 "nak_us",
+					 "credit_delay_us",
+					 "credit_refresh_us",
+					 "hello_us",
+					 "dead_us",
+					 "loss_ppm",
+					 "bundle",
+					 NULL};
 static const char *const run_names[] = {
     "duration_s", "stats_interval_s", "max_steps", "mbufs", "epoch_ns", "idle", NULL};
 
@@ -86,6 +95,19 @@ static int get_u32(struct dp_ctx *c, const config_setting_t *g, const char *name
 	if (v < (long long)min || v > (long long)max)
 		return fail(c, s, where, "'%s' = %lld out of range [%u, %u]", name, v, min, max);
 	*out = (uint32_t)v;
+	return 0;
+}
+
+static int get_bool(struct dp_ctx *c, const config_setting_t *g, const char *name,
+		    const char *where, bool *out)
+{
+	const config_setting_t *s = config_setting_get_member(g, name);
+
+	if (s == NULL)
+		return 0;
+	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+		return fail(c, s, where, "'%s' must be true or false", name);
+	*out = config_setting_get_bool(s) != 0;
 	return 0;
 }
 
@@ -487,7 +509,8 @@ static int load_link_run(struct dp_ctx *c)
 				  .credit_delay_us = 10,
 				  .credit_refresh_us = 1000,
 				  .hello_us = 100000,
-				  .dead_us = 200000};
+				  .dead_us = 200000,
+				  .bundle = true};
 	d->run = (struct dp_run_cfg){.stats_interval_s = 1.0, .max_steps = 64};
 	if (l != NULL) {
 		if (!config_setting_is_group(l))
@@ -511,7 +534,8 @@ static int load_link_run(struct dp_ctx *c)
 		    (rc = get_u32(c, l, "dead_us", "link.dead_us", &k->dead_us, 0, 100000000,
 				  false)) ||
 		    (rc = get_u32(c, l, "loss_ppm", "link.loss_ppm", &k->loss_ppm, 0, 500000,
-				  false)))
+				  false)) ||
+		    (rc = get_bool(c, l, "bundle", "link.bundle", &k->bundle)))
 			return rc;
 		if (k->replay & (k->replay - 1))
 			return fail(c, config_setting_get_member(l, "replay"), "link.replay",

@@ -16,7 +16,7 @@
  *   generators = "all";             # "all" | "none" | [nodes]: hosted nodes without a host
  *   link = { replay = 1024; rto_us = 2000; ack_every = 16; ack_delay_us = 20;
  *            keepalive_us = 1000; nak_us = 500; credit_delay_us = 10; credit_refresh_us = 1000;
- *            hello_us = 100000; dead_us = 200000; };
+ *            hello_us = 100000; dead_us = 200000; bundle = true; };
  *   run = { duration_s = 0.0; stats_interval_s = 1.0; max_steps = 64; mbufs = 0; epoch_ns = 0;
  *           idle = "sleep"; };          # "sleep" | "spin": what an lcore with nothing due does
  *
@@ -91,6 +91,9 @@ struct dp_link_cfg {
 				       default 200000 (ACK keepalives come every keepalive_us) */
 	uint32_t loss_ppm;          /**< testing: discard this many per million received fabric
 				       frames, as a lossy medium would (where netem is missing) */
+	bool bundle;                /**< send the firmware frames of one transmit, when two or
+				       more, as one BUNDLE frame (wire.h), default true; false:
+				       one Ethernet frame each. Lockstep never bundles */
 };
 
 /** What an lcore does when nothing is due (run.idle). */

@@ -299,7 +299,8 @@ static inline enum dp_host_verdict drop(enum dfly_drop *why, enum dfly_drop reas
 
 static inline bool is_fabric_type(uint16_t type)
 {
-	return type == DFLY_WIRE_ETHERTYPE_DATA || type == DFLY_WIRE_ETHERTYPE_CTRL;
+	return type == DFLY_WIRE_ETHERTYPE_DATA || type == DFLY_WIRE_ETHERTYPE_CTRL ||
+	       type == DFLY_WIRE_ETHERTYPE_BUNDLE;
 }
 
 /*

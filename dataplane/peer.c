@@ -434,6 +434,20 @@ unsigned dp_peer_poll(struct dp_peer *p, uint64_t now_ns)
 			rx_ctrl(p, b, len);
 			rte_pktmbuf_free(m);
 			break;
+		case DFLY_WIRE_CLASS_BUNDLE: {
+			/* the router's firmware frames of one transmit: each taken alone */
+			struct dfly_wire_bundle_iter it;
+			uint8_t f[DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_MAX];
+			int rc = dfly_wire_bundle_open(b, len, &it);
+
+			if (rc < 0)
+				count(p, &p->st.bad_frame);
+			else
+				while ((rc = dfly_wire_bundle_next(&it, f, sizeof(f))) > 0)
+					rx_ctrl(p, f, (uint32_t)rc);
+			rte_pktmbuf_free(m);
+			break;
+		}
 		default:
 			count(p, &p->st.bad_frame);
 			rte_pktmbuf_free(m);

@@ -366,6 +366,84 @@ static bool send_credits(struct dp_port *p, struct rte_mempool *mp, uint64_t due
 
 static void tx_lockstep(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns);
 
+/* The firmware frames of one transmit, gathered into one BUNDLE (link.bundle): a frame alone
+ * still goes as itself, so a port whose firmware sends little puts the same frames on the wire
+ * as without bundling. The records keep their order, and nothing else the port sends passes
+ * them: the batch is sent before a flit of the control line and at the end of the line. */
+struct fw_batch {
+	unsigned n;                                          /* frames gathered */
+	uint16_t one_len;                                    /* the first one, alone */
+	size_t blen;                                         /* the BUNDLE, n >= 2 */
+	uint8_t one[DFLY_CPU_FRAME_MAX];                     /* the first frame */
+	uint8_t b[DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_MAX]; /* the BUNDLE */
+};
+
+static void fw_send(struct dp_port *p, struct rte_mempool *mp, const uint8_t *f, size_t len)
+{
+	uint8_t *d;
+	struct rte_mbuf *m = frame_alloc(p, mp, (uint16_t)len, &d);
+
+	if (m == NULL)
+		return;
+	memcpy(d, f, len);
+	txq_put(p, m);
+}
+
+static void fw_flush(struct dp_port *p, struct rte_mempool *mp, struct fw_batch *fb)
+{
+	if (fb->n == 1) {
+		fw_send(p, mp, fb->one, fb->one_len);
+	} else if (fb->n > 1) {
+		fw_send(p, mp, fb->b, fb->blen);
+		ctr(p, DFLY_WIRE_TX_BUNDLES, 1);
+		ctr(p, DFLY_WIRE_TX_BUNDLED, fb->n);
+	}
+	fb->n = 0;
+}
+
+/* A firmware frame @p f of @p len bytes (the firmware does not know MACs: they are written
+ * here) onto the wire, alone or in the port's BUNDLE. */
+static void fw_put(struct dp_port *p, const struct dp_env *env, struct fw_batch *fb, uint8_t *f,
+		   uint16_t len)
+{
+	struct dfly_wire_eth eth;
+	int rc;
+
+	memcpy(f, p->peer_mac, 6);
+	memcpy(f + 6, p->mac, 6);
+	if (!env->link->bundle) {
+		fw_send(p, env->mp, f, len);
+		return;
+	}
+	if (fb->n == 1) {
+		memcpy(eth.dst, p->peer_mac, 6);
+		memcpy(eth.src, p->mac, 6);
+		rc = dfly_wire_bundle_start(fb->b, sizeof(fb->b), &eth);
+		if (rc > 0)
+			rc = dfly_wire_bundle_add(fb->b, sizeof(fb->b), (size_t)rc, fb->one,
+						  fb->one_len);
+		if (rc > 0)
+			rc = dfly_wire_bundle_add(fb->b, sizeof(fb->b), (size_t)rc, f, len);
+		if (rc > 0) {
+			fb->blen = (size_t)rc;
+			fb->n = 2;
+			return;
+		}
+		fw_flush(p, env->mp, fb); /* the two do not fit one BUNDLE */
+	} else if (fb->n > 1) {
+		rc = dfly_wire_bundle_add(fb->b, sizeof(fb->b), fb->blen, f, len);
+		if (rc > 0) {
+			fb->blen = (size_t)rc;
+			fb->n++;
+			return;
+		}
+		fw_flush(p, env->mp, fb); /* full: this one starts the next */
+	}
+	memcpy(fb->one, f, len);
+	fb->one_len = len;
+	fb->n = 1;
+}
+
 void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
 {
 	struct dfly_regs *regs = p->rt->regs;
@@ -377,11 +455,13 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 	uint8_t vc;
 	uint16_t phits;
 	uint64_t due;
+	struct fw_batch fb;
 
 	if (env->lockstep) {
 		tx_lockstep(p, env, cur, now_ns);
 		return;
 	}
+	fb.n = 0;
 	/* liveness: nothing valid from the peer for dead_us → the ASIC stops using the link */
 	if (up && !p->dead && env->link->dead_us != 0 &&
 	    now_ns - p->last_rx_ns > env->link->dead_us * 1000ull) {
@@ -438,6 +518,7 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 		if (kind == ASIC_CTRL_PB_INFO) {
 			uint32_t vec;
 
+			fw_flush(p, env->mp, &fb);
 			memcpy(&vec, buf, sizeof(vec));
 			if (dp_llr_tx_room(&p->tx))
 				send_info(p, env->mp, vec, now_ns, DFLY_WIRE_ACK_NONE);
@@ -448,23 +529,14 @@ void dp_fabric_tx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uin
 		if (kind == ASIC_CTRL_RES_REQ || kind == ASIC_CTRL_RES_REP) {
 			struct asic_res_flit f;
 
+			fw_flush(p, env->mp, &fb);
 			memcpy(&f, buf, sizeof(f));
 			send_res(p, env->mp, (uint8_t)kind, &f, now_ns, DFLY_WIRE_ACK_NONE);
 			continue;
 		}
-		{
-			uint8_t *d;
-			struct rte_mbuf *m = frame_alloc(p, env->mp, len, &d);
-
-			if (m == NULL)
-				continue;
-			memcpy(d, buf, len);
-			/* the firmware does not know MACs: address it on the wire */
-			memcpy(d, p->peer_mac, 6);
-			memcpy(d + 6, p->mac, 6);
-			txq_put(p, m);
-		}
+		fw_put(p, env, &fb, buf, len);
 	}
+	fw_flush(p, env->mp, &fb);
 	/* credit returns of our input side, batched as running totals */
 	while (asic_link_pop_credit(p->in, cur, &vc, &phits, &due)) {
 		if (vc < DFLY_MAX_VCS)
@@ -955,6 +1027,24 @@ static void rx_ctrl(struct dp_port *p, const struct dp_env *env, const uint8_t *
 	}
 }
 
+/* A BUNDLE: each record taken as the control frame it was, in order (a bad framing drops them
+ * all, counted as one decode error of its reason; a bad record only itself). */
+static void rx_bundle(struct dp_port *p, const struct dp_env *env, const uint8_t *b, uint32_t len,
+		      uint64_t cur, uint64_t now_ns)
+{
+	struct dfly_wire_bundle_iter it;
+	uint8_t f[DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_MAX];
+	int rc = dfly_wire_bundle_open(b, len, &it);
+
+	if (rc < 0) {
+		drop(p, dfly_drop_of_wire_err(rc));
+		return;
+	}
+	ctr(p, DFLY_WIRE_RX_BUNDLES, 1);
+	while ((rc = dfly_wire_bundle_next(&it, f, sizeof(f))) > 0)
+		rx_ctrl(p, env, f, (uint32_t)rc, cur, now_ns);
+}
+
 unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur, uint64_t now_ns)
 {
 	struct rte_mbuf *pk[DP_BURST];
@@ -1002,6 +1092,10 @@ unsigned dp_fabric_rx(struct dp_port *p, const struct dp_env *env, uint64_t cur,
 			break;
 		case DFLY_WIRE_CLASS_CTRL:
 			rx_ctrl(p, env, b, len, cur, now_ns);
+			rte_pktmbuf_free(m);
+			break;
+		case DFLY_WIRE_CLASS_BUNDLE:
+			rx_bundle(p, env, b, len, cur, now_ns);
 			rte_pktmbuf_free(m);
 			break;
 		default:

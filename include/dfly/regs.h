@@ -67,6 +67,10 @@ extern "C" {
 	X(WIRE_TX_BUSY, wire_tx_busy, "frames the device refused (kept and offered again)")        \
 	X(WIRE_RX_LOST, wire_rx_lost,                                                              \
 	  "frames discarded on purpose by link.loss_ppm (loss testing)")                           \
+	X(WIRE_TX_BUNDLES, wire_tx_bundles,                                                        \
+	  "BUNDLE frames sent: the firmware frames of one transmit, two or more, in one frame")    \
+	X(WIRE_TX_BUNDLED, wire_tx_bundled, "firmware frames that left inside a BUNDLE")           \
+	X(WIRE_RX_BUNDLES, wire_rx_bundles, "BUNDLE frames received (each record taken alone)")    \
 	X(LINK_TIMED, link_timed,                                                                  \
 	  "packets sent here whose arrival cycle the peer reported (the last one before each "     \
 	  "ACK)")                                                                                  \
@@ -168,7 +172,7 @@ extern "C" {
 	X(CPU_TX_BAD, cpu_tx_bad,                                                                  \
 	  "CPU tx frame for a port that is not a fabric port, or too long")                        \
 	X(CTRL_LINK_FULL, ctrl_link_full, "control frame found the link's control line full")      \
-	X(HOST_SPOOF, host_spoof, "frame with EtherType 0x88B5/0x88B6 offered by a host")          \
+	X(HOST_SPOOF, host_spoof, "frame with EtherType 0x88B5/6/7 offered by a host")             \
 	X(HOST_UNKNOWN_DST, host_unknown_dst,                                                      \
 	  "host frame to a unicast MAC that is not in the host table, or to the sender itself")    \
 	X(HOST_NON_UNICAST, host_non_unicast,                                                      \
@@ -176,7 +180,8 @@ extern "C" {
 	X(HOST_BAD_FRAME, host_bad_frame,                                                          \
 	  "host frame shorter than an Ethernet header, or larger than the largest packet")         \
 	X(HOST_TX_FULL, host_tx_full, "decapsulated frame refused by the host port's device")      \
-	X(FABRIC_OTHER, fabric_other, "frame on a fabric port that is neither 0x88B5 nor 0x88B6")  \
+	X(FABRIC_OTHER, fabric_other,                                                              \
+	  "frame on a fabric port that is not 0x88B5, 0x88B6 or 0x88B7")                           \
 	X(LINK_DOWN, link_down, "frame received on a port held down (no HELLO yet, or miswired)")  \
 	X(CTRL_UNSUPPORTED, ctrl_unsupported,                                                      \
 	  "control frame of a kind this port does not accept (e.g. CREDIT on an in-process link)") \

@@ -82,6 +82,16 @@
  *   are accepted as padding only while the frame is no longer than the minimum (46 bytes after
  *   the EtherType); any longer tail is an error. Encoders never pad and never tag.
  *
+ *   BUNDLE, EtherType 0x88B7: several control frames of one sender in one Ethernet frame, a
+ *   container of the link layer only (the routers and the firmware see each frame in it as if it
+ *   had come alone, in order; nothing of the emulated model counts bundles).
+ *      0 u8  version (2)   1 u8 reserved (0)   2 u16 n: records (1..)
+ *      4     n records back to back, each a control frame's bytes after its EtherType (control
+ *            header and body, as above); the records fill the frame up to Ethernet padding
+ *            (the padding rule of control frames). At most DFLY_WIRE_BUNDLE_MAX bytes after the
+ *            EtherType (one standard MTU). dfly-switch sends the firmware frames one transmit
+ *            of a port produces as one BUNDLE when there are two or more (link.bundle).
+ *
  * Errors: decoders and encoders return -DFLY_WIRE_E_x (the list below), not -errno, so a drop
  * can be counted by its precise reason (DFLY_DROP_DECODE and the per-reason names).
  */
@@ -100,16 +110,19 @@ extern "C" {
 #endif
 
 /** version of both headers; bump on any layout change (2: ACK `taken`, CREDIT `due`) */
-#define DFLY_WIRE_VERSION        2u
-#define DFLY_WIRE_ETHERTYPE_DATA 0x88B5u /**< data frames */
-#define DFLY_WIRE_ETHERTYPE_CTRL 0x88B6u /**< link-level control frames */
-#define DFLY_WIRE_ETHERTYPE_VLAN 0x8100u /**< one 802.1Q tag is looked through on receive */
+#define DFLY_WIRE_VERSION          2u
+#define DFLY_WIRE_ETHERTYPE_DATA   0x88B5u /**< data frames */
+#define DFLY_WIRE_ETHERTYPE_CTRL   0x88B6u /**< link-level control frames */
+#define DFLY_WIRE_ETHERTYPE_BUNDLE 0x88B7u /**< several control frames in one (link layer) */
+#define DFLY_WIRE_ETHERTYPE_VLAN   0x8100u /**< one 802.1Q tag is looked through on receive */
 
-#define DFLY_WIRE_ETH_LEN      14u /**< untagged Ethernet header */
-#define DFLY_WIRE_VLAN_LEN     4u  /**< one 802.1Q tag */
-#define DFLY_WIRE_ETH_MIN_BODY 46u /**< minimum bytes after the EtherType (60-byte frame) */
-#define DFLY_WIRE_DATA_HDR_LEN 48u /**< data header, after the EtherType */
-#define DFLY_WIRE_CTRL_HDR_LEN 8u  /**< control header, after the EtherType */
+#define DFLY_WIRE_ETH_LEN        14u   /**< untagged Ethernet header */
+#define DFLY_WIRE_VLAN_LEN       4u    /**< one 802.1Q tag */
+#define DFLY_WIRE_ETH_MIN_BODY   46u   /**< minimum bytes after the EtherType (60-byte frame) */
+#define DFLY_WIRE_DATA_HDR_LEN   48u   /**< data header, after the EtherType */
+#define DFLY_WIRE_CTRL_HDR_LEN   8u    /**< control header, after the EtherType */
+#define DFLY_WIRE_BUNDLE_HDR_LEN 4u    /**< BUNDLE header, after the EtherType */
+#define DFLY_WIRE_BUNDLE_MAX     1500u /**< bytes of a BUNDLE after its EtherType (one MTU) */
 
 #define DFLY_WIRE_NO_ROUTER       UINT32_MAX /**< via_router value: no Valiant target */
 #define DFLY_WIRE_MAX_GLOBAL_HOPS 2u         /**< global hops a packet can take (Valiant: 2) */
@@ -211,9 +224,10 @@ enum dfly_wire_ectn_fmt {
 
 /** What a frame is, from its EtherType. */
 enum dfly_wire_class {
-	DFLY_WIRE_CLASS_OTHER = 0, /**< not a fabric frame (or shorter than an Ethernet header) */
-	DFLY_WIRE_CLASS_DATA = 1,  /**< EtherType 0x88B5 */
-	DFLY_WIRE_CLASS_CTRL = 2,  /**< EtherType 0x88B6 */
+	DFLY_WIRE_CLASS_OTHER = 0,  /**< not a fabric frame (or shorter than an Ethernet header) */
+	DFLY_WIRE_CLASS_DATA = 1,   /**< EtherType 0x88B5 */
+	DFLY_WIRE_CLASS_CTRL = 2,   /**< EtherType 0x88B6 */
+	DFLY_WIRE_CLASS_BUNDLE = 3, /**< EtherType 0x88B7 */
 };
 
 /**
@@ -393,8 +407,8 @@ void dfly_wire_limits_init(struct dfly_wire_limits *lim, const struct dfly_topo 
  * the EtherType at offset 16). Only the EtherType is read: a DATA or CTRL frame still has to
  * pass its decoder. Stacked tags (QinQ) are OTHER.
  *
- * @return DFLY_WIRE_CLASS_DATA, DFLY_WIRE_CLASS_CTRL, or DFLY_WIRE_CLASS_OTHER (also when
- *   @p len is too short to hold the EtherType).
+ * @return DFLY_WIRE_CLASS_DATA, DFLY_WIRE_CLASS_CTRL, DFLY_WIRE_CLASS_BUNDLE, or
+ *   DFLY_WIRE_CLASS_OTHER (also when @p len is too short to hold the EtherType).
  */
 enum dfly_wire_class dfly_wire_classify(const void *buf, size_t len);
 
@@ -493,6 +507,57 @@ void dfly_wire_hello_fill(struct dfly_wire_ctrl *m, const struct dfly_topo *topo
  */
 int dfly_wire_hello_check(const struct dfly_wire_ctrl *m, const struct dfly_topo *topo,
 			  uint32_t router, uint32_t port, uint32_t cfg_hash);
+
+/**
+ * Start a BUNDLE in @p buf: Ethernet header (untagged) and a BUNDLE header with no record.
+ *
+ * @param eth MAC addresses; NULL writes zeros.
+ * @return the frame's length so far (DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_HDR_LEN), or
+ *   -DFLY_WIRE_E_NOSPC.
+ */
+int dfly_wire_bundle_start(void *buf, size_t size, const struct dfly_wire_eth *eth);
+
+/**
+ * Append the control frame @p ctrl (an untagged frame of @p ctrl_len bytes, as
+ * dfly_wire_ctrl_encode() writes it; its Ethernet header is left out) to the BUNDLE of @p len
+ * bytes in @p buf. Only the lengths are checked here; the receiver decodes each record.
+ *
+ * @return the BUNDLE's new length, or -DFLY_WIRE_E_NOSPC (beyond @p size or
+ *   DFLY_WIRE_BUNDLE_MAX: send this one and start another), -DFLY_WIRE_E_BAD_ETHERTYPE (@p ctrl
+ *   is not an untagged control frame, or @p buf not a BUNDLE), -DFLY_WIRE_E_TRUNCATED or
+ *   -DFLY_WIRE_E_BAD_COUNT (@p ctrl_len is not the frame's header and body_len), or
+ *   -DFLY_WIRE_E_BAD_COUNT (65,535 records already).
+ */
+int dfly_wire_bundle_add(void *buf, size_t size, size_t len, const void *ctrl, size_t ctrl_len);
+
+/** Reading a BUNDLE, record by record (dfly_wire_bundle_open(), dfly_wire_bundle_next()). */
+struct dfly_wire_bundle_iter {
+	const uint8_t *rec; /**< the next record, in the frame */
+	size_t left;        /**< bytes of records from rec */
+	uint16_t n;         /**< records in the BUNDLE */
+	uint16_t i;         /**< records handed out */
+	uint8_t mac[12];    /**< the BUNDLE's destination and source MACs */
+};
+
+/**
+ * Check the framing of a BUNDLE (untagged or with one 802.1Q tag): version, reserved byte, n ≥ 1,
+ * and records that fill the frame exactly up to Ethernet padding, each with a control header of
+ * version 2 whose body fits. The records' contents are the control decoder's to check.
+ *
+ * @return n, or -DFLY_WIRE_E_TRUNCATED, -DFLY_WIRE_E_BAD_ETHERTYPE (not 0x88B7),
+ *   -DFLY_WIRE_E_BAD_VERSION (the BUNDLE's or a record's), -DFLY_WIRE_E_RESERVED,
+ *   -DFLY_WIRE_E_BAD_COUNT (n 0, records short of n or bytes beyond them that are not padding,
+ *   more than DFLY_WIRE_BUNDLE_MAX bytes).
+ */
+int dfly_wire_bundle_open(const void *buf, size_t len, struct dfly_wire_bundle_iter *it);
+
+/**
+ * Write the next record of an opened BUNDLE to @p out as a control frame of its own (untagged,
+ * with the BUNDLE's MACs), ready for dfly_wire_ctrl_decode().
+ *
+ * @return its length, 0 when every record has been handed out, or -DFLY_WIRE_E_NOSPC.
+ */
+int dfly_wire_bundle_next(struct dfly_wire_bundle_iter *it, void *out, size_t size);
 
 /** Group an ECtN counter index @p k refers to, for a sender in group @p src_group. */
 static inline uint32_t dfly_wire_ectn_group(uint32_t src_group, uint32_t k)

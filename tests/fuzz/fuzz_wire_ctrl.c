@@ -3,7 +3,9 @@
  * Fuzz the control-frame decoder (0x88B6: CREDIT, PB_STATE, ECTN_PARTIAL in every format,
  * HELLO, ACK) and check, for every frame it accepts, that encoding what it decoded gives a frame
  * it accepts again and that a second round gives the same bytes. HELLO frames are also checked
- * against the topology (dfly_wire_hello_check), which must not read out of bounds.
+ * against the topology (dfly_wire_hello_check), which must not read out of bounds. The same
+ * input is read as a BUNDLE (0x88B7): every record it hands out must fit the frame it came from
+ * and go through the control decoder.
  */
 #include <string.h>
 
@@ -21,6 +23,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (topo == NULL)
 		topo = dfly_topo_create(2, 4, 2, 1, DFLY_ARR_PALMTREE, -1);
 	fuzz_limits(&lim);
+	{
+		struct dfly_wire_bundle_iter it;
+		int k = dfly_wire_bundle_open(data, size, &it), n, got = 0;
+		size_t sum = 0;
+
+		if (k > 0) {
+			while ((n = dfly_wire_bundle_next(&it, e1, sizeof(e1))) > 0) {
+				sum += (size_t)n - DFLY_WIRE_ETH_LEN;
+				got++;
+				(void)dfly_wire_ctrl_decode(e1, (size_t)n, &lim, &m);
+			}
+			FUZZ_CHECK(got == k && n == 0 && sum <= size,
+				   "BUNDLE of %d records gave %d (%d), %zu bytes of %zu", k, got, n,
+				   sum, size);
+		}
+	}
 	if (dfly_wire_ctrl_decode(data, size, &lim, &m) != 0)
 		return 0;
 	if (m.type == DFLY_WIRE_CTRL_HELLO && size >= 2)

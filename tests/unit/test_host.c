@@ -4,8 +4,8 @@
  * first: every host-table error with its exact message (node out of range, duplicate node, MAC
  * and IP, multicast, zero MAC, non-host IP, the first bad entry wins), then lookups, then the
  * classification of hand-built frames: the proxy-ARP reply byte for byte, every ARP that must
- * not be answered, spoofed 0x88B5/0x88B6 frames untagged and behind an 802.1Q tag, broadcast and
- * multicast, unicast to self and to unknown MACs, runts and oversize frames. Every frame is
+ * not be answered, spoofed 0x88B5/0x88B6/0x88B7 frames untagged and behind an 802.1Q tag, broadcast
+ * and multicast, unicast to self and to unknown MACs, runts and oversize frames. Every frame is
  * classified from a heap block of exactly its length, so a sanitizer build catches a read past
  * the end. A mutation sweep from a printed seed (override with DFLY_TEST_SEED) classifies
  * mutated ARP requests and random frames and checks that every verdict is consistent with the
@@ -570,11 +570,12 @@ static void test_arp_unicast_forwarded(void **state)
 static void test_spoof(void **state)
 {
 	const struct dp_host_table *t = *state;
-	static const uint16_t types[] = {DFLY_WIRE_ETHERTYPE_DATA, DFLY_WIRE_ETHERTYPE_CTRL};
+	static const uint16_t types[] = {DFLY_WIRE_ETHERTYPE_DATA, DFLY_WIRE_ETHERTYPE_CTRL,
+					 DFLY_WIRE_ETHERTYPE_BUNDLE};
 	const uint8_t *dsts[] = {HOSTS[1].mac, HOSTS[0].mac, UNKNOWN_MAC, BCAST};
 	uint8_t f[2048 + 4];
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		for (size_t d = 0; d < sizeof(dsts) / sizeof(dsts[0]); d++) {
 			/* untagged, from the bare header to beyond max_frame (spoof is checked
 			 * first) */
@@ -614,7 +615,7 @@ static void test_spoof(void **state)
 	/* neighbours of the fabric EtherTypes are ordinary frames */
 	eth_frame(f, 60, HOSTS[1].mac, HOSTS[0].mac, 0x88b4);
 	ASSERT_FORWARD(classify(t, 0, f, 60), 5);
-	eth_frame(f, 60, HOSTS[1].mac, HOSTS[0].mac, 0x88b7);
+	eth_frame(f, 60, HOSTS[1].mac, HOSTS[0].mac, 0x88b8);
 	ASSERT_FORWARD(classify(t, 0, f, 60), 5);
 	/* a tagged IPv4 frame to a known host is carried unchanged */
 	eth_frame(f, 64, HOSTS[1].mac, HOSTS[0].mac, DFLY_WIRE_ETHERTYPE_VLAN);
@@ -799,7 +800,7 @@ static void test_mutations(void **state)
 		} else {
 			/* a random frame: a table, broadcast or random MAC, a chosen EtherType */
 			static const uint16_t types[] = {0x0800, 0x0806, 0x86dd, 0x8100,
-							 0x88b5, 0x88b6, 0x88a8};
+							 0x88b5, 0x88b6, 0x88b7, 0x88a8};
 			len = prng_next() % (MAX_FRAME + 8);
 			for (size_t i = 0; i < len; i++)
 				f[i] = (uint8_t)prng_next();

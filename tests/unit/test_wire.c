@@ -360,7 +360,7 @@ static void test_classify_other(void **state)
 		CHECK(dfly_wire_classify(b, len) == DFLY_WIRE_CLASS_OTHER, "len %zu", len);
 	put_be16(b + 12, 0x0800);
 	assert_int_equal(dfly_wire_classify(b, 60), DFLY_WIRE_CLASS_OTHER);
-	put_be16(b + 12, 0x88B7);
+	put_be16(b + 12, 0x88B8); /* the next EtherType after BUNDLE's */
 	assert_int_equal(dfly_wire_classify(b, 60), DFLY_WIRE_CLASS_OTHER);
 	put_be16(b + 12, 0xB588); /* byte-swapped */
 	assert_int_equal(dfly_wire_classify(b, 60), DFLY_WIRE_CLASS_OTHER);
@@ -1924,6 +1924,137 @@ static void test_mutation_sweep(void **state)
 	CHECK(accepted > 10000, "only %u mutated frames accepted", accepted);
 }
 
+/* BUNDLE: control frames of one sender in one Ethernet frame. Each record comes back out as the
+ * exact frame that went in (the encoder's MACs are the BUNDLE's), and decodes as it did. */
+static void test_bundle_roundtrip(void **state)
+{
+	struct dfly_wire_ctrl in[3] = {ctrl_pb(2), ctrl_ectn(), ctrl_link_state()}, out;
+	uint8_t f[3][BUF_LEN], b[BUF_LEN], r[BUF_LEN], t[BUF_LEN];
+	struct dfly_wire_bundle_iter it;
+	int fl[3], len, n;
+
+	(void)state;
+	len = dfly_wire_bundle_start(b, sizeof(b), &ETH);
+	assert_int_equal(len, DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_HDR_LEN);
+	for (unsigned i = 0; i < 3; i++) {
+		fl[i] = encode_ctrl(f[i], &in[i]);
+		n = dfly_wire_bundle_add(b, sizeof(b), (size_t)len, f[i], (size_t)fl[i]);
+		assert_int_equal(n, len + fl[i] - (int)DFLY_WIRE_ETH_LEN);
+		len = n;
+	}
+	assert_int_equal(dfly_wire_classify(b, (size_t)len), DFLY_WIRE_CLASS_BUNDLE);
+	assert_int_equal(b[12], 0x88);
+	assert_int_equal(b[13], 0xb7);
+	assert_int_equal(b[14], DFLY_WIRE_VERSION);
+	assert_int_equal(b[15], 0);
+	assert_int_equal(b[16] << 8 | b[17], 3);
+	/* untagged and behind one 802.1Q tag */
+	for (unsigned tagged = 0; tagged < 2; tagged++) {
+		size_t l = tagged ? add_vlan(t, b, (size_t)len) : (size_t)len;
+
+		assert_int_equal(dfly_wire_bundle_open(tagged ? t : b, l, &it), 3);
+		for (unsigned i = 0; i < 3; i++) {
+			n = dfly_wire_bundle_next(&it, r, sizeof(r));
+			assert_int_equal(n, fl[i]);
+			assert_memory_equal(r, f[i], (size_t)n);
+			assert_int_equal(dfly_wire_ctrl_decode(r, (size_t)n, &LIM, &out), 0);
+			assert_int_equal(out.type, in[i].type);
+			assert_int_equal(out.src_router, in[i].src_router);
+		}
+		assert_int_equal(dfly_wire_bundle_next(&it, r, sizeof(r)), 0);
+	}
+	/* a record needs room for its frame */
+	assert_int_equal(dfly_wire_bundle_open(b, (size_t)len, &it), 3);
+	ASSERT_ERR(dfly_wire_bundle_next(&it, r, (size_t)fl[0] - 1), NOSPC);
+}
+
+/* A BUNDLE holds at most DFLY_WIRE_BUNDLE_MAX bytes after its EtherType: the frame that would
+ * pass it is refused (the sender starts another), whatever room the buffer has. */
+static void test_bundle_full(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_pb(2);
+	uint8_t f[BUF_LEN], b[BUF_LEN];
+	struct dfly_wire_bundle_iter it;
+	int fl = encode_ctrl(f, &m), len, n, k = 0;
+	int rec = fl - (int)DFLY_WIRE_ETH_LEN;
+
+	(void)state;
+	len = dfly_wire_bundle_start(b, sizeof(b), NULL);
+	while ((n = dfly_wire_bundle_add(b, sizeof(b), (size_t)len, f, (size_t)fl)) > 0) {
+		len = n;
+		k++;
+	}
+	ASSERT_ERR(n, NOSPC);
+	assert_int_equal(k, (int)(DFLY_WIRE_BUNDLE_MAX - DFLY_WIRE_BUNDLE_HDR_LEN) / rec);
+	assert_true(len - (int)DFLY_WIRE_ETH_LEN + rec > (int)DFLY_WIRE_BUNDLE_MAX);
+	assert_int_equal(dfly_wire_bundle_open(b, (size_t)len, &it), k);
+	/* the buffer's own size binds too */
+	len = dfly_wire_bundle_start(b, sizeof(b), NULL);
+	ASSERT_ERR(
+	    dfly_wire_bundle_add(b, (size_t)len + (size_t)rec - 1, (size_t)len, f, (size_t)fl),
+	    NOSPC);
+	ASSERT_ERR(
+	    dfly_wire_bundle_start(b, DFLY_WIRE_ETH_LEN + DFLY_WIRE_BUNDLE_HDR_LEN - 1, NULL),
+	    NOSPC);
+}
+
+/* Every framing error of a BUNDLE, each by its reason; records are not decoded here. */
+static void test_bundle_errors(void **state)
+{
+	struct dfly_wire_ctrl m = ctrl_pb(2), a = ctrl_credit(8);
+	uint8_t f[BUF_LEN], g[BUF_LEN], b[BUF_LEN], x[BUF_LEN];
+	struct dfly_wire_bundle_iter it;
+	int fl = encode_ctrl(f, &m), gl = encode_ctrl(g, &a), len;
+
+	(void)state;
+	len = dfly_wire_bundle_start(b, sizeof(b), &ETH);
+	/* not a control frame, not a BUNDLE */
+	ASSERT_ERR(dfly_wire_bundle_add(b, sizeof(b), (size_t)len, f, DFLY_WIRE_ETH_LEN + 7),
+		   TRUNCATED);
+	memcpy(x, f, (size_t)fl);
+	x[13] = 0xb5;
+	ASSERT_ERR(dfly_wire_bundle_add(b, sizeof(b), (size_t)len, x, (size_t)fl), BAD_ETHERTYPE);
+	ASSERT_ERR(dfly_wire_bundle_add(x, sizeof(x), (size_t)fl, f, (size_t)fl), BAD_ETHERTYPE);
+	ASSERT_ERR(dfly_wire_bundle_add(b, sizeof(b), (size_t)len, f, (size_t)fl + 1), BAD_COUNT);
+	/* no record */
+	ASSERT_ERR(dfly_wire_bundle_open(b, (size_t)len, &it), BAD_COUNT);
+	len = dfly_wire_bundle_add(b, sizeof(b), (size_t)len, f, (size_t)fl);
+	len = dfly_wire_bundle_add(b, sizeof(b), (size_t)len, g, (size_t)gl);
+	assert_int_equal(dfly_wire_bundle_open(b, (size_t)len, &it), 2);
+	assert_true(len > 60); /* past the Ethernet minimum: no tail is padding */
+	/* header fields */
+	ASSERT_ERR(dfly_wire_bundle_open(f, (size_t)fl, &it), BAD_ETHERTYPE);
+	ASSERT_ERR(dfly_wire_bundle_open(b, 17, &it), TRUNCATED);
+	memcpy(x, b, (size_t)len);
+	x[14] = 1;
+	ASSERT_ERR(dfly_wire_bundle_open(x, (size_t)len, &it), BAD_VERSION);
+	memcpy(x, b, (size_t)len);
+	x[15] = 1;
+	ASSERT_ERR(dfly_wire_bundle_open(x, (size_t)len, &it), RESERVED);
+	/* n above the records there are, or below them (a long tail) */
+	memcpy(x, b, (size_t)len);
+	x[17] = 3;
+	ASSERT_ERR(dfly_wire_bundle_open(x, (size_t)len, &it), BAD_COUNT);
+	x[17] = 1;
+	ASSERT_ERR(dfly_wire_bundle_open(x, (size_t)len, &it), BAD_COUNT);
+	/* a record's version; a record cut short */
+	memcpy(x, b, (size_t)len);
+	x[18 + fl - DFLY_WIRE_ETH_LEN] = 9;
+	ASSERT_ERR(dfly_wire_bundle_open(x, (size_t)len, &it), BAD_VERSION);
+	ASSERT_ERR(dfly_wire_bundle_open(b, (size_t)len - 1, &it), TRUNCATED);
+	ASSERT_ERR(dfly_wire_bundle_open(b, (size_t)(18 + fl - DFLY_WIRE_ETH_LEN + 3), &it),
+		   TRUNCATED);
+	/* Ethernet padding after a short BUNDLE is accepted, as after a control frame */
+	len = dfly_wire_bundle_start(b, sizeof(b), &ETH);
+	len = dfly_wire_bundle_add(b, sizeof(b), (size_t)len, f, (size_t)fl);
+	assert_true(len < 60);
+	memset(b + len, 0, (size_t)(60 - len));
+	assert_int_equal(dfly_wire_bundle_open(b, 60, &it), 1);
+	assert_int_equal(dfly_wire_bundle_next(&it, x, sizeof(x)), fl);
+	assert_memory_equal(x, f, (size_t)fl);
+	ASSERT_ERR(dfly_wire_bundle_open(b, 61, &it), BAD_COUNT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1973,6 +2104,9 @@ int main(void)
 	    cmocka_unit_test(test_sync_golden_roundtrip),
 	    cmocka_unit_test(test_seq_before),
 	    cmocka_unit_test(test_mutation_sweep),
+	    cmocka_unit_test(test_bundle_roundtrip),
+	    cmocka_unit_test(test_bundle_full),
+	    cmocka_unit_test(test_bundle_errors),
 	};
 	const char *seed = getenv("DFLY_TEST_SEED");
 

@@ -95,6 +95,9 @@ static void lua_tables(void)
 	printf("local ETHERTYPE_CTRL = 0x%04x\n", DFLY_WIRE_ETHERTYPE_CTRL);
 	printf("local DATA_HDR_LEN = %u\n", DFLY_WIRE_DATA_HDR_LEN);
 	printf("local CTRL_HDR_LEN = %u\n", DFLY_WIRE_CTRL_HDR_LEN);
+	printf("local ETHERTYPE_BUNDLE = 0x%04x\n", DFLY_WIRE_ETHERTYPE_BUNDLE);
+	printf("local BUNDLE_HDR_LEN = %u\n", DFLY_WIRE_BUNDLE_HDR_LEN);
+	printf("local BUNDLE_MAX = %u\n", DFLY_WIRE_BUNDLE_MAX);
 	printf("local ETH_LEN = %u\n", DFLY_WIRE_ETH_LEN);
 	printf("local ETH_MIN_BODY = %u\n", DFLY_WIRE_ETH_MIN_BODY);
 	printf("local NO_ROUTER = 0x%08x\n", DFLY_WIRE_NO_ROUTER);
@@ -338,6 +341,8 @@ struct ctx {
 	struct check hello;          /**< HELLO frames */
 	struct check ack;            /**< ACK frames */
 	struct check ls;             /**< LINK_STATE frames */
+	struct pcap_out bundles;     /**< valid BUNDLE frames (DLT_EN10MB) */
+	struct check bundle;         /**< BUNDLE frames */
 	struct check meta_ck;        /**< metadata records */
 	struct check names;          /**< value names of meta.pcap (tshark -V) */
 	struct check malformed;      /**< malformed.pcap: frame, error */
@@ -1351,6 +1356,138 @@ static void meta_records(void)
 	}
 }
 
+/* ---- BUNDLE frames (bundle.pcap) -------------------------------------------------------- */
+
+static void bad_frame(const uint8_t *b, size_t len, const char *want, const char *what);
+
+#define BUNDLE_FIELDS                                                                              \
+	"frame.number vlan.id dfly.bundle.version dfly.bundle.reserved dfly.bundle.n "             \
+	"dfly.ctrl.type dfly.ctrl.src_router dfly.ctrl.body_len dfly.bundle.padding "              \
+	"_ws.expert.message"
+
+/* A BUNDLE of the @p n frames @p m, built with the codec. */
+static size_t bundle_build(uint8_t *b, const struct dfly_wire_ctrl *m, unsigned n)
+{
+	uint8_t f[BUF_LEN];
+	int len = dfly_wire_bundle_start(b, BUF_LEN, &ETH);
+
+	for (unsigned i = 0; i < n && len > 0; i++) {
+		size_t fl = enc_ctrl(f, &m[i]);
+
+		len = dfly_wire_bundle_add(b, BUF_LEN, (size_t)len, f, fl);
+	}
+	if (len < 0)
+		die("bundle: %s", dfly_wire_err_name(len));
+	return (size_t)len;
+}
+
+static void bundle_frame(const struct dfly_wire_ctrl *m, unsigned n, uint16_t vid, size_t pad_to)
+{
+	struct check *c = &X.bundle;
+	uint8_t b[BUF_LEN], f[BUF_LEN];
+	size_t len = bundle_build(b, m, n), pad = 0;
+	unsigned fno;
+
+	if (vid != 0)
+		len = add_vlan(b, len, vid);
+	if (pad_to > len) {
+		pad = pad_to - len;
+		memset(b + len, 0, pad);
+		len = pad_to;
+	}
+	fno = dump(&X.bundles, next_cycle(), b, len);
+	col(c, "%u", fno);
+	if (vid != 0)
+		col(c, "%u", vid);
+	else
+		col(c, "%s", "");
+	col(c, "%u", DFLY_WIRE_VERSION);
+	col(c, "0x00");
+	col(c, "%u", n);
+	for (unsigned i = 0; i < n; i++)
+		more(c, i == 0, "%u", m[i].type);
+	for (unsigned i = 0; i < n; i++)
+		more(c, i == 0, "%" PRIu32, m[i].src_router);
+	for (unsigned i = 0; i < n; i++)
+		more(c, i == 0, "%zu",
+		     enc_ctrl(f, &m[i]) - DFLY_WIRE_ETH_LEN - DFLY_WIRE_CTRL_HDR_LEN);
+	pad_col(c, pad);
+	col(c, "%s", "");
+	row_end(c);
+}
+
+/* The firmware frames a router sends on one port: PB_STATE, ECTN_PARTIAL, LINK_STATE. */
+static void bundle_msgs(struct dfly_wire_ctrl *m)
+{
+	memset(m, 0, 4 * sizeof(*m));
+	m[0].type = DFLY_WIRE_CTRL_PB_STATE;
+	m[0].src_router = 9;
+	m[0].pb.h = (uint8_t)LIM.h;
+	m[0].pb.vg = 2;
+	m[0].pb.sat[0] = 2;
+	m[1] = m[0];
+	m[1].pb.sat[0] = 0;
+	m[1].pb.sat[LIM.h - 1] = 3;
+	m[2].type = DFLY_WIRE_CTRL_ECTN_PARTIAL;
+	m[2].src_router = 9;
+	m[2].ectn.epoch = 7;
+	m[2].ectn.format = DFLY_WIRE_ECTN_FULL;
+	m[2].ectn.n = (uint16_t)(LIM.a * LIM.h / LIM.t);
+	for (unsigned k = 0; k < m[2].ectn.n; k++)
+		m[2].ectn.ctr[k] = (uint8_t)(k % 16);
+	m[3].type = DFLY_WIRE_CTRL_LINK_STATE;
+	m[3].src_router = 9;
+	m[3].ls.h = (uint8_t)LIM.h;
+	m[3].ls.n = 1;
+	m[3].ls.down = 1;
+	m[3].ls.e[0] = (struct dfly_wire_fail_pair){.a = 1, .b = 4, .ttl = 3};
+}
+
+static void bundle_frames(void)
+{
+	struct dfly_wire_ctrl m[4];
+
+	bundle_msgs(m);
+	bundle_frame(m, 2, 0, 0);      /* two PB_STATE, short: no padding */
+	bundle_frame(m, 2, 0, 60);     /* the same padded by a NIC */
+	bundle_frame(m, 4, 0, 0);      /* every firmware frame */
+	bundle_frame(m + 2, 2, 12, 0); /* ECTN_PARTIAL and LINK_STATE behind a tag */
+	bundle_frame(m + 1, 1, 0, 0);  /* one record (the sender never makes one, a peer may) */
+}
+
+static void malformed_bundle(void)
+{
+	struct dfly_wire_ctrl m[4];
+	uint8_t b[BUF_LEN], f[BUF_LEN];
+	size_t len, rec0;
+
+	bundle_msgs(m);
+	rec0 = enc_ctrl(f, &m[0]) - OFF; /* the first record's bytes */
+	len = bundle_build(b, m, 3);
+	bad_frame(b, OFF + 3, "truncated", "bundle header cut");
+	b[OFF] = 1;
+	bad_frame(b, len, "bad_version", "bundle version 1");
+	b[OFF] = DFLY_WIRE_VERSION;
+	b[OFF + 1] = 0x80;
+	bad_frame(b, len, "reserved", "bundle reserved byte");
+	b[OFF + 1] = 0;
+	put16(b + OFF + 2, 0);
+	bad_frame(b, len, "bad_count", "bundle of no record");
+	put16(b + OFF + 2, 4);
+	bad_frame(b, len, "bad_count", "bundle n above its records");
+	put16(b + OFF + 2, 3);
+	b[OFF + DFLY_WIRE_BUNDLE_HDR_LEN + rec0] = 9;
+	bad_frame(b, len, "bad_version", "bundle record version 9");
+	b[OFF + DFLY_WIRE_BUNDLE_HDR_LEN + rec0] = DFLY_WIRE_VERSION;
+	bad_frame(b, OFF + DFLY_WIRE_BUNDLE_HDR_LEN + rec0 + 5, "truncated",
+		  "bundle record header cut");
+	bad_frame(b, len - 1, "truncated", "bundle record body cut");
+	memset(b + len, 0, 8);
+	bad_frame(b, len + 8, "bad_count", "bundle tail beyond the padding");
+	b[OFF + DFLY_WIRE_BUNDLE_HDR_LEN + rec0 + 1] = DFLY_WIRE_CTRL_COUNT;
+	bad_frame(b, len, "bad_type", "bundle record of an unknown type");
+}
+
 /* ---- malformed frames ------------------------------------------------------------------- */
 
 /* Write a malformed frame; the decoder must name it @p want (a fixture error otherwise). */
@@ -1366,7 +1503,18 @@ static void bad_frame(const uint8_t *b, size_t len, const char *want, const char
 		rc = dfly_wire_data_decode(b, len, &LIM, &d);
 	else if (cls == DFLY_WIRE_CLASS_CTRL)
 		rc = dfly_wire_ctrl_decode(b, len, &LIM, &m);
-	else
+	else if (cls == DFLY_WIRE_CLASS_BUNDLE) {
+		/* its framing, then its records in order: the first error of either */
+		struct dfly_wire_bundle_iter it;
+		uint8_t r[BUF_LEN];
+		int n;
+
+		rc = dfly_wire_bundle_open(b, len, &it);
+		while (rc >= 0 && (n = dfly_wire_bundle_next(&it, r, sizeof(r))) > 0)
+			rc = dfly_wire_ctrl_decode(r, (size_t)n, &LIM, &m);
+		if (rc > 0)
+			rc = 0;
+	} else
 		die("%s: not a fabric frame", what);
 	if (rc == 0 || strcmp(dfly_wire_err_name(rc), want) != 0)
 		die("%s: decoder says %s, fixture wants %s", what, dfly_wire_err_name(rc), want);
@@ -1724,6 +1872,8 @@ int main(int argc, char **argv)
 		   " dfly.ctrl.ls.h dfly.ctrl.ls.n dfly.ctrl.ls.down dfly.ctrl.ls.entry "
 		   "dfly.ctrl.ls.group_a dfly.ctrl.ls.group_b dfly.ctrl.ls.ttl "
 		   "dfly.ctrl.padding _ws.expert.message");
+	pcap_out_open(&X.bundles, "bundle.pcap", DFLY_TRACE_DLT_ETH);
+	check_open(&X.bundle, "bundle", &X.bundles, "dfly.bundle", BUNDLE_FIELDS);
 	check_open(&X.meta_ck, "meta", &X.meta, "dfly.meta", META_FIELDS);
 	check_open(&X.names, "names", &X.meta, "dfly.meta",
 		   "^ *(Capture point|Port kind|Decision|Trigger|Drop reason|LIA level|"
@@ -1733,10 +1883,12 @@ int main(int argc, char **argv)
 
 	data_frames();
 	ctrl_frames();
+	bundle_frames();
 	inners_init();
 	meta_records();
 	malformed_data();
 	malformed_ctrl();
+	malformed_bundle();
 	malformed_meta();
 
 	check_close(&X.data);
@@ -1746,6 +1898,7 @@ int main(int argc, char **argv)
 	check_close(&X.hello);
 	check_close(&X.ack);
 	check_close(&X.ls);
+	check_close(&X.bundle);
 	check_close(&X.meta_ck);
 	check_close(&X.names);
 	check_close(&X.malformed);
@@ -1754,6 +1907,7 @@ int main(int argc, char **argv)
 	pcap_out_close(&X.meta);
 	pcap_out_close(&X.bad);
 	pcap_out_close(&X.bad_meta);
+	pcap_out_close(&X.bundles);
 	printf("mkpcap: %u frames, %u metadata records, %u + %u malformed, in %s\n",
 	       X.frames.frames, X.meta.frames, X.bad.frames, X.bad_meta.frames, out_dir);
 	return 0;

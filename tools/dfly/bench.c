@@ -421,6 +421,8 @@ static void usage_dataplane(FILE *f)
 	    "  --max-steps N      cycles per slice between device polls (default 32)\n"
 	    "  --set PATH=VALUE   more network settings (repeatable)\n"
 	    "  --no-testpmd       skip the testpmd comparison\n"
+	    "  --no-bundle        link.bundle = false: every firmware frame in an Ethernet frame\n"
+	    "                     of its own (default: those of one transmit in one BUNDLE)\n"
 	    "  --dir DIR          where the deployment and the counters go (default a new\n"
 	    "                     directory under /tmp, removed at the end unless --keep)\n"
 	    "  --keep             keep DIR\n"
@@ -556,7 +558,7 @@ static void parse_switch(const char *path, struct dp_run *r)
 }
 
 static int write_deployment(const char *path, const char *network, const struct dfly_topo *t,
-			    uint32_t max_steps)
+			    uint32_t max_steps, bool bundle)
 {
 	FILE *f = fopen(path, "w");
 
@@ -578,9 +580,9 @@ static int write_deployment(const char *path, const char *network, const struct 
 	fprintf(f,
 		");\n"
 		"generators = \"all\";\n"
-		"link = { credit_delay_us = 0; };\n"
+		"link = { credit_delay_us = 0; bundle = %s; };\n"
 		"run = { max_steps = %u; stats_interval_s = 0.0; };\n",
-		max_steps);
+		bundle ? "true" : "false", max_steps);
 	return fclose(f);
 }
 
@@ -709,6 +711,7 @@ static int bench_dataplane(int argc, char **argv)
 	    {"buffers", required_argument, NULL, 'b'},
 	    {"max-steps", required_argument, NULL, 'x'},
 	    {"set", required_argument, NULL, 'S'},
+	    {"no-bundle", no_argument, NULL, 'B'},
 	    {"no-testpmd", no_argument, NULL, 'T'},
 	    {"dir", required_argument, NULL, 'd'},
 	    {"keep", no_argument, NULL, 'k'},
@@ -724,7 +727,7 @@ static int bench_dataplane(int argc, char **argv)
 	double seconds = 3, load = 0.95;
 	unsigned buffers = 0, max_steps = 32; /* buffers 0: 170 packets of the frame */
 	uint64_t num;
-	bool testpmd = true, keep = false, own_dir = false;
+	bool testpmd = true, keep = false, own_dir = false, bundle = true;
 	struct dfly_netcfg cfg;
 	struct dfly_topo *t;
 	char err[DFLY_NETCFG_ERRLEN];
@@ -785,6 +788,9 @@ static int bench_dataplane(int argc, char **argv)
 			break;
 		case 'T':
 			testpmd = false;
+			break;
+		case 'B':
+			bundle = false;
 			break;
 		case 'd':
 			snprintf(dir, sizeof(dir), "%s", optarg);
@@ -847,16 +853,17 @@ static int bench_dataplane(int argc, char **argv)
 		return 1;
 	}
 	snprintf(deploy, sizeof(deploy), "%s/bench.cfg", dir);
-	if (write_deployment(deploy, network, t, max_steps) != 0) {
+	if (write_deployment(deploy, network, t, max_steps, bundle) != 0) {
 		fprintf(stderr, "dfly bench dataplane: %s: %s\n", deploy, strerror(errno));
 		dfly_topo_destroy(t);
 		return 1;
 	}
 	printf("# dfly bench dataplane: %s router 0 (radix %u: %u nodes, %u local, %u global "
-	       "ports), load %g, buffers %s, %u-byte phits, max_steps %u, %d run(s) of %.1f s\n",
+	       "ports), load %g, buffers %s, %u-byte phits, max_steps %u, link.bundle %s, %d "
+	       "run(s) of %.1f s\n",
 	       network, t->radix, t->p, t->a - 1, t->h, load,
 	       buffers ? "per --buffers" : "170 packets of the frame per VC", cfg.phit_bytes,
-	       max_steps, runs, seconds);
+	       max_steps, bundle ? "true" : "false", runs, seconds);
 	printf("# Mpps: switched packets (each generated packet is switched twice) per second of "
 	       "the router's one lcore\n");
 	printf("# ns/cyc: wall time per emulated cycle; pkt/cyc: packets switched per cycle "

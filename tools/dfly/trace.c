@@ -166,7 +166,8 @@ static void tsrc_count(struct tsrc *s, int et)
 {
 	unsigned i;
 
-	if (et == DFLY_WIRE_ETHERTYPE_DATA || et == DFLY_WIRE_ETHERTYPE_CTRL) {
+	if (et == DFLY_WIRE_ETHERTYPE_DATA || et == DFLY_WIRE_ETHERTYPE_CTRL ||
+	    et == DFLY_WIRE_ETHERTYPE_BUNDLE) {
 		s->ndfly++;
 		return;
 	}
@@ -192,9 +193,10 @@ static bool tsrc_foreign(const struct tsrc *s)
 	if (s->nrec == 0 || s->ndfly > 0)
 		return false;
 	fprintf(stderr,
-		"dfly trace: %s: %" PRIu64 " %s, none of them dfly frames (EtherType 0x%04x data "
-		"or 0x%04x control):",
-		s->path, s->nrec, what, DFLY_WIRE_ETHERTYPE_DATA, DFLY_WIRE_ETHERTYPE_CTRL);
+		"dfly trace: %s: %" PRIu64 " %s, none of them dfly frames (EtherType 0x%04x data, "
+		"0x%04x control or 0x%04x bundle):",
+		s->path, s->nrec, what, DFLY_WIRE_ETHERTYPE_DATA, DFLY_WIRE_ETHERTYPE_CTRL,
+		DFLY_WIRE_ETHERTYPE_BUNDLE);
 	for (unsigned i = 0; i < TRACE_ET_SLOTS && s->et[i].n; i++)
 		fprintf(stderr, "%s0x%04x x%" PRIu64, i ? ", " : " ethertype ", s->et[i].et,
 			s->et[i].n);
@@ -341,7 +343,7 @@ static int meta_record(struct tstate *st, const struct pcap_pkthdr *h, const u_c
 		return -1;
 	}
 	et = get16(f + 12);
-	if (et == DFLY_WIRE_ETHERTYPE_CTRL) {
+	if (et == DFLY_WIRE_ETHERTYPE_CTRL || et == DFLY_WIRE_ETHERTYPE_BUNDLE) {
 		st->ctrl++;
 		return et;
 	}
@@ -756,7 +758,8 @@ int cmd_trace(int argc, char **argv)
 			if (c > st.last_cycle)
 				st.last_cycle = c;
 			if (best->h->caplen >= DFLY_WIRE_ETH_LEN &&
-			    get16(best->data + 12) == DFLY_WIRE_ETHERTYPE_CTRL)
+			    (get16(best->data + 12) == DFLY_WIRE_ETHERTYPE_CTRL ||
+			     get16(best->data + 12) == DFLY_WIRE_ETHERTYPE_BUNDLE))
 				st.ctrl++;
 			else
 				st.other++;

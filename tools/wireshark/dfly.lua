@@ -34,6 +34,9 @@ local ETHERTYPE_DATA = 0x88b5
 local ETHERTYPE_CTRL = 0x88b6
 local DATA_HDR_LEN = 48
 local CTRL_HDR_LEN = 8
+local ETHERTYPE_BUNDLE = 0x88b7
+local BUNDLE_HDR_LEN = 4
+local BUNDLE_MAX = 1500
 local ETH_LEN = 14
 local ETH_MIN_BODY = 46
 local NO_ROUTER = 0xffffffff
@@ -1212,9 +1215,124 @@ function p_meta.dissector(tvb, pinfo, tree)
 end
 
 -- ---------------------------------------------------------------------------------------------
+-- BUNDLE (0x88B7): control frames of one sender in one Ethernet frame, a container of the link
+-- layer (dfly-switch, link.bundle). Each record is a control frame's bytes after its EtherType
+-- and is handed to the control dissector as such: its fields are dfly.ctrl.* as in a frame of
+-- its own. The framing checks are dfly_wire_bundle_open()'s, in its order.
+
+local p_bundle = Proto("dfly.bundle", "Dragonfly fabric control bundle")
+local fbu = {
+    version = ProtoField.uint8("dfly.bundle.version", "Version", base.DEC),
+    reserved = ProtoField.uint8("dfly.bundle.reserved", "Reserved", base.HEX),
+    n = ProtoField.uint16("dfly.bundle.n", "Records", base.DEC),
+    padding = ProtoField.bytes("dfly.bundle.padding", "Padding"),
+}
+p_bundle.fields = fbu
+local ef_bundle = ProtoExpert.new("dfly.bundle.malformed", "Malformed dfly control bundle",
+    expert.group.MALFORMED, expert.severity.ERROR)
+p_bundle.experts = {ef_bundle}
+
+function p_bundle.dissector(tvb, pinfo, tree)
+    local rlen, clen = reported_len(tvb), tvb:len()
+    pinfo.cols.protocol = "DFLY"
+    local t = tree:add(p_bundle, rng(tvb, 0, nil), "Dragonfly control bundle")
+    local function bad(item, name, detail)
+        wire_err(item, ef_bundle, name, detail)
+        pinfo.cols.info = "BUNDLE [malformed: " .. name .. "]"
+        return clen
+    end
+    if rlen < BUNDLE_HDR_LEN then
+        return bad(t, "truncated", "bundle header is " .. BUNDLE_HDR_LEN ..
+            " bytes, frame has " .. rlen)
+    end
+    if clen < BUNDLE_HDR_LEN then
+        t:add_proto_expert_info(ef_data_snap, "bundle header cut by the snap length")
+        return clen
+    end
+    local version, resv, n = u8(tvb, 0), u8(tvb, 1), u16(tvb, 2)
+    local vi = t:add(fbu.version, tvb(0, 1))
+    if version ~= WIRE_VERSION then
+        return bad(vi, "bad_version", "got " .. version .. ", want " .. WIRE_VERSION)
+    end
+    local ri = t:add(fbu.reserved, tvb(1, 1))
+    local ni = t:add(fbu.n, tvb(2, 2))
+    if resv ~= 0 then
+        return bad(ri, "reserved", string.format("0x%02x", resv))
+    end
+    if n == 0 then
+        return bad(ni, "bad_count", "no record")
+    end
+    -- the framing first, as the decoder walks it, before any record is shown
+    local off = BUNDLE_HDR_LEN
+    local ends = {}
+    for i = 1, n do
+        local left = rlen - off
+        if left < CTRL_HDR_LEN then
+            if left == 0 then
+                return bad(ni, "bad_count", n .. " records, the frame holds " .. (i - 1))
+            end
+            return bad(ni, "truncated", "record " .. i .. " has " .. left .. " bytes")
+        end
+        if clen < off + CTRL_HDR_LEN then
+            break -- cut by the snap length: shown below as far as captured
+        end
+        if u8(tvb, off) ~= WIRE_VERSION then
+            return bad(ni, "bad_version", "record " .. i .. ": version " .. u8(tvb, off))
+        end
+        local rl = CTRL_HDR_LEN + u16(tvb, off + 2)
+        if left < rl then
+            return bad(ni, "truncated", "record " .. i .. " of " .. rl .. " bytes, " ..
+                left .. " left")
+        end
+        off = off + rl
+        ends[i] = off
+    end
+    local complete = #ends == n
+    if complete and rlen > off and rlen > ETH_MIN_BODY then
+        return bad(ni, "bad_count", (rlen - off) .. " bytes after the records, beyond the " ..
+            "Ethernet padding")
+    end
+    if complete and off > BUNDLE_MAX then
+        return bad(ni, "bad_count", off .. " bytes, more than " .. BUNDLE_MAX)
+    end
+    local counts, order = {}, {}
+    local src
+    local start = BUNDLE_HDR_LEN
+    for i = 1, #ends do
+        local e = ends[i]
+        if clen < e then
+            t:add_proto_expert_info(ef_data_snap, "record " .. i .. " cut by the snap length")
+            break
+        end
+        local typ = u8(tvb, start + 1)
+        src = src or u32(tvb, start + 4)
+        local tn = name_of(ctrl_names, typ)
+        if counts[tn] == nil then
+            order[#order + 1] = tn
+            counts[tn] = 0
+        end
+        counts[tn] = counts[tn] + 1
+        p_ctrl.dissector(tvb(start, e - start):tvb(), pinfo, t)
+        start = e
+    end
+    if complete and rlen > off and clen > off then
+        t:add(fbu.padding, rng(tvb, off, nil))
+    end
+    local parts = {}
+    for _, tn in ipairs(order) do
+        parts[#parts + 1] = counts[tn] > 1 and (tn .. " x" .. counts[tn]) or tn
+    end
+    t:append_text(", " .. n .. " records")
+    pinfo.cols.info = string.format("BUNDLE r%s, %u records: %s", tostring(src or "?"), n,
+        table.concat(parts, ", "))
+    return clen
+end
+
+-- ---------------------------------------------------------------------------------------------
 -- Registration
 
 local ethertype = DissectorTable.get("ethertype")
 ethertype:add(ETHERTYPE_DATA, p_data)
 ethertype:add(ETHERTYPE_CTRL, p_ctrl)
+ethertype:add(ETHERTYPE_BUNDLE, p_bundle)
 DissectorTable.get("wtap_encap"):add(wtap_encaps.USER0, p_meta)
