@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ASIC register file, layout v14: the only state the switch ASIC model (asic-emu) and its
- * firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout version and a
- * size, so it can live in process memory (dfly sim) or in a POSIX shared-memory object mapped by
- * dfly-controld.
+ * The ASIC register file (layout: DFLY_REGS_VERSION): the only state the switch ASIC model
+ * (asic-emu) and its firmware (control) share (DESIGN.md §3). A plain struct with a magic, a layout
+ * version and a size, so it can live in process memory (dfly sim) or in a POSIX shared-memory
+ * object mapped by dfly-controld.
  *
  * Ownership:
  *   - counters and gauges: one writer, the ASIC; anybody reads them.
@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 21u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 22u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
