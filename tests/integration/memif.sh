@@ -259,17 +259,17 @@ mech_check() { # mech_check MECHANISM [SETTINGS]
         mismatch=" $m ADV+1: generated $g delivered $d (not drained)"
         return 1
     fi
+    # PB's latency oscillates (CBAR §V-C): dfly sim's default 10k-cycle window gives 287.6 cycles
+    # on one seed, 267-277 on others; it is compared over the window the real-time run measures
+    # (from about cycle 15,000 to the end of --gen-seconds 3, 150,000 cycles): 272.9
+    local simw=""
+    [ "$m" = pb ] && simw="--set sim.warmup=15000 --set sim.measure=135000"
     mis=$(wavg "$tmp/$m.a" "$tmp/$m.b" misrouted)
-    smis=$(sim_field "$sets" 8)
+    smis=$(sim_field "$sets $simw" 8)
     lat=$(wavg "$tmp/$m.a" "$tmp/$m.b" avg)
-    slat=$(sim_field "$sets" 5)
+    slat=$(sim_field "$sets $simw" 5)
     within "$mis" "$smis" "$mis_tol" || mismatch="$mismatch $m ADV+1 misrouted $mis% vs dfly sim $smis%"
-    # PB's latency here runs 5-6 % below dfly sim's, with bundles and without (271-273 cycles
-    # against 287.6, session 28, link.bundle both ways), where the same run in lockstep is the
-    # model's counter for counter (verify.sh, 4): the firmware thread and the PB_STATE frames
-    # keep real time, not the model's cycles. Reported in the pass line, not compared
-    [ "$m" = pb ] || rel "$lat" "$slat" "$lat_tol" ||
-        mismatch="$mismatch $m ADV+1 latency $lat vs dfly sim $slat"
+    rel "$lat" "$slat" "$lat_tol" || mismatch="$mismatch $m ADV+1 latency $lat vs dfly sim $slat"
     [ -z "$mismatch" ] || return 1
     extra=""
     if [ "$m" = res ]; then
