@@ -429,7 +429,7 @@ static void fw_put(struct dp_port *p, const struct dp_env *env, struct fw_batch 
 			fb->n = 2;
 			return;
 		}
-		fw_flush(p, env->mp, fb); /* the two do not fit one BUNDLE */
+		fw_flush(p, env->mp, fb); /* refused (a malformed frame): each goes alone */
 	} else if (fb->n > 1) {
 		rc = dfly_wire_bundle_add(fb->b, sizeof(fb->b), fb->blen, f, len);
 		if (rc > 0) {
@@ -437,7 +437,7 @@ static void fw_put(struct dp_port *p, const struct dp_env *env, struct fw_batch 
 			fb->n++;
 			return;
 		}
-		fw_flush(p, env->mp, fb); /* full: this one starts the next */
+		fw_flush(p, env->mp, fb); /* full, or refused: this one starts the next */
 	}
 	memcpy(fb->one, f, len);
 	fb->one_len = len;

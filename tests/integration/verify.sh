@@ -77,12 +77,17 @@ reached() {
 	fail "the processes did not reach cycle $N"
 }
 
+# exact DIR WHAT: every process of the run in DIR said it reached cycle N exactly; stop it
+exact() {
+	grep -h "lockstep: cycle $N reached" "$1"/p*.log | grep -qv "(exact)" &&
+		fail "a process of $2 did not report itself exact"
+	"$dfly" testbed down --dir "$1" >/dev/null 2>&1 || fail "dfly testbed down"
+}
+
 # 1. a clean run
 up "$tmp/a" "${name}a"
 reached "$tmp/a"
-grep -h "lockstep: cycle $N reached" "$tmp"/a/p*.log | grep -qv "(exact)" &&
-	fail "a process of the clean run did not report itself exact"
-"$dfly" testbed down --dir "$tmp/a" >/dev/null 2>&1 || fail "dfly testbed down"
+exact "$tmp/a" "the clean run"
 "$dfly" verify "$tmp/a" >"$tmp/a.verify" 2>&1
 rc=$?
 cat "$tmp/a.verify" | tail -3
@@ -140,9 +145,7 @@ up "$tmp/c" "${name}c" --hosts veth --host-nodes 0,4 --generators on \
 ip netns exec "${name}c-h0" ping -c 5 -i 0.2 -W 2 10.77.0.5 >"$tmp/c.ping" 2>&1 ||
 	{ cat "$tmp/c.ping"; fail "host 0 could not ping host 4 during the lockstep run"; }
 reached "$tmp/c"
-grep -h "lockstep: cycle $N reached" "$tmp"/c/p*.log | grep -qv "(exact)" &&
-	fail "a process of the run with hosts did not report itself exact"
-"$dfly" testbed down --dir "$tmp/c" >/dev/null 2>&1 || fail "dfly testbed down"
+exact "$tmp/c" "the run with hosts"
 ning=$(cat "$tmp"/c/p*.snap | grep -c "^ingress ")
 nhost=$(cat "$tmp"/c/p*.snap | grep -c "^delivery .* host$")
 # 5 echo requests and 5 replies at least (ARP is answered by the switch, not the ASIC)
@@ -162,9 +165,7 @@ N=60000
 up "$tmp/d" "${name}d" --set routing.mechanism=pb --set routing.pb.average=other \
 	--set traffic.pattern=adv+1 --set traffic.load=0.3
 reached "$tmp/d"
-grep -h "lockstep: cycle $N reached" "$tmp"/d/p*.log | grep -qv "(exact)" &&
-	fail "a process of the PB run did not report itself exact"
-"$dfly" testbed down --dir "$tmp/d" >/dev/null 2>&1 || fail "dfly testbed down"
+exact "$tmp/d" "the PB run"
 "$dfly" verify "$tmp/d" >"$tmp/d.verify" 2>&1
 rc=$?
 tail -1 "$tmp/d.verify"

@@ -647,13 +647,13 @@ static void data_frames(void)
 
 /* Encode @p m, optionally tagged and padded with zeros to @p pad_to bytes, write it to
  * frames.pcap and start its expected row in @p c (the CTRL_FIELDS columns); the padding bytes. */
-static size_t ctrl_frame(struct check *c, const struct dfly_wire_ctrl *m, uint16_t vid,
-			 size_t pad_to)
+/* The frame of @p len bytes in @p b (room for a tag and padding), tagged with @p vid if not 0
+ * and padded with zeros to @p pad_to bytes, written to @p o; its row in @p c starts with the
+ * frame number and the VLAN id. @return the padding bytes. */
+static size_t frame_out(struct check *c, struct pcap_out *o, uint8_t *b, size_t len, uint16_t vid,
+			size_t pad_to)
 {
-	uint8_t b[BUF_LEN];
-	size_t len = enc_ctrl(b, m), pad = 0;
-	size_t body_len = len - DFLY_WIRE_ETH_LEN - DFLY_WIRE_CTRL_HDR_LEN;
-	unsigned fno;
+	size_t pad = 0;
 
 	if (vid != 0)
 		len = add_vlan(b, len, vid);
@@ -662,12 +662,22 @@ static size_t ctrl_frame(struct check *c, const struct dfly_wire_ctrl *m, uint16
 		memset(b + len, 0, pad);
 		len = pad_to;
 	}
-	fno = dump(&X.frames, next_cycle(), b, len);
-	col(c, "%u", fno);
+	col(c, "%u", dump(o, next_cycle(), b, len));
 	if (vid != 0)
 		col(c, "%u", vid);
 	else
 		col(c, "%s", "");
+	return pad;
+}
+
+static size_t ctrl_frame(struct check *c, const struct dfly_wire_ctrl *m, uint16_t vid,
+			 size_t pad_to)
+{
+	uint8_t b[BUF_LEN];
+	size_t len = enc_ctrl(b, m);
+	size_t body_len = len - DFLY_WIRE_ETH_LEN - DFLY_WIRE_CTRL_HDR_LEN;
+	size_t pad = frame_out(c, &X.frames, b, len, vid, pad_to);
+
 	col(c, "%u", DFLY_WIRE_VERSION);
 	col(c, "%u", m->type);
 	col(c, "%zu", body_len);
@@ -1385,22 +1395,8 @@ static void bundle_frame(const struct dfly_wire_ctrl *m, unsigned n, uint16_t vi
 {
 	struct check *c = &X.bundle;
 	uint8_t b[BUF_LEN], f[BUF_LEN];
-	size_t len = bundle_build(b, m, n), pad = 0;
-	unsigned fno;
+	size_t pad = frame_out(c, &X.bundles, b, bundle_build(b, m, n), vid, pad_to);
 
-	if (vid != 0)
-		len = add_vlan(b, len, vid);
-	if (pad_to > len) {
-		pad = pad_to - len;
-		memset(b + len, 0, pad);
-		len = pad_to;
-	}
-	fno = dump(&X.bundles, next_cycle(), b, len);
-	col(c, "%u", fno);
-	if (vid != 0)
-		col(c, "%u", vid);
-	else
-		col(c, "%s", "");
 	col(c, "%u", DFLY_WIRE_VERSION);
 	col(c, "0x00");
 	col(c, "%u", n);
