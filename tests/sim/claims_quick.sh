@@ -38,6 +38,16 @@ h35 = dict(m.rsplit(" = ", 1) for m in next(r for r in rows if r["id"] == "H35")
            .split("; ") if " = " in m)
 assert float(h35["LIA ADVc Max/Min injection per switch (the same for all)"]) >= 1.0, h35
 assert float(h35["LIA ADVc: LG- and LGL paths drawn at S_out (%, only S_out uses L1)"]) >= 90, h35
+# R_out's share (H21 at paper scale) comes from the same dumps: every point with a dump has it,
+# and LIA, which gives every switch the same load, gives R_out the others' share
+import glob, os
+ctrl = glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "points", "*.ctrl"))
+assert ctrl, "no counter figures"
+for c in ctrl:
+    f = dict(l.split() for l in open(c) if not l.startswith("#"))
+    assert float(f["rout_ratio"]) > 0, (c, f)
+    if os.path.basename(c).startswith("L-lia-advc"):
+        assert 0.9 <= float(f["rout_ratio"]) <= 1.1, (c, f)
 for h in sys.argv[2].split(","):
     assert next(r for r in rows if r["id"] == h)["verdict"] == "holds", h
 print("claims.csv: %d claims, %d hold" % (len(rows), sum(r["verdict"] == "holds" for r in rows)))

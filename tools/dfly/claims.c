@@ -45,9 +45,9 @@ struct cl_point {
 	char mech[16], pattern[24], from[24], to[24];
 	double load;
 	unsigned post;
-	char sets[256];
+	char sets[512];
 	char name[96];
-	char key[512];
+	char key[768];
 	enum cl_state state;
 	struct cl_sim sim;
 	struct cl_tr tr;
@@ -264,11 +264,17 @@ static void confirm_sets(const struct cl_ctx *x, char letter, const char *sets, 
 			 size_t len)
 {
 	unsigned cs = cl_net_of(letter)->confirm_seeds;
+	int n;
 
 	if (x->confirm && cs)
-		snprintf(buf, len, "%s%s#seeds=%u", sets ? sets : "", sets && *sets ? ";" : "", cs);
+		n = snprintf(buf, len, "%s%s#seeds=%u", sets ? sets : "", sets && *sets ? ";" : "",
+			     cs);
 	else
-		snprintf(buf, len, "%s", sets ? sets : "");
+		n = snprintf(buf, len, "%s", sets ? sets : "");
+	if (n < 0 || (size_t)n >= len) {
+		fprintf(stderr, "dfly repro claims: a point's settings do not fit: %s\n", sets);
+		abort(); /* a claim function's bug: a cut setting would run another point */
+	}
 }
 
 /* The runs of point @p p: --seeds, else its "#seeds=N", else the network's. */
@@ -529,7 +535,7 @@ static void pt_path(const struct cl_point *p, const char *ext, char *buf, size_t
 static void pt_argv(const struct cl_point *p, const struct cl_net *n, enum cl_scale scale,
 		    struct cl_argv *a)
 {
-	char file[512], csv[512], sets[256], *save = NULL;
+	char file[512], csv[512], sets[512], *save = NULL;
 
 	memset(a, 0, sizeof(*a));
 	repro_src_path(n->file, file, sizeof(file));
@@ -710,21 +716,25 @@ static const struct dfly_topo *cl_topo_of(char letter)
  * ("sim.inj_window"), each position summed over the groups and the dump's runs (LIA Fig. 15,
  * "the average accepted load grouped by switch"), into @p sw (infinite if a position injected
  * nothing, 0 if none did); and with @p topo, the % of the LG- and LGL paths (route.path_lg,
- * route.path_lgl) drawn at an ADVc S_out router, into @p l1 (-1 if none was drawn).
+ * route.path_lgl) drawn at an ADVc S_out router, into @p l1 (-1 if none was drawn), and the
+ * packets an ADVc S_out router (the thesis's R_out) injected in the window per packet of
+ * another router, into @p rout (-1 if not known).
  * @return 0, -1 if the file is unreadable.
  */
 static int read_dump(const char *path, const struct cl_net *n, const struct dfly_topo *topo,
-		     double cycles, double *ctrl, double *sw, double *l1)
+		     double cycles, double *ctrl, double *sw, double *l1, double *rout)
 {
 	char line[256], name[128];
 	double sum = 0;
 	unsigned routers = 0, last = ~0u, r = ~0u;
 	uint64_t pos[CL_MAX_A] = {0}, mx = 0, mn = UINT64_MAX, l1_all = 0, l1_out = 0;
+	uint64_t inj_out = 0, inj_in = 0, n_out = 0, n_in = 0;
 	FILE *f = fopen(path, "r");
 
 	*ctrl = -1;
 	*sw = 0;
 	*l1 = -1;
+	*rout = -1;
 	if (f == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {
@@ -741,12 +751,19 @@ static int read_dump(const char *path, const struct cl_net *n, const struct dfly
 		    port < n->p + n->a - 1)
 			sum += (double)v;
 		else if (sscanf(line, " sim.inj_window %llu", &v) == 1 && r != ~0u &&
-			 n->a <= CL_MAX_A)
+			 n->a <= CL_MAX_A) {
 			pos[r % n->a] += v;
-		else if (topo != NULL && r < topo->routers &&
-			 sscanf(line, " %127s %llu", name, &v) == 2 &&
-			 (strcmp(name, "route.path_lg") == 0 ||
-			  strcmp(name, "route.path_lgl") == 0)) {
+			if (topo != NULL && r < topo->routers && cl_is_sout(topo, r)) {
+				inj_out += v;
+				n_out++;
+			} else if (topo != NULL && r < topo->routers) {
+				inj_in += v;
+				n_in++;
+			}
+		} else if (topo != NULL && r < topo->routers &&
+			   sscanf(line, " %127s %llu", name, &v) == 2 &&
+			   (strcmp(name, "route.path_lg") == 0 ||
+			    strcmp(name, "route.path_lgl") == 0)) {
 			l1_all += v;
 			if (cl_is_sout(topo, r))
 				l1_out += v;
@@ -755,6 +772,8 @@ static int read_dump(const char *path, const struct cl_net *n, const struct dfly
 	fclose(f);
 	if (l1_all)
 		*l1 = 100.0 * (double)l1_out / (double)l1_all;
+	if (n_out && n_in && inj_in)
+		*rout = ((double)inj_out / (double)n_out) / ((double)inj_in / (double)n_in);
 	if (routers && cycles > 0)
 		*ctrl = sum / routers / (n->a - 1) / cycles;
 	for (unsigned j = 0; j < n->a && j < CL_MAX_A; j++) {
@@ -885,28 +904,36 @@ static int pt_ctrl(struct cl_point *p)
 	pt_path(p, "ctrl", path, sizeof(path));
 	f = fopen(path, "r");
 	if (f != NULL) {
-		n = fscanf(f, "ctrl_local_rate %lf sw_max_min %lf l1_sout_pct %lf",
-			   &p->sim.ctrl_local_rate, &p->sim.sw_max_min, &p->sim.l1_sout_pct);
+		n = fscanf(f, "ctrl_local_rate %lf sw_max_min %lf l1_sout_pct %lf rout_ratio %lf",
+			   &p->sim.ctrl_local_rate, &p->sim.sw_max_min, &p->sim.l1_sout_pct,
+			   &p->sim.rout_ratio);
 		fclose(f);
-		if (n == 3)
+		if (n == 4)
 			return 0;
 	}
 	pt_path(p, "counters", dump, sizeof(dump));
-	if (n >= 1 && access(dump, R_OK) != 0)
+	if (n >= 1 && access(dump, R_OK) != 0) {
+		if (n < 4)
+			p->sim.rout_ratio = -1; /* kept before it was: not known */
 		return 0; /* kept before the later figures were: they stay 0 */
+	}
 	if (read_dump(dump, cl_net_of(p->letter), cl_topo_of(p->letter), p->sim.cycles,
-		      &p->sim.ctrl_local_rate, &p->sim.sw_max_min, &p->sim.l1_sout_pct) != 0 ||
+		      &p->sim.ctrl_local_rate, &p->sim.sw_max_min, &p->sim.l1_sout_pct,
+		      &p->sim.rout_ratio) != 0 ||
 	    p->sim.ctrl_local_rate < 0)
 		return -1;
 	f = fopen(path, "w");
 	if (f != NULL) {
 		fprintf(f,
-			"ctrl_local_rate %.9g\nsw_max_min %.9g\nl1_sout_pct %.9g\n# control "
-			"frames sent per local port per cycle, mean over the routers; max/min over "
-			"the switch positions of the packets injected in the window, summed over "
-			"the groups; %% of the LG- and LGL paths drawn at an ADVc S_out router "
-			"(-1: none drawn); from %s\n",
-			p->sim.ctrl_local_rate, p->sim.sw_max_min, p->sim.l1_sout_pct, dump);
+			"ctrl_local_rate %.9g\nsw_max_min %.9g\nl1_sout_pct %.9g\nrout_ratio "
+			"%.9g\n# control frames sent per local port per cycle, mean over the "
+			"routers; max/min over the switch positions of the packets injected in the "
+			"window, summed over the groups; %% of the LG- and LGL paths drawn at an "
+			"ADVc S_out router (-1: none drawn); packets injected in the window by an "
+			"ADVc S_out router (R_out) per packet of another router (-1: not known); "
+			"from %s\n",
+			p->sim.ctrl_local_rate, p->sim.sw_max_min, p->sim.l1_sout_pct,
+			p->sim.rout_ratio, dump);
 		fclose(f);
 	}
 	return 0;

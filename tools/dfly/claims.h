@@ -55,6 +55,9 @@ struct cl_sim {
 				     groups (LIA Fig. 15); else 0 */
 	double l1_sout_pct;     /**< with "#counters": % of the LG- and LGL paths (first local
 				     hop kept) drawn at an ADVc S_out router, -1 if none; else 0 */
+	double rout_ratio;      /**< with "#counters": packets an ADVc S_out router (the
+				     thesis's R_out) injected in the window per packet of another
+				     router, -1 if not known; else 0 */
 	/** with "sim.lia_remote=true" in the sets: LIA's remote counters R_k (spec §6.4), index
 	 *  k + CL_MAX_H (k = −h..h, R_0 unused), each the mean over the routers and the window of
 	 *  the firmware's counter, in packets per routing.lia.window cycles (dfly sim's report,

@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "claims.h"
@@ -33,33 +34,52 @@
  */
 #define ACOR_RECOMPUTE "routing.val.recompute=true"
 
-/* @p st with PB_FAST in front for PB and PB-ACOR, and ACOR_RECOMPUTE for PB-ACOR (into @p buf),
- * else @p st itself. */
-static const char *pb_sets(const char *m, const char *st, char *buf, size_t len)
+/*
+ * PB on CFG-T goes to an intermediate group, not a router: the simulator of CBAR and the thesis,
+ * FOGSim (fuentesp/fogsim; `routing/pb.cc` since version 2, "release used in the IPDPS15 [CBAR]
+ * paper"), sets a misrouted packet's valNodeReached as soon as it enters the Valiant node's group
+ * ("If Valiant node is in current group, update check within flit") and routes it minimally from
+ * there, where its VAL (`obl.cc`) goes to the node itself. That is the thesis's VAL-group variant
+ * (§1.4.2.1), LG- with RRG in dfly's terms, and -G- with CRG (PB_CRG below). The LIA paper states
+ * its own PB ("PB employs LGL for Path A", §5.2) and IAR's authors' simulator goes to the router
+ * (BookSim SRP_IAR, dragonfly.cpp: "rID == intm_rID"), so CFG-L and CFG-I keep LGL.
+ * docs/claims-notes.md H20.
+ */
+#define PB_VALGROUP "routing.val.path_a=lg-"
+#define PB_CRG      "routing.val.path_a=-g-"
+
+/* @p st with PB_FAST in front for PB and PB-ACOR, PB_VALGROUP for PB on network @p l = 'T', and
+ * ACOR_RECOMPUTE for PB-ACOR (into @p buf), else @p st itself. A path_a in @p st wins (it comes
+ * after). */
+static const char *pb_sets(char l, const char *m, const char *st, char *buf, size_t len)
 {
 	bool acor = strcmp(m, "pb-acor") == 0;
+	bool pb = strcmp(m, "pb") == 0;
 
-	if (strcmp(m, "pb") != 0 && !acor)
+	if (!pb && !acor)
 		return st;
-	snprintf(buf, len, "%s%s%s%s", PB_FAST, acor ? ";" ACOR_RECOMPUTE : "", st ? ";" : "",
-		 st ? st : "");
+	int n = snprintf(buf, len, "%s%s%s%s%s", PB_FAST, acor ? ";" ACOR_RECOMPUTE : "",
+			 pb && l == 'T' ? ";" PB_VALGROUP : "", st ? ";" : "", st ? st : "");
+
+	if (n < 0 || (size_t)n >= len)
+		abort(); /* a cut setting would run another point */
 	return buf;
 }
 
 static const struct cl_sim *S(struct cl_ctx *x, char l, const char *m, const char *p, double ld,
 			      const char *st)
 {
-	char sets[256];
+	char sets[384];
 
-	return cl_sim(x, l, m, p, ld, pb_sets(m, st, sets, sizeof(sets)));
+	return cl_sim(x, l, m, p, ld, pb_sets(l, m, st, sets, sizeof(sets)));
 }
 
 static const struct cl_tr *TR(struct cl_ctx *x, char l, const char *m, const char *from,
 			      const char *to, double ld, unsigned post, const char *st)
 {
-	char sets[256];
+	char sets[384];
 
-	return cl_tr(x, l, m, from, to, ld, post, pb_sets(m, st, sets, sizeof(sets)));
+	return cl_tr(x, l, m, from, to, ld, post, pb_sets(l, m, st, sets, sizeof(sets)));
 }
 
 /* The adversarial pattern ADV+h of network @p n. */
@@ -635,7 +655,8 @@ static const char *fair_sets(struct cl_ctx *x, char *buf, size_t len, const char
  * misrouting policy, RRG for PB and MM for OLM"). With Valiant to a router (4/2 VCs, thesis
  * §1.4.3) RRG draws the intermediate router anywhere (path_a lgl, the default) and CRG only in
  * the groups the source router's own global links reach (path_a -gl: "there is always a 1 hop
- * distance towards the intermediate group, skipping the first nonminimal local hop").
+ * distance towards the intermediate group, skipping the first nonminimal local hop"): VAL's
+ * (Obl). PB goes to the group (PB_VALGROUP above): RRG is LG-, CRG -G- (PB_CRG).
  */
 #define PRIO "router.in_transit_priority=true"
 #define AGE  "router.output_arbiter=age;router.input_arbiter=age"
@@ -668,15 +689,30 @@ static void h20(struct cl_ctx *x)
 
 static void h21(struct cl_ctx *x)
 {
-	char b[160];
-	const struct cl_sim *s = S(x, 'T', "olm", "advc", 0.4, fair_sets(x, b, sizeof(b), NULL));
+	/* thesis §3.3.3.2, Fig. 3.9 (ADVc 0.4, RR without priority): in-transit adaptive routing
+	 * leaves R_out (the router with the minimal global links of every ADVc destination,
+	 * R15 of the thesis) "approximately 30% less" injection than the other routers; Src-CRG
+	 * gives it "around 3x higher than the load in other routers of the same group". R_out's
+	 * share is per router from the counter dump (sim.inj_window), mean over every group. */
+	char b[2][160];
+	const struct cl_sim *s =
+	    S(x, 'T', "olm", "advc", 0.4, fair_sets(x, b[0], 160, "#counters"));
+	const struct cl_sim *c =
+	    S(x, 'T', "pb", "advc", 0.4, fair_sets(x, b[1], 160, PB_CRG ";#counters"));
 
-	cl_part_missing(x, "R_out's share and Src-CRG's (per-router injection not in the CSV)");
-	if (!s)
-		return;
-	cl_near(x, "In-Trns-MM min injection at 0.40, RR", s->min_inj, 0.2634);
-	cl_near(x, "In-Trns-MM Max/Min", s->max_min, 1.551);
-	cl_near(x, "In-Trns-MM CoV", s->cov, 0.074);
+	if (s) {
+		cl_near(x, "In-Trns-MM min injection at 0.40, RR", s->min_inj, 0.2634);
+		cl_near(x, "In-Trns-MM Max/Min", s->max_min, 1.551);
+		cl_near(x, "In-Trns-MM CoV", s->cov, 0.074);
+		if (s->rout_ratio >= 0)
+			cl_near(x, "In-Trns-MM R_out injection per other router's (30 % less)",
+				s->rout_ratio, 0.70);
+	}
+	if (c && c->rout_ratio >= 0)
+		cl_near(x, "Src-CRG (PB) R_out injection per other router's at 0.40 (3x)",
+			c->rout_ratio, 3.0);
+	if ((s && s->rout_ratio < 0) || (c && c->rout_ratio < 0))
+		cl_part_missing(x, "R_out's share (the run kept no per-router injection)");
 }
 
 static void h22(struct cl_ctx *x)
@@ -687,7 +723,7 @@ static void h22(struct cl_ctx *x)
 	char b[2][160];
 	const struct cl_sim *s = S(x, 'T', "olm", "advc", 0.4, fair_sets(x, b[0], 160, AGE));
 	const struct cl_sim *sc =
-	    S(x, 'T', "pb", "advc", 0.55, fair_sets(x, b[1], 160, AGE ";" CRG));
+	    S(x, 'T', "pb", "advc", 0.55, fair_sets(x, b[1], 160, AGE ";" PB_CRG));
 
 	if (s) {
 		cl_near(x, "In-Trns-MM min injection at 0.40, age", s->min_inj, 0.3896);
@@ -705,7 +741,7 @@ static void h23(struct cl_ctx *x)
 	char b[2][160];
 	const struct cl_net *n = cl_net(x, 'T');
 	const struct cl_sim *s = S(x, 'T', "pb", "advc", 0.3, fair_sets(x, b[0], 160, PRIO));
-	const struct cl_sim *c = S(x, 'T', "pb", "advc", 0.3, PRIO ";" CRG);
+	const struct cl_sim *c = S(x, 'T', "pb", "advc", 0.3, PRIO ";" PB_CRG);
 
 	if (s) {
 		cl_check(x,
