@@ -55,12 +55,12 @@ static const char *pb_sets(char l, const char *m, const char *st, char *buf, siz
 {
 	bool acor = strcmp(m, "pb-acor") == 0;
 	bool pb = strcmp(m, "pb") == 0;
+	int n;
 
 	if (!pb && !acor)
 		return st;
-	int n = snprintf(buf, len, "%s%s%s%s%s", PB_FAST, acor ? ";" ACOR_RECOMPUTE : "",
-			 pb && l == 'T' ? ";" PB_VALGROUP : "", st ? ";" : "", st ? st : "");
-
+	n = snprintf(buf, len, "%s%s%s%s%s", PB_FAST, acor ? ";" ACOR_RECOMPUTE : "",
+		     pb && l == 'T' ? ";" PB_VALGROUP : "", st ? ";" : "", st ? st : "");
 	if (n < 0 || (size_t)n >= len)
 		abort(); /* a cut setting would run another point */
 	return buf;
