@@ -753,12 +753,11 @@ static int read_dump(const char *path, const struct cl_net *n, const struct dfly
 		else if (sscanf(line, " sim.inj_window %llu", &v) == 1 && r != ~0u &&
 			 n->a <= CL_MAX_A) {
 			pos[r % n->a] += v;
-			if (topo != NULL && r < topo->routers && cl_is_sout(topo, r)) {
-				inj_out += v;
-				n_out++;
-			} else if (topo != NULL && r < topo->routers) {
-				inj_in += v;
-				n_in++;
+			if (topo != NULL && r < topo->routers) {
+				bool out = cl_is_sout(topo, r);
+
+				*(out ? &inj_out : &inj_in) += v;
+				*(out ? &n_out : &n_in) += 1;
 			}
 		} else if (topo != NULL && r < topo->routers &&
 			   sscanf(line, " %127s %llu", name, &v) == 2 &&
@@ -913,9 +912,9 @@ static int pt_ctrl(struct cl_point *p)
 	}
 	pt_path(p, "counters", dump, sizeof(dump));
 	if (n >= 1 && access(dump, R_OK) != 0) {
-		if (n < 4)
-			p->sim.rout_ratio = -1; /* kept before it was: not known */
-		return 0; /* kept before the later figures were: they stay 0 */
+		/* kept before the later figures were: they stay 0, R_out's share unknown */
+		p->sim.rout_ratio = -1;
+		return 0;
 	}
 	if (read_dump(dump, cl_net_of(p->letter), cl_topo_of(p->letter), p->sim.cycles,
 		      &p->sim.ctrl_local_rate, &p->sim.sw_max_min, &p->sim.l1_sout_pct,

@@ -61,8 +61,10 @@ static const char *pb_sets(char l, const char *m, const char *st, char *buf, siz
 		return st;
 	n = snprintf(buf, len, "%s%s%s%s%s", PB_FAST, acor ? ";" ACOR_RECOMPUTE : "",
 		     pb && l == 'T' ? ";" PB_VALGROUP : "", st ? ";" : "", st ? st : "");
-	if (n < 0 || (size_t)n >= len)
-		abort(); /* a cut setting would run another point */
+	if (n < 0 || (size_t)n >= len) {
+		fprintf(stderr, "dfly repro claims: a point's settings do not fit: %s\n", st);
+		abort(); /* a claim function's bug: a cut setting would run another point */
+	}
 	return buf;
 }
 
