@@ -5,7 +5,11 @@
  * X-macro lists.
  */
 #include <errno.h>
+#include <linux/futex.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "dfly/regs.h"
 #include "dfly/wire.h"
@@ -61,6 +65,9 @@ void dfly_regs_init(struct dfly_regs *regs, uint32_t router, uint32_t nports)
 	atomic_init(&regs->fw.pb_own_vec, 0);
 	atomic_init(&regs->fw.heartbeat, 0);
 	atomic_init(&regs->steps, 0);
+	atomic_init(&regs->lockstep, 0);
+	atomic_init(&regs->steps_sleepers, 0);
+	atomic_init(&regs->hb_sleepers, 0);
 	/* the magic last: a process mapping the file from shared memory sees 0 until the rest
 	 * is in place */
 	atomic_thread_fence(memory_order_release);
@@ -203,4 +210,28 @@ void dfly_regs_dump(const struct dfly_regs *regs, FILE *f)
 		if (regs->mech.lia_stored[g])
 			fprintf(f, "  lia.stored.g%u %u\n", g, regs->mech.lia_stored[g]);
 	}
+}
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "dfly_regs_sleep() waits on the low 32 bits of a 64-bit counter: little-endian only"
+#endif
+
+void dfly_regs_sleep(const _Atomic uint64_t *ctr, uint64_t want, _Atomic uint32_t *sleepers,
+		     long timeout_ns)
+{
+	struct timespec ts = {timeout_ns / 1000000000L, timeout_ns % 1000000000L};
+	uint64_t v;
+
+	atomic_fetch_add(sleepers, 1); /* seq_cst: before the load below */
+	v = atomic_load(ctr);
+	if (v < want)
+		syscall(SYS_futex, (const uint32_t *)ctr, FUTEX_WAIT, (uint32_t)v, &ts, NULL, 0);
+	atomic_fetch_sub(sleepers, 1);
+}
+
+void dfly_regs_wake(const _Atomic uint64_t *ctr, const _Atomic uint32_t *sleepers)
+{
+	atomic_thread_fence(memory_order_seq_cst); /* the caller's store of *ctr, then the load */
+	if (atomic_load_explicit(sleepers, memory_order_relaxed) != 0)
+		syscall(SYS_futex, (const uint32_t *)ctr, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
 }

@@ -932,8 +932,14 @@ static void wait_external_fw(struct dfly_fabric *fab)
 {
 	uint64_t want = fab->now + 1, deadline = 0;
 
+	/* the firmware may sleep on steps (dfly_regs_sleep()): this cycle's steps are stored */
 	for (uint32_t r = 0; r < fab->topo->routers; r++) {
-		const _Atomic uint64_t *hb = &fab->regs[r]->fw.heartbeat;
+		atomic_store_explicit(&fab->regs[r]->lockstep, 1, memory_order_relaxed);
+		dfly_regs_wake(&fab->regs[r]->steps, &fab->regs[r]->steps_sleepers);
+	}
+	for (uint32_t r = 0; r < fab->topo->routers; r++) {
+		_Atomic uint64_t *hb = &fab->regs[r]->fw.heartbeat;
+		unsigned spins = 0;
 
 		while (atomic_load_explicit(hb, memory_order_acquire) < want) {
 			struct timespec ts;
@@ -942,7 +948,11 @@ static void wait_external_fw(struct dfly_fabric *fab)
 			if (fab->fw_absent)
 				goto absent;
 			if (stopped(fab))
-				return; /* the run ends at the next check */
+				return;      /* the run ends at the next check */
+			if (++spins < 256) { /* the firmware is usually a few µs behind */
+				__builtin_ia32_pause();
+				continue;
+			}
 			clock_gettime(CLOCK_MONOTONIC, &ts);
 			t = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 			if (deadline == 0)
@@ -951,7 +961,9 @@ static void wait_external_fw(struct dfly_fabric *fab)
 				fab->fw_absent = true;
 				goto absent;
 			}
-			sched_yield();
+			/* woken by dfly-controld's store of the heartbeat; 1 ms bounds the
+			 * checks of the deadline and of stop */
+			dfly_regs_sleep(hb, want, &fab->regs[r]->hb_sleepers, 1000000L);
 		}
 	}
 	fab->fw_absent = false;

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 22u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 23u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -678,7 +678,26 @@ struct dfly_regs {
 	_Atomic uint64_t tbl_gen[DFLY_TBL_COUNT]; /**< published generation; bank = gen & 1 */
 	struct dfly_regs_tables tables[2];        /**< double buffer */
 	struct dfly_cpu_ring cpu_tx;              /**< firmware → ASIC: control frames to send */
+
+	/* lockstep doorbells (dfly sim ↔ dfly-controld): dfly_regs_sleep(), dfly_regs_wake() */
+	_Atomic uint32_t lockstep;       /**< 1: the driver wakes steps sleepers every cycle */
+	_Atomic uint32_t steps_sleepers; /**< firmware processes asleep on steps */
+	_Atomic uint32_t hb_sleepers;    /**< drivers asleep on fw.heartbeat */
 };
+
+/*
+ * Lockstep across processes without spinning: a side that waits for the other's counter
+ * (steps, fw.heartbeat) sleeps on it, a futex on its low 32 bits, after counting itself in a
+ * sleepers word; the writer stores the counter, then wakes only if that word is non-zero. The
+ * sleeper's read-modify-write and the writer's fence order the two (a store of the counter
+ * either is seen before the sleep, or sees the sleeper). A sleeping side leaves its core to the
+ * other, so a loaded machine costs a wake-up per handoff, not a scheduler slice.
+ */
+/** Sleep until *@p ctr ≥ @p want or @p timeout_ns passed (or a spurious wake: re-check). */
+void dfly_regs_sleep(const _Atomic uint64_t *ctr, uint64_t want, _Atomic uint32_t *sleepers,
+		     long timeout_ns);
+/** After storing *@p ctr: wake whoever sleeps on it. */
+void dfly_regs_wake(const _Atomic uint64_t *ctr, const _Atomic uint32_t *sleepers);
 
 /** Initialise a register file in place: magic, version, size, zeroed counters, gen 0. */
 void dfly_regs_init(struct dfly_regs *regs, uint32_t router, uint32_t nports);

@@ -3,8 +3,9 @@
  * Unit tests of the shared-memory register files (control/regs_shm.c): names, mode 0600,
  * exclusive creation and the message of a refused one, layout and router checks on open, one
  * object seen by two mappings and by another process running the firmware, unlink by the
- * creator. Every object is named after the test's pid and removed even when an assertion fails
- * (the group teardown unlinks them).
+ * creator, and the lockstep doorbell (dfly_regs_sleep/wake) across two processes. Every object is
+ * named after the test's pid and removed even when an assertion fails (the group teardown unlinks
+ * them).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fw.h"
@@ -211,6 +213,67 @@ static void test_firmware_in_other_process(void **state)
 	dfly_topo_destroy(t);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* dfly_regs_sleep()/wake() as dfly sim and dfly-controld use them: another process sleeps on
+ * steps with a 20 s timeout and is woken by the store (it would otherwise return after 20 s);
+ * a sleep whose counter is already there returns at once; one nobody wakes returns at its
+ * timeout; the sleepers word is back to 0 each time. */
+static void test_lockstep_doorbell(void **state)
+{
+	struct dfly_regs_shm a;
+	uint32_t router = 6;
+	double t0;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(dfly_regs_shm_create(&a, inst, router, 8), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct dfly_regs_shm b;
+		double t;
+
+		if (dfly_regs_shm_open(&b, inst, router) != 0)
+			_exit(10);
+		t = now_s();
+		while (atomic_load(&b.regs->steps) < 1 && now_s() - t < 20)
+			dfly_regs_sleep(&b.regs->steps, 1, &b.regs->steps_sleepers, 20000000000L);
+		t = now_s() - t;
+		dfly_regs_shm_close(&b);
+		_exit(t < 10 ? 0 : 12);
+	}
+	/* until the child sleeps (it may have to be scheduled first) */
+	t0 = now_s();
+	while (atomic_load(&a.regs->steps_sleepers) == 0 && now_s() - t0 < 10)
+		usleep(1000);
+	assert_int_equal(atomic_load(&a.regs->steps_sleepers), 1);
+	atomic_store_explicit(&a.regs->steps, 1, memory_order_release);
+	dfly_regs_wake(&a.regs->steps, &a.regs->steps_sleepers);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(atomic_load(&a.regs->steps_sleepers), 0);
+	/* already there: no sleep at all (a 20 s timeout would fail the test's time) */
+	t0 = now_s();
+	dfly_regs_sleep(&a.regs->steps, 1, &a.regs->steps_sleepers, 20000000000L);
+	assert_true(now_s() - t0 < 10);
+	/* nobody wakes it: back after its 10 ms */
+	t0 = now_s();
+	dfly_regs_sleep(&a.regs->steps, 2, &a.regs->steps_sleepers, 10000000L);
+	assert_true(now_s() - t0 >= 0.009);
+	assert_int_equal(atomic_load(&a.regs->steps_sleepers), 0);
+	assert_int_equal(atomic_load(&a.regs->steps), 1);
+	dfly_regs_shm_close(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +282,7 @@ int main(void)
 	    cmocka_unit_test(test_create_msg),
 	    cmocka_unit_test(test_layout_checks),
 	    cmocka_unit_test(test_firmware_in_other_process),
+	    cmocka_unit_test(test_lockstep_doorbell),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

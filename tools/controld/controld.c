@@ -220,14 +220,26 @@ int main(int argc, char **argv)
 
 				ticks += n;
 				progress |= n > 0;
+				if (n > 0) /* a lockstep driver may sleep on the heartbeat */
+					dfly_regs_wake(&x->shm.regs->fw.heartbeat,
+						       &x->shm.regs->hb_sleepers);
 			}
 		}
 		if (progress) {
 			last_progress = now_ms();
 		} else {
+			struct dfly_regs *r0 = rt[0].fw != NULL ? rt[0].shm.regs : NULL;
+
 			if (idle_exit && attached && now_ms() - last_progress > idle_exit)
 				break;
-			if (now_ms() - last_progress > 2) {
+			if (r0 != NULL &&
+			    atomic_load_explicit(&r0->lockstep, memory_order_relaxed)) {
+				/* dfly sim in lockstep wakes us when it has stepped router 0 (it
+				 * steps every router before it waits for any heartbeat); 1 ms
+				 * bounds the checks of the other routers, of stop and idle-exit */
+				dfly_regs_sleep(&r0->steps, rt[0].next + 1, &r0->steps_sleepers,
+						1000000L);
+			} else if (now_ms() - last_progress > 2) {
 				struct timespec ts = {0, 50000};
 
 				nanosleep(&ts, NULL);
