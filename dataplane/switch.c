@@ -877,8 +877,17 @@ static void lcore_lockstep(struct dp_lcore *lc)
 			dp_port_flush(p);
 	}
 	atomic_store_explicit(&lc->done_cycle, lc->cur, memory_order_relaxed);
-	if (steps == 0 && io == 0)
-		rte_pause();
+	if (steps == 0 && io == 0) {
+		/* waiting for a peer: with run.idle = "sleep" leave the core to it (a testbed of
+		 * more processes than free cores would otherwise spin away the peer's time) */
+		if (app.dep.run.idle == DP_IDLE_SLEEP) {
+			struct timespec ts = {0, 20000};
+
+			nanosleep(&ts, NULL);
+		} else {
+			rte_pause();
+		}
+	}
 }
 
 /* One slice: read the devices, step up to the clock (at most run.max_steps cycles), send. */

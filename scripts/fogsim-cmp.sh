@@ -15,6 +15,12 @@
 #              lowest-occupancy choice; dfly vcs.flexvc = jsq, the VC with the most credits)
 #   min-advc   MIN under ADVc at 0.55: FOGSim's ADVc (v5 steady.cc: destinations in the groups
 #              G+1 .. G+h-1), dfly with traffic.advc_groups = h-1 and = h (the spec's, default)
+#   olm-advh, ectn-advh  OLM / ECtN under ADV+h (H11), average latency at LOAD (default 0.2):
+#              FOGSim routing=OLM, GlobalMisroutingPolicy=MM_L, MisroutingTrigger=CGA (per-VC
+#              occupancy, PercentLocal/GlobalThreshold=50, ThMin=0, restriction 150 % + 5) or
+#              CA_REMOTE (ContentionThreshold=6, ContentionGlobalThreshold=10), 3/2 VCs;
+#              dfly with routing.candidate_draw = all (default) and = one (FOGSim's
+#              olm::nominateCandidates: one port drawn, valid or not)
 # ARBITERS: rr (default: input and output round robin), lrs, or prio (input LRS, output
 #   PrioLRS / RR with in-transit priority for min-advc, PrioRR).
 # H: the network p = h, a = 2h (default 4, configs/h4.cfg: CFG-T's router); CYCLES: warm-up
@@ -25,7 +31,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/fogsim-router.sh
 . scripts/fogsim-router.sh
-case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc [rr|lrs|prio]}
+case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc|olm-advh|ectn-advh [rr|lrs|prio]}
 arb=${2:-rr}
 H=${H:-4}
 read -r warm meas <<<"${CYCLES:-3000 5000}"
@@ -64,7 +70,29 @@ min-advc)
 	frouting="routing=MIN"
 	dbase=(--set routing.mechanism=min --set traffic.pattern=advc)
 	variants=("traffic.advc_groups=$((H - 1))" "traffic.advc_groups=0") ;;
-*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex or min-advc" >&2; exit 2 ;;
+olm-advh | ectn-advh)
+	load=${LOAD:-0.2} lvc=3 gvc=2
+	ftraffic="Traffic=ADV_RANDOM_NODE
+AdvTrafficDistance=$H"
+	if [ "$case_" = olm-advh ]; then
+		trig="MisroutingTrigger=CGA
+PercentLocalThreshold=50
+PercentGlobalThreshold=50
+ThMin=0
+VcMisroutingCongestedRestrictionCoefPercent=150
+VcMisroutingCongestedRestrictionThreshold=5"
+	else
+		trig="MisroutingTrigger=CA_REMOTE
+ContentionThreshold=6
+ContentionGlobalThreshold=10"
+	fi
+	frouting="routing=OLM
+GlobalMisroutingPolicy=MM_L
+CongestionDetection=PER_VC
+$trig"
+	dbase=(--set routing.mechanism="${case_%-advh}" --set traffic.pattern=adv+$H)
+	variants=("routing.candidate_draw=all" "routing.candidate_draw=one") ;;
+*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex, min-advc, olm-advh or ectn-advh" >&2; exit 2 ;;
 esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -79,13 +107,16 @@ PrintCycles=100000
 EOF
 (cd "$tmp" && "$FOGSIM" f.conf >f.log 2>&1) || { tail -3 "$tmp/f.log"; exit 1; }
 awk -v c="$case_ $arb h=$H" '/^Accepted Load:/ { a = $3 } /^Average Global Distance:/ { g = $4 }
-	END { printf "FOGSim  %-40s accepted %.4f  global hops %s\n", c, a, g }' "$tmp/f.out"
+	/^Average Distance:/ { d = $3 } /^Average Total Latency:/ { l = $4 }
+	END { printf "FOGSim  %-40s accepted %.4f  latency %.1f  hops %.2f  global hops %s\n",
+		c, a, l, d, g }' "$tmp/f.out"
 cfg=$tmp/net.cfg
 sed "s/^\tp = .*/\tp = $H;/; s/^\ta = .*/\ta = $((2 * H));/; s/^\th = .*/\th = $H;/" \
 	configs/h4.cfg >"$cfg"
 for v in "${variants[@]}"; do
 	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" --set "$v" --loads $load \
-		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 |
-		awk -v c="$case_ $arb h=$H $v" '$1 == "val" || $1 == "min" {
-			printf "dfly    %-40s accepted %.4f\n", c, $4 }'
+		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 2>/dev/null |
+		awk -v c="$case_ $arb h=$H $v" '$1 == "val" || $1 == "min" || $1 == "olm" ||
+			$1 == "ectn" { printf "dfly    %-40s accepted %.4f  latency %.1f  hops %.2f\n",
+			c, $4, $5, $9 }'
 done

@@ -139,7 +139,10 @@ awk -v x="$x" -v d="$d" '/^cycle [0-9]+:/ {
 	fail "dfly verify says cycle $d, the run's fault is at cycle $x"
 ok "dfly verify: equal before cycle $x, diverged at the snapshot of cycle $d"
 
-# 3. hosts pinging while the generators run
+# 3. hosts pinging while the generators run: a run five times as long, so the pings (1 s) fall
+# inside it however fast the processes step (they sleep while they wait for a peer)
+N=1000000
+EVERY=100000
 up "$tmp/c" "${name}c" --hosts veth --host-nodes 0,4 --generators on \
 	--set packet.phit_bytes=64 --set buffers.local=64 --set buffers.output=64
 ip netns exec "${name}c-h0" ping -c 5 -i 0.2 -W 2 10.77.0.5 >"$tmp/c.ping" 2>&1 ||
@@ -162,6 +165,7 @@ ok "hosts: ping rtt min/avg/max/mdev $(tail -1 "$tmp/c.ping" | cut -d' ' -f4) ms
 # processes' links too; in lockstep each goes behind its SYNC and is taken at its due cycle, so
 # the routing that reads them is the model's, counter for counter (h = 1: average = "other")
 N=60000
+EVERY=20000
 up "$tmp/d" "${name}d" --set routing.mechanism=pb --set routing.pb.average=other \
 	--set traffic.pattern=adv+1 --set traffic.load=0.3
 reached "$tmp/d"
