@@ -301,9 +301,11 @@ mech_check() { # mech_check MECHANISM [SETTINGS]
             bad=$(( bad + $(counter "$tmp/$m.a" $k) + $(counter "$tmp/$m.b" $k) ))
         done
         # a record lost in every BUNDLE would be 1/(records a BUNDLE) of them, over 1 %; the
-        # processes stop a few ms apart, and what one sends then is not taken (measured: 0.03 %)
+        # processes stop a few ms apart, and what one sends then is not taken (measured: 0.03 %
+        # alone, 0.107 % beside a CPU-bound job on this 2-core machine): a third of 1 % tells
+        # the two apart
         gap=$((ctx - crx - down))
-        [ "$bad" -eq 0 ] && [ "$gap" -ge 0 ] && [ "$gap" -le $((ctx / 1000)) ] ||
+        [ "$bad" -eq 0 ] && [ "$gap" -ge 0 ] && [ "$gap" -le $((ctx / 300)) ] ||
             fail "pb over memif: $ctx control frames sent on port 1, $crx handed to the" \
                 "firmware, $down dropped before the links were up, $bad decode errors"
         extra=", $bd PB_STATE frames in $bun BUNDLEs, $crx of $ctx control frames handed up ($down before link up)"
