@@ -139,13 +139,14 @@ awk -v x="$x" -v d="$d" '/^cycle [0-9]+:/ {
 	fail "dfly verify says cycle $d, the run's fault is at cycle $x"
 ok "dfly verify: equal before cycle $x, diverged at the snapshot of cycle $d"
 
-# 3. hosts pinging while the generators run: a run five times as long, so the pings (1 s) fall
-# inside it however fast the processes step (they sleep while they wait for a peer)
+# 3. hosts pinging while the generators run: a run five times as long and pings 10 ms apart,
+# so the pings (about 50 ms) fall inside it however fast the processes step (a quiet machine
+# runs the 1,000,000 cycles in about a second)
 N=1000000
 EVERY=100000
 up "$tmp/c" "${name}c" --hosts veth --host-nodes 0,4 --generators on \
 	--set packet.phit_bytes=64 --set buffers.local=64 --set buffers.output=64
-ip netns exec "${name}c-h0" ping -c 5 -i 0.2 -W 2 10.77.0.5 >"$tmp/c.ping" 2>&1 ||
+ip netns exec "${name}c-h0" ping -c 5 -i 0.01 -W 2 10.77.0.5 >"$tmp/c.ping" 2>&1 ||
 	{ cat "$tmp/c.ping"; fail "host 0 could not ping host 4 during the lockstep run"; }
 reached "$tmp/c"
 exact "$tmp/c" "the run with hosts"
