@@ -737,6 +737,10 @@ struct dfly_fabric *dfly_fabric_create_opts(const struct dfly_netcfg *cfg, uint6
 		fab->fws = calloc(t->routers, sizeof(*fab->fws));
 		if (fab->fws == NULL)
 			goto out_nomem;
+		/* external firmware: it may sleep on steps, this driver wakes it every cycle
+		 * (wait_external_fw); after asic_create(), which initialises the file */
+		for (uint32_t r = 0; r < t->routers && fab->shm != NULL; r++)
+			atomic_store_explicit(&fab->regs[r]->lockstep, 1, memory_order_relaxed);
 		for (uint32_t r = 0; r < t->routers && fab->shm == NULL; r++) {
 			fab->fws[r] = fw_create(t, r, fab->regs[r], &fp);
 			if (fab->fws[r] == NULL) {
@@ -933,10 +937,8 @@ static void wait_external_fw(struct dfly_fabric *fab)
 	uint64_t want = fab->now + 1, deadline = 0;
 
 	/* the firmware may sleep on steps (dfly_regs_sleep()): this cycle's steps are stored */
-	for (uint32_t r = 0; r < fab->topo->routers; r++) {
-		atomic_store_explicit(&fab->regs[r]->lockstep, 1, memory_order_relaxed);
+	for (uint32_t r = 0; r < fab->topo->routers; r++)
 		dfly_regs_wake(&fab->regs[r]->steps, &fab->regs[r]->steps_sleepers);
-	}
 	for (uint32_t r = 0; r < fab->topo->routers; r++) {
 		_Atomic uint64_t *hb = &fab->regs[r]->fw.heartbeat;
 		unsigned spins = 0;

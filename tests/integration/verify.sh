@@ -140,8 +140,8 @@ awk -v x="$x" -v d="$d" '/^cycle [0-9]+:/ {
 ok "dfly verify: equal before cycle $x, diverged at the snapshot of cycle $d"
 
 # 3. hosts pinging while the generators run: a run five times as long and pings 10 ms apart,
-# so the pings (about 50 ms) fall inside it however fast the processes step (a quiet machine
-# runs the 1,000,000 cycles in about a second)
+# so the pings (about 50 ms) fall inside it however fast the processes step (with 200,000
+# cycles and pings 0.2 s apart a quiet machine ended the run before the fifth ping)
 N=1000000
 EVERY=100000
 up "$tmp/c" "${name}c" --hosts veth --host-nodes 0,4 --generators on \
