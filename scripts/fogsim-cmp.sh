@@ -24,8 +24,9 @@
 # ARBITERS: rr (default: input and output round robin), lrs, or prio (input LRS, output
 #   PrioLRS / RR with in-transit priority for min-advc, PrioRR).
 # H: the network p = h, a = 2h (default 4, configs/h4.cfg: CFG-T's router); CYCLES: warm-up
-# and measured cycles of both (default "3000 5000"). FOGSim is v5 (github.com/fuentesp/fogsim
-# dcdd75f), unmodified, built with its Makefile. Prints one line per run: simulator, settings,
+# and measured cycles of both (default "3000 5000"). FEXTRA: more FOGSim [CONFIG] lines, one a
+# line (a key given again replaces the one above); DEXTRA: more dfly arguments (--set k=v ...).
+# FOGSim is v5 (github.com/fuentesp/fogsim dcdd75f), unmodified, built with its Makefile. Prints one line per run: simulator, settings,
 # accepted load (phits/(node·cycle)), average global hops where FOGSim reports them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -103,6 +104,7 @@ Probability=$(python3 -c "print(round($load * 100))")
 $(fogsim_router "$fin" "$fout" "$lvc" "$gvc" "$vcusage")
 $frouting
 deadlock_avoidance=DALLY
+${FEXTRA:-}
 PrintCycles=100000
 EOF
 (cd "$tmp" && "$FOGSIM" f.conf >f.log 2>&1) || { tail -3 "$tmp/f.log"; exit 1; }
@@ -114,7 +116,8 @@ cfg=$tmp/net.cfg
 sed "s/^\tp = .*/\tp = $H;/; s/^\ta = .*/\ta = $((2 * H));/; s/^\th = .*/\th = $H;/" \
 	configs/h4.cfg >"$cfg"
 for v in "${variants[@]}"; do
-	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" --set "$v" --loads $load \
+	# shellcheck disable=SC2086 # DEXTRA is a list of arguments
+	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" --set "$v" ${DEXTRA:-} --loads $load \
 		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 2>/dev/null |
 		awk -v c="$case_ $arb h=$H $v" '$1 == "val" || $1 == "min" || $1 == "olm" ||
 			$1 == "ectn" { printf "dfly    %-40s accepted %.4f  latency %.1f  hops %.2f\n",
