@@ -26,8 +26,9 @@
 # H: the network p = h, a = 2h (default 4, configs/h4.cfg: CFG-T's router); CYCLES: warm-up
 # and measured cycles of both (default "3000 5000"). FEXTRA: more FOGSim [CONFIG] lines, one a
 # line (a key given again replaces the one above); DEXTRA: more dfly arguments (--set k=v ...).
-# FOGSim is v5 (github.com/fuentesp/fogsim dcdd75f), unmodified, built with its Makefile. Prints one line per run: simulator, settings,
-# accepted load (phits/(node·cycle)), average global hops where FOGSim reports them.
+# FOGSim is v5 (github.com/fuentesp/fogsim dcdd75f), unmodified, built with its Makefile.
+# Prints one line per run: simulator, settings, accepted load (phits/(node·cycle)), average
+# global hops where FOGSim reports them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/fogsim-router.sh
