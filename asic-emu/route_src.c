@@ -107,7 +107,8 @@ static void ugal_g_occ(const struct asic *as, const struct asic_pkt *pk, uint32_
 /*
  * Source-adaptive decision (UGAL-L, PB; PAR at every source-group router while minimal):
  * minimal iff the PB bit of the minimal global channel is clear (PB only) and
- * Q_min·256 ≤ F·Q_val + T·256 (spec §4.5, §4.6), against one freshly drawn Valiant path.
+ * Q_min·256 ≤ F·Q_val + T·256 (spec §4.5, §4.6), against one freshly drawn Valiant path;
+ * with routing.ugal.weight = "hops", Q_min·H_min ≤ Q_val·H_val + T (FOGSim's comparison).
  */
 static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, uint32_t dst_group,
 					  bool transit, const uint32_t M)
@@ -153,7 +154,19 @@ static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, 
 			T = as->tbl_ugal->t[dst_group];
 		pk->trig = lvl[l < 3 ? l : 2];
 	}
-	ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + T * 256;
+	if (k->ugal_hops) {
+		/* FOGSim v5 (routing/ugal.cc, pb.cc misrouteCondition()): each queue times its
+		 * path's router hops, the Valiant path through S_ROOT */
+		struct dfly_hop hp[6];
+		uint32_t dr = pk->dst_node / t->p;
+		int64_t hmin = dfly_topo_min_path(t, as->router, dr, pk->dst_node, hp);
+		int64_t hval = dfly_topo_min_path(t, as->router, root, pk->dst_node, hp) +
+			       dfly_topo_min_path(t, root, dr, pk->dst_node, hp);
+
+		ugal_ok = qmin * hmin <= qval * hval + T;
+	} else {
+		ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + T * 256;
+	}
 	pk->dec.q_min = (int32_t)qmin;
 	pk->dec.q_val = (int32_t)qval;
 	pk->dec.t = (int32_t)T;

@@ -93,6 +93,7 @@ static const char *const nc_flexvc_sets_names[] = {"path", "group", NULL};
 /** ECtN broadcast contents, index = enum fw_ectn_mode. */
 static const char *const nc_ectn_mode_names[] = {"full", "sparse", "incremental", "async", NULL};
 static const char *const nc_occ_names[] = {"vc", "port", NULL};
+static const char *const nc_weight_names[] = {"f", "hops", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 static const char *const nc_g5coef_names[] = {"thesis", "fogsim", NULL};
@@ -226,6 +227,8 @@ static const struct nc_setting nc_settings[] = {
 	     "Q without the link's credit round trip, 2*latency phits (IAR's BookSim)"),
 	NC_B("routing.ugal.commitment", ugal_commitment, false,
 	     "Q also counts the heads routed to the output, not yet granted (IAR's BookSim)"),
+	NC_E("routing.ugal.weight", ugal_weight, nc_weight_names,
+	     "Q_min <= F*Q_val + T | Q_min*H_min <= Q_val*H_val + T, H hops (FOGSim)"),
 	NC_G("routing.res"),
 	NC_D("routing.res.t", res_t, 3.0, -1000.0, 1000.0,
 	     "RES: grant iff R <= 2*R_avg + T; T in packets (x packet.phits), 3 (IAR 4.1)"),
@@ -2320,6 +2323,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
 	k->ugal_remove_rtt = cfg->ugal_remove_rtt;
 	k->ugal_commitment = cfg->ugal_commitment;
+	k->ugal_hops = cfg->ugal_weight == 1;
 	k->nonmin_needs_credits = cfg->cand_credits;
 	k->reevaluate = cfg->reevaluate;
 	k->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;

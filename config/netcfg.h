@@ -154,6 +154,8 @@ struct dfly_netcfg {
 				      trip (IAR's BookSim); default false (spec §3.3) */
 	bool ugal_commitment;    /**< routing.ugal.commitment: Q also counts the heads routed to
 				      the output, not yet granted (IAR's BookSim); default false */
+	int ugal_weight;         /**< routing.ugal.weight: 0 "f" (default, IAR eq. 2) | 1 "hops"
+				      (FOGSim v5: each queue times its path's router hops) */
 	double pb_f;             /**< routing.pb.f: F of the saturation bit, default 2 (A-4.3) */
 	double pb_t;             /**< routing.pb.t: T in packets, default 3 (CBAR Table I) */
 	enum dfly_pb_avg pb_avg; /**< routing.pb.average: "all" (default, A-4.1) | "other" */

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 23u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 24u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -479,6 +479,12 @@ struct dfly_regs_knobs {
 	 *  (BookSim, track_routing_commitment, IQRouter::GetUsedCredit / GetCredit, set with
 	 *  remove_credit_rtt in every dragonfly config of its SRP_IAR branch); 0 (default) */
 	uint32_t ugal_commitment;
+	/** routing.ugal.weight = "hops": the UGAL comparison of every mode that decides at the
+	 *  source (and PAR's) weighs each queue by its path's router hops, Q_min*H_min <=
+	 *  Q_val*H_val + T (FOGSim v5 routing/ugal.cc and routing/pb.cc misrouteCondition(),
+	 *  generatorModule's minPathLength / valPathLength), in place of Q_min <= F*Q_val + T
+	 *  (IAR eq. 2, thesis eq. 1.2; 0, the default) */
+	uint32_t ugal_hops;
 };
 
 /**

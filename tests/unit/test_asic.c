@@ -1280,6 +1280,65 @@ static void test_ugal_commitment(void **state)
 	net_free(&d.n);
 }
 
+/*
+ * routing.ugal.weight = "hops" (FOGSim v5, routing/ugal.cc and routing/pb.cc misrouteCondition()):
+ * minimal iff Q_min·H_min <= Q_val·H_val + T, H the router hops of each path (the Valiant one
+ * through S_ROOT), in place of Q_min <= F·Q_val + T.
+ */
+static void test_ugal_weight_hops(void **state)
+{
+	struct dec_net d;
+	struct asic_pkt pk;
+	struct dfly_hop hp[6];
+	const struct dfly_topo *t;
+	uint32_t dr, ig, hmin, hval = 0, b;
+
+	(void)state;
+	dec_build(&d, DFLY_MODE_UGAL, map_val);
+	t = d.n.topo;
+	dr = d.dst_node / t->p;
+	ig = 3 - d.dst_group; /* the third group: every Valiant path crosses it */
+	hmin = dfly_topo_min_path(t, 0, dr, d.dst_node, hp);
+	for (uint32_t r = ig * t->a; r < (ig + 1) * t->a; r++) {
+		uint32_t h = dfly_topo_min_path(t, 0, r, d.dst_node, hp) +
+			     dfly_topo_min_path(t, r, dr, d.dst_node, hp);
+
+		if (hval == 0)
+			hval = h;
+		assert_int_equal(h, hval); /* whichever router of it is drawn */
+	}
+	assert_true(hmin >= 1 && hmin <= 2);
+	assert_true(hval >= 4 && hval <= 5);
+	b = (4 * hval + 8) / hmin; /* the largest minimal Q_min against Q_val = 4, T = 8 */
+	assert_true(b != 16);      /* the F = 2 boundary: 2*4 + 8 */
+	asic_debug_set_credits(d.n.as[0], d.lport, 0, 32 - 4);
+	/* between the two boundaries the two rules disagree */
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - (b < 16 ? b + 1 : b));
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, b < 16 ? DFLY_ROUTE_SRC_MIN_UGAL : DFLY_ROUTE_SRC_NONMIN_UGAL);
+	d.n.regs[0].knobs.ugal_hops = 1;
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, b < 16 ? DFLY_ROUTE_SRC_NONMIN_UGAL : DFLY_ROUTE_SRC_MIN_UGAL);
+	/* the boundary of Q_min·H_min <= Q_val·H_val + T, equal being minimal */
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - b);
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	assert_int_equal(pk.dec.q_min, (int32_t)b);
+	assert_int_equal(pk.dec.q_val, 4);
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - (b + 1));
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_NONMIN_UGAL);
+	assert_true(pk.flags & ASIC_PKT_NONMIN);
+	/* below both boundaries both rules go minimal */
+	asic_debug_set_credits(d.n.as[0], d.gport, 0, 256 - (b < 16 ? b : 16));
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	d.n.regs[0].knobs.ugal_hops = 0;
+	pk = dec_probe(&d, 0);
+	assert_int_equal(pk.reason, DFLY_ROUTE_SRC_MIN_UGAL);
+	net_free(&d.n);
+}
+
 /* PB: the minimal global channel's bit (on the VC minimal packets use) forces nonminimal. */
 static void test_pb_saturation_bit(void **state)
 {
@@ -3193,6 +3252,7 @@ int main(void)
 	    cmocka_unit_test(test_ugal_per_vc_boundary),
 	    cmocka_unit_test(test_ugal_remove_rtt),
 	    cmocka_unit_test(test_ugal_commitment),
+	    cmocka_unit_test(test_ugal_weight_hops),
 	    cmocka_unit_test(test_pb_saturation_bit),
 	    cmocka_unit_test(test_olm_trigger),
 	    cmocka_unit_test(test_flexvc_transit_minimal),
