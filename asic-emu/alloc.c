@@ -347,6 +347,9 @@ static ASIC_ALWAYS_INLINE void allocate(struct asic *as, uint64_t tick, uint64_t
 				if (transit)
 					reqs = transit;
 			}
+			/* router.node_port = "consume": the inputs asking for it go without */
+			if (par->node_consume && o < as->p && node_gated(as, o, tick))
+				continue;
 			i = arbitrate(par->out_arb, reqs, as->out[o].rr,
 				      par->out_arb == DFLY_ARB_AGE ? age_key : lrs_key);
 			grant(as, i, req_vc[i], tick, now);

@@ -422,7 +422,7 @@ void asic_step(struct asic *as, uint64_t now)
 				asic_release_inputs(as, tick, now);
 			if (as->cc_rel_mask)
 				asic_cc_release(as, tick);
-			if (as->in_mask)
+			if (as->in_mask && (s == 0 || !as->par.alloc_once))
 				as->ops->allocate(as, tick, now);
 		}
 	}

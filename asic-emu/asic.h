@@ -268,6 +268,16 @@ struct asic_params {
 	uint32_t damq_penalty; /**< DAMQ: cycles added to each write into (the head is ready
 				    later) and each read out of (it reaches the output FIFO
 				    later) a DAMQ input buffer */
+	bool node_consume;     /**< router.node_port = "consume" (FOGSim v5,
+				    outputArbiter::checkPort → generatorModule::checkConsume): a
+				    node port is granted a packet only in a cycle its node could
+				    consume it, at least the last delivery's length after that
+				    delivery started, with no crossbar-busy test; a head refused
+				    there has still taken its input's turn. false: while its FIFO
+				    has room */
+	bool alloc_once;       /**< router.allocations = "one" (FOGSim v5: switchModule::action
+				    allocates once a cycle, the speedup only shortens transfers):
+				    one allocation round a cycle instead of router.speedup */
 };
 
 /** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */

@@ -73,7 +73,10 @@ struct asic_out {
 	uint32_t cap, occ;   /* phits */
 	uint64_t busy_until; /* tick the crossbar output is free */
 	uint64_t link_free;  /* cycle the link may start the next packet */
-	uint64_t rel_cycle;  /* cycle the tail of the transmitting packet leaves the FIFO */
+	/* node ports, par.node_consume: start of the last delivery to the node, and the cycles
+	 * from which the node could consume again after it and after the one before */
+	uint64_t ej_start, ej_open, ej_open_prev;
+	uint64_t rel_cycle; /* cycle the tail of the transmitting packet leaves the FIFO */
 	uint16_t rel_len;
 	uint8_t rel_pending;
 	uint32_t kind;
@@ -648,13 +651,24 @@ static inline bool has_credits(const struct asic *as, uint32_t port, uint32_t vc
 }
 
 /* Could a packet of @p len go to output @p port on downstream VC @p vc at @p tick? */
+/* par.node_consume: node port @p port may not be granted a packet in cycle tick/S. FOGSim
+ * decides before it delivers in a cycle; dfly delivers first (asic_out_stage() before
+ * allocate()), so a delivery started this very cycle is not yet seen. */
+static inline bool node_gated(const struct asic *as, uint32_t port, uint64_t tick)
+{
+	const struct asic_out *out = &as->out[port];
+	uint64_t c = tick / as->par.speedup;
+
+	return c < (out->ej_start == c ? out->ej_open_prev : out->ej_open);
+}
+
 static inline bool port_feasible(const struct asic *as, uint32_t port, uint32_t vc, uint32_t len,
 				 uint64_t tick)
 {
 	const struct asic_out *out = &as->out[port];
 
-	if (out->busy_until > tick || out->occ + len > out->cap ||
-	    out->tail - out->head > out->mask)
+	if ((out->busy_until > tick && !(port < as->p && as->par.node_consume)) ||
+	    out->occ + len > out->cap || out->tail - out->head > out->mask)
 		return false;
 	if ((as->down_mask >> port) & 1u)
 		return (as->dead_mask >> port) & 1u; /* a down link takes nothing until it is dead:

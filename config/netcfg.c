@@ -77,6 +77,8 @@ static const char *const nc_reply_names[] = {"queue", "consume", NULL};
 static const char *const nc_excl_names[] = {"src+dst", "src", NULL};
 static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
+static const char *const nc_node_port_names[] = {"fifo", "consume", NULL};
+static const char *const nc_allocs_names[] = {"speedup", "one", NULL};
 
 /* Mechanisms: the registry, dfly/mode.h (every one of spec §4–§6 is implemented). */
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
@@ -157,6 +159,11 @@ static const struct nc_setting nc_settings[] = {
 	     "input slot + credit freed at: grant | tail"),
 	NC_E("router.output_release", output_release, nc_orel_names,
 	     "output FIFO slot freed at: start | tail"),
+	NC_E("router.node_port", node_port, nc_node_port_names,
+	     "a node port takes a packet while its FIFO has room | only when its node can "
+	     "consume it now (FOGSim)"),
+	NC_E("router.allocations", allocations, nc_allocs_names,
+	     "allocation rounds a cycle: router.speedup | one (FOGSim)"),
 	NC_B("router.ctrl_charge", ctrl_charge, false,
 	     "control frames occupy their output link (A-5.6; false: out of band, free)"),
 	NC_I("router.firmware_ttl", NC_U32, fw_ttl, 1000000, 0, UINT32_MAX,
@@ -2427,6 +2434,8 @@ void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *
 	par->inj_select = cfg->inj_select;
 	par->credit_at_tail = cfg->credit_release == DFLY_REL_TAIL;
 	par->out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
+	par->node_consume = cfg->node_port == 1;
+	par->alloc_once = cfg->allocations == 1;
 	par->min_pkt_phits = cfg->pkt_phits;
 	par->phit_bytes = cfg->phit_bytes;
 	par->no_link_rate = !cfg->link_rate;

@@ -102,6 +102,8 @@ struct dfly_netcfg {
 	bool in_transit_priority; /**< router.in_transit_priority: default false */
 	enum dfly_release credit_release; /**< router.credit_release: "grant" (default) | "tail" */
 	enum dfly_release output_release; /**< router.output_release: "start" (default) | "tail" */
+	int node_port;      /**< router.node_port: 0 "fifo" (default) | 1 "consume" (FOGSim) */
+	int allocations;    /**< router.allocations: 0 "speedup" (default) | 1 "one" (FOGSim) */
 	uint32_t fw_ttl;    /**< router.firmware_ttl: safe mode after this many silent cycles */
 	uint32_t link_dead; /**< router.link_dead_cycles: discard what waits for a dead link */
 	bool ctrl_charge;   /**< router.ctrl_charge: control frames occupy their link, default false
