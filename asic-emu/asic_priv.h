@@ -650,7 +650,6 @@ static inline bool has_credits(const struct asic *as, uint32_t port, uint32_t vc
 	return out->kind == DFLY_PORT_TERMINAL || credits_avail(out, vc) >= (int32_t)len;
 }
 
-/* Could a packet of @p len go to output @p port on downstream VC @p vc at @p tick? */
 /* par.node_consume: node port @p port may not be granted a packet in cycle tick/S. FOGSim
  * decides before it delivers in a cycle; dfly delivers first (asic_out_stage() before
  * allocate()), so a delivery started this very cycle is not yet seen. */
@@ -662,6 +661,7 @@ static inline bool node_gated(const struct asic *as, uint32_t port, uint64_t tic
 	return c < (out->ej_start == c ? out->ej_open_prev : out->ej_open);
 }
 
+/* Could a packet of @p len go to output @p port on downstream VC @p vc at @p tick? */
 static inline bool port_feasible(const struct asic *as, uint32_t port, uint32_t vc, uint32_t len,
 				 uint64_t tick)
 {
