@@ -302,7 +302,7 @@ void asic_out_stage(struct asic *as, uint64_t now)
 				out->head++;
 				as->held--;
 				out->link_free = now + ser_cycles(as, pk);
-				if (out->kind == DFLY_PORT_TERMINAL) {
+				if (as->par.node_consume && out->kind == DFLY_PORT_TERMINAL) {
 					out->ej_open_prev = out->ej_open;
 					out->ej_start = now;
 					out->ej_open = now + ser_cycles(as, pk);
