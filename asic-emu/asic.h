@@ -278,6 +278,16 @@ struct asic_params {
 	bool alloc_once;       /**< router.allocations = "one" (FOGSim v5: switchModule::action
 				    allocates once a cycle, the speedup only shortens transfers):
 				    one allocation round a cycle instead of router.speedup */
+	bool in_rr_request;    /**< router.input_rr = "request" (FOGSim v5: cosArbiter::action
+				    calls markServedPort on the VC it puts forward): an input's
+				    round-robin pointer moves past the VC it asked for, granted
+				    or not. false: past the VC granted (grant()) */
+	bool inj_unpaced;      /**< links.terminal_serialise = false (FOGSim v5: generatorModule
+				    writes a packet into the injection buffer the cycle it is
+				    generated, up to one a cycle, InjectionDelay = 0): each injected
+				    packet arrives over its own length from its injection, not
+				    after the node's previous packet. false: the node's link
+				    carries one phit a cycle */
 };
 
 /** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */

@@ -125,8 +125,9 @@ bool asic_inject(struct asic *as, uint32_t port, struct asic_pkt *pkt, uint64_t 
 			in->reply_resv[u] -= len;
 	}
 
-	/* the node serialises packets on its link at one phit per cycle */
-	start = now > in->node_link_free ? now : in->node_link_free;
+	/* the node serialises packets on its link at one phit per cycle, or
+	 * (links.terminal_serialise = false) each arrives over its own length from its injection */
+	start = in->node_link_free > now && !as->par.inj_unpaced ? in->node_link_free : now;
 	in->node_link_free = start + ser_cycles(as, pkt);
 	pkt->vc = (uint8_t)v;
 	pkt->ready_tick = (start + as->par.lat_terminal + as->par.pipe_route) * as->par.speedup;

@@ -79,6 +79,7 @@ static const char *const nc_crel_names[] = {"grant", "tail", NULL};
 static const char *const nc_orel_names[] = {"start", "tail", NULL};
 static const char *const nc_node_port_names[] = {"fifo", "consume", NULL};
 static const char *const nc_allocs_names[] = {"speedup", "one", NULL};
+static const char *const nc_in_rr_names[] = {"grant", "request", NULL};
 
 /* Mechanisms: the registry, dfly/mode.h (every one of spec §4–§6 is implemented). */
 static const char *const nc_cmp_names[] = {">=", ">", NULL};
@@ -164,6 +165,9 @@ static const struct nc_setting nc_settings[] = {
 	     "consume it now (FOGSim)"),
 	NC_E("router.allocations", allocations, nc_allocs_names,
 	     "allocation rounds a cycle: router.speedup | one (FOGSim)"),
+	NC_E("router.input_rr", input_rr, nc_in_rr_names,
+	     "input round robin moves past the VC it granted | the VC it asked for, granted "
+	     "or not (FOGSim)"),
 	NC_B("router.ctrl_charge", ctrl_charge, false,
 	     "control frames occupy their output link (A-5.6; false: out of band, free)"),
 	NC_I("router.firmware_ttl", NC_U32, fw_ttl, 1000000, 0, UINT32_MAX,
@@ -206,6 +210,9 @@ static const struct nc_setting nc_settings[] = {
 	NC_I("links.global_latency", NC_U32, lat_global, 100, 1, NC_LAT_MAX, "cycles"),
 	NC_I("links.terminal_latency", NC_U32, lat_terminal, 1, 1, NC_LAT_MAX,
 	     "node <-> router, cycles"),
+	NC_B("links.terminal_serialise", terminal_serialise, true,
+	     "a node sends its packets one after another at one phit a cycle (false: each "
+	     "enters the injection buffer as it is generated, FOGSim)"),
 
 	NC_G("packet"),
 	NC_I("packet.phits", NC_U32, pkt_phits, 8, 1, 4096, "packet length L"),
@@ -2436,6 +2443,8 @@ void dfly_netcfg_asic_params(const struct dfly_netcfg *cfg, struct asic_params *
 	par->out_free_at_tail = cfg->output_release == DFLY_REL_TAIL;
 	par->node_consume = cfg->node_port == 1;
 	par->alloc_once = cfg->allocations == 1;
+	par->in_rr_request = cfg->input_rr == 1;
+	par->inj_unpaced = !cfg->terminal_serialise;
 	par->min_pkt_phits = cfg->pkt_phits;
 	par->phit_bytes = cfg->phit_bytes;
 	par->no_link_rate = !cfg->link_rate;

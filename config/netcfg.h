@@ -104,6 +104,7 @@ struct dfly_netcfg {
 	enum dfly_release output_release; /**< router.output_release: "start" (default) | "tail" */
 	int node_port;      /**< router.node_port: 0 "fifo" (default) | 1 "consume" (FOGSim) */
 	int allocations;    /**< router.allocations: 0 "speedup" (default) | 1 "one" (FOGSim) */
+	int input_rr;       /**< router.input_rr: 0 "grant" (default) | 1 "request" (FOGSim) */
 	uint32_t fw_ttl;    /**< router.firmware_ttl: safe mode after this many silent cycles */
 	uint32_t link_dead; /**< router.link_dead_cycles: discard what waits for a dead link */
 	bool ctrl_charge;   /**< router.ctrl_charge: control frames occupy their link, default false
@@ -129,9 +130,10 @@ struct dfly_netcfg {
 	uint32_t vc_reply_global; /**< vcs.reply_global: reply class's global VCs (0: half) */
 
 	/* links.* (cycles) */
-	uint32_t lat_local;    /**< links.local_latency: default 10 */
-	uint32_t lat_global;   /**< links.global_latency: default 100 */
-	uint32_t lat_terminal; /**< links.terminal_latency: node↔router, default 1 */
+	uint32_t lat_local;      /**< links.local_latency: default 10 */
+	uint32_t lat_global;     /**< links.global_latency: default 100 */
+	uint32_t lat_terminal;   /**< links.terminal_latency: node↔router, default 1 */
+	bool terminal_serialise; /**< links.terminal_serialise: default true */
 
 	/* packet.* and clock.* */
 	uint32_t pkt_phits;  /**< packet.phits: packet length L, default 8 */

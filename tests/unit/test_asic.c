@@ -307,6 +307,62 @@ static void test_backpressure_grant(void **state)
 }
 
 /*
+ * links.terminal_serialise = false (asic_params.inj_unpaced, FOGSim's generator writing each
+ * packet into the injection buffer as it is generated): four 8-phit packets injected at cycle
+ * 0 on node 0 (p=1, a=2, h=1; the local VC holds all 32 phits) all arrive with the first one,
+ * head at 1, tail at 9, instead of one after another on the node's link (heads at 1, 9, 17,
+ * 25). The output's link still carries one phit a cycle, so their tails reach node 1 8 cycles
+ * apart as before (29, 37, 45, 53), but they cross the crossbar as soon as it is free: the
+ * first is granted at 3 and its tail leaves the input at 9 (cut-through: it cannot outrun its
+ * own tail), then one every 8 phits / speedup 2 = 4 cycles, 9, 13, 17, instead of at 3, 11,
+ * 19, 27 behind their heads.
+ */
+static void terminal_pacing(bool unpaced, const uint64_t want_inj[4])
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	struct asic_pkt pk[4];
+	struct asic_ejection ej[8];
+	uint64_t tails[4] = {0};
+
+	par.inj_unpaced = unpaced;
+	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
+	for (int i = 0; i < 4; i++) {
+		pkt_init(&pk[i], 0, 1, 0);
+		pk[i].id = (uint32_t)i;
+		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
+	}
+	for (uint64_t c = 0; c < 120; c++) {
+		unsigned got = net_cycle(&n, c, ej, 8);
+
+		for (unsigned k = 0; k < got; k++)
+			tails[ej[k].pkt->id] = ej[k].tail_cycle;
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pk[i].inj_cycle, want_inj[i]);
+		assert_int_equal(tails[i], 29 + 8 * (uint64_t)i);
+	}
+	assert_drained(&n);
+	net_free(&n);
+}
+
+static void test_terminal_paced(void **state)
+{
+	static const uint64_t inj[4] = {3, 11, 19, 27};
+
+	(void)state;
+	terminal_pacing(false, inj);
+}
+
+static void test_terminal_unpaced(void **state)
+{
+	static const uint64_t inj[4] = {3, 9, 13, 17};
+
+	(void)state;
+	terminal_pacing(true, inj);
+}
+
+/*
  * Link-rate emulation off (asic_params.no_link_rate, clock.link_rate = false): a packet holds
  * a link or crossbar port for one cycle, whatever its length. Four 8-phit packets from node 0
  * to node 1 (p=1, a=2, h=1; the local VC holds all 32 phits) follow each other one cycle apart:
@@ -3233,6 +3289,8 @@ int main(void)
 	    cmocka_unit_test(test_single_packet_timing_grant),
 	    cmocka_unit_test(test_backpressure_tail),
 	    cmocka_unit_test(test_backpressure_grant),
+	    cmocka_unit_test(test_terminal_paced),
+	    cmocka_unit_test(test_terminal_unpaced),
 	    cmocka_unit_test(test_no_link_rate),
 	    cmocka_unit_test(test_min_port_table),
 	    cmocka_unit_test(test_fw_ttl_safe_mode),

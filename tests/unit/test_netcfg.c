@@ -202,7 +202,7 @@ static void test_unknown_setting(void **state)
 		     "FILE:11: router.speedupp: unknown setting (expected one of: speedup, "
 		     "route_cycles, xbar_cycles, alloc_iters, input_arbiter, output_arbiter, "
 		     "in_transit_priority, credit_release, output_release, node_port, allocations, "
-		     "ctrl_charge, "
+		     "input_rr, ctrl_charge, "
 		     "firmware_ttl, link_dead_cycles)");
 	expect_error(BASE "rooter = {\n\tspeedup = 2;\n};\n", NULL, 0, -EINVAL,
 		     "FILE:9: rooter: unknown setting (expected one of: topology, router, buffers, "
@@ -657,7 +657,8 @@ static void test_set_errors(void **state)
 		     "--set router.speedupp=3: router.speedupp: unknown setting (expected one of: "
 		     "speedup, route_cycles, xbar_cycles, alloc_iters, input_arbiter, "
 		     "output_arbiter, in_transit_priority, credit_release, output_release, "
-		     "node_port, allocations, ctrl_charge, firmware_ttl, link_dead_cycles)");
+		     "node_port, allocations, input_rr, ctrl_charge, firmware_ttl, "
+		     "link_dead_cycles)");
 	expect_error(BASE, (const char *const[]){"foo.bar=1"}, 1, -EINVAL,
 		     "--set foo.bar=1: foo: unknown setting (expected one of: topology, router, "
 		     "buffers, vcs, links, packet, clock, routing, traffic, capture, sim)");
