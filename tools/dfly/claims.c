@@ -99,18 +99,24 @@ static unsigned opt_threads = 1, opt_seeds, opt_jobs = 1;
  * The last column: a claim with an ordering inside CL_NOISE is run again on 5 seeds at the
  * paper scale (the thesis averages several seeds, §1.6.3.1; CBAR and LIA 10); the quick scale,
  * CI's smoke run, does not confirm.
+ * CFG-T/FOGSim ('F') is CFG-T's network with the router rules of the thesis's simulator, FOGSim
+ * v5, as settings (configs/cfg-t-fogsim.cfg, docs/router-model.md): the thesis's chapter 5
+ * (FlexVC, DAMQ) runs on it, as its figures come from FOGSim v4, the FlexVC paper's release.
  */
 static struct cl_net nets_paper[] = {
     {'T', "CFG-T", "configs/cfg-t.cfg", 8, 16, 8, 10, 129, 3000, 3000, 1, 3, 3000, 5},
     {'L', "CFG-L", "configs/cfg-l.cfg", 6, 12, 6, 25, 73, 10000, 10000, 1, 3, 10000, 5},
     {'I', "CFG-I", "configs/cfg-i.cfg", 4, 8, 4, 8, 33, 10000, 20000, 1, 5, 10000, 5},
     {'G', "CFG-G", "configs/cfg-g.cfg", 2, 4, 2, 10, 9, 0, 1, 1, 1, 0, 5},
+    {'F', "CFG-T/FOGSim", "configs/cfg-t-fogsim.cfg", 8, 16, 8, 10, 129, 3000, 3000, 1, 3, 3000, 5},
 };
 static struct cl_net nets_quick[] = {
     {'T', "CFG-T at h=3", "configs/cfg-t.cfg", 3, 6, 3, 10, 19, 5000, 5000, 1, 4, 5000},
     {'L', "CFG-L at h=3", "configs/cfg-l.cfg", 3, 6, 3, 25, 19, 10000, 10000, 1, 4, 10000},
     {'I', "CFG-I at h=3", "configs/cfg-i.cfg", 3, 6, 3, 8, 19, 5000, 10000, 1, 4, 5000},
     {'G', "CFG-G", "configs/cfg-g.cfg", 2, 4, 2, 10, 9, 0, 1, 1, 1, 0},
+    {'F', "CFG-T/FOGSim at h=3", "configs/cfg-t-fogsim.cfg", 3, 6, 3, 10, 19, 5000, 5000, 1, 4,
+     5000},
 };
 
 const struct cl_net *cl_net(struct cl_ctx *x, char letter)
@@ -131,9 +137,9 @@ static const struct cl_net *cl_net_of(char letter);
 
 static uint32_t cfg_hash(char letter)
 {
-	static uint32_t cache[4];
-	static bool done[4];
-	const char *letters = "TLIG";
+	static uint32_t cache[5];
+	static bool done[5];
+	const char *letters = "TLIGF";
 	unsigned k = (unsigned)(strchr(letters, letter) - letters);
 	char path[512];
 	uint32_t h = 2166136261u;
@@ -684,9 +690,9 @@ static bool cl_is_sout(const struct dfly_topo *t, uint32_t r)
  * built once; NULL if it cannot be. */
 static const struct dfly_topo *cl_topo_of(char letter)
 {
-	static struct dfly_topo *cache[4];
-	static bool done[4];
-	const char *letters = "TLIG";
+	static struct dfly_topo *cache[5];
+	static bool done[5];
+	const char *letters = "TLIGF";
 	unsigned k = (unsigned)(strchr(letters, letter) - letters);
 	const struct cl_net *n = cl_net_of(letter);
 	struct dfly_netcfg *cfg;

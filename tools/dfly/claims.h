@@ -28,7 +28,7 @@
 
 /** A network of the claims: the paper's configuration, letter T, L or I (spec §0.4). */
 struct cl_net {
-	char letter;            /**< 'T', 'L', 'I' */
+	char letter;            /**< 'T', 'L', 'I', 'G', 'F' (CFG-T with FOGSim's router) */
 	const char *name;       /**< "CFG-T" ... */
 	const char *file;       /**< configs/cfg-t.cfg ... */
 	unsigned p, a, h;       /**< as run at this scale (quick shrinks them) */

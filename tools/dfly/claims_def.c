@@ -1341,7 +1341,7 @@ static void h38(struct cl_ctx *x)
 static void h39(struct cl_ctx *x)
 {
 	const struct cl_sim *f =
-	    S(x, 'T', "min", "un", 1.0, "vcs.flexvc=jsq;vcs.local=8;vcs.global=4");
+	    S(x, 'F', "min", "un", 1.0, "vcs.flexvc=jsq;vcs.local=8;vcs.global=4");
 
 	/*
 	 * BURSTY-UN at 0.4 (thesis §5.3.2.1, Fig. 5.7: MIN, speedup, 32/256 phits per VC): average
@@ -1357,12 +1357,12 @@ static void h39(struct cl_ctx *x)
 	    {"FlexVC 4/2", "vcs.flexvc=jsq;vcs.local=4;vcs.global=2", 23.8},
 	    {"FlexVC 8/4", "vcs.flexvc=jsq;vcs.local=8;vcs.global=4", 27.6},
 	};
-	const struct cl_sim *b = S(x, 'T', "min", "bursty-un", 0.4, "vcs.local=2;vcs.global=1");
+	const struct cl_sim *b = S(x, 'F', "min", "bursty-un", 0.4, "vcs.local=2;vcs.global=1");
 	const struct cl_sim *r[4];
 	char what[96];
 
 	for (unsigned i = 0; i < 4; i++)
-		r[i] = S(x, 'T', "min", "bursty-un", 0.4, v[i].sets);
+		r[i] = S(x, 'F', "min", "bursty-un", 0.4, v[i].sets);
 	cl_part_missing(x, "the 64/256 buffer sweep (+8-12 %)");
 	if (f)
 		cl_near(x, "FlexVC 8/4 MIN UN accepted at 1.0", f->accepted, 0.9);
@@ -1394,16 +1394,16 @@ static void h40(struct cl_ctx *x)
 	"traffic.reqrep=true;traffic.reply=consume;vcs.local=6;vcs.global=4;vcs.reply_local=2;"    \
 	"vcs.reply_global=1"
 	static const double below[] = {0.7, 0.8, 0.9};
-	const struct cl_sim *b = S(x, 'T', "min", "un", 1.0, RR42);
-	const struct cl_sim *d = S(x, 'T', "min", "un", 1.0, RR42 ";buffers.mode=damq");
-	const struct cl_sim *f = S(x, 'T', "min", "un", 1.0, RR42 ";vcs.flexvc=jsq");
-	const struct cl_sim *f6 = S(x, 'T', "min", "un", 1.0, RR64 ";vcs.flexvc=jsq");
+	const struct cl_sim *b = S(x, 'F', "min", "un", 1.0, RR42);
+	const struct cl_sim *d = S(x, 'F', "min", "un", 1.0, RR42 ";buffers.mode=damq");
+	const struct cl_sim *f = S(x, 'F', "min", "un", 1.0, RR42 ";vcs.flexvc=jsq");
+	const struct cl_sim *f6 = S(x, 'F', "min", "un", 1.0, RR64 ";vcs.flexvc=jsq");
 	const struct cl_sim *p[3];
 	double peak = 0;
 	bool all = true;
 
 	for (unsigned i = 0; i < 3; i++) {
-		p[i] = S(x, 'T', "min", "un", below[i], RR64 ";vcs.flexvc=jsq");
+		p[i] = S(x, 'F', "min", "un", below[i], RR64 ";vcs.flexvc=jsq");
 		all = all && p[i] != NULL;
 		if (p[i])
 			peak = fmax(peak, p[i]->accepted);
@@ -1446,9 +1446,9 @@ static void h41(struct cl_ctx *x)
 	"routing.val.recompute=true;"                                                              \
 	"vcs.flexvc=jsq;routing.mincred=true;routing.pb.bits=port;routing.ugal.occupancy=port;"    \
 	"vcs.flexvc_sets=group"
-	const struct cl_net *n = cl_net(x, 'T');
-	const struct cl_sim *b = S(x, 'T', "pb", "un", 1.0, RR84);
-	const struct cl_sim *f = S(x, 'T', "pb", "un", 1.0, RR63);
+	const struct cl_net *n = cl_net(x, 'F');
+	const struct cl_sim *b = S(x, 'F', "pb", "un", 1.0, RR84);
+	const struct cl_sim *f = S(x, 'F', "pb", "un", 1.0, RR63);
 	char path[512], err[DFLY_NETCFG_ERRLEN];
 	struct dfly_netcfg cfg;
 
@@ -1486,7 +1486,7 @@ static void h43(struct cl_ctx *x)
 			 "vcs.local=2;vcs.global=1;buffers.local=64;buffers.global=512;"
 			 "buffers.mode=damq;buffers.damq_reserve=%g%s",
 			 reserve[i], i == 0 ? ";#may-fail" : "");
-		s[i] = S(x, 'T', "min", "un", 1.0, sets);
+		s[i] = S(x, 'F', "min", "un", 1.0, sets);
 	}
 	if (!ALL(s[0], s[1], s[2], s[3], s[4]))
 		return;
@@ -1530,8 +1530,8 @@ static void h42(struct cl_ctx *x)
 		    "router.speedup=1;vcs.flexvc=jsq;vcs.local=8;vcs.global=4;buffers.local=%u;"
 		    "buffers.global=%u",
 		    l / 8, g / 4);
-		b[i] = S(x, 'T', "min", "un", 1.0, sb);
-		f[i] = S(x, 'T', "min", "un", 1.0, sf);
+		b[i] = S(x, 'F', "min", "un", 1.0, sb);
+		f[i] = S(x, 'F', "min", "un", 1.0, sf);
 	}
 	for (unsigned i = 0; i < sizes; i++) {
 		if (!ALL(b[i], f[i]))
@@ -1785,19 +1785,19 @@ const struct claim cl_claims[] = {
      "random placement LIA is the only routing faster than MIN. Graph500: LIA >= 4% faster "
      "than TPR and PB, 10% than PB-ACOR. Halo3D: LIA ~ PB > TPR",
      "LIA §6.5", NULL, false, h38},
-    {"H39", "T",
+    {"H39", "F",
      "Oblivious routing: FlexVC 8/4 reaches ~0.9 under UN; +8-12% at 64/256 phits; BURSTY-UN "
      "latency -4.8% (DAMQ) ... -27.6% (FlexVC 8/4)",
      "thesis §5.3.2.1", NULL, true, h39},
-    {"H40", "T",
+    {"H40", "F",
      "Request-reply under MIN with 4/2 VCs: FlexVC +24.6% over baseline, +17.9% over "
      "DAMQ; 6/4 (4/3+2/1) +23.7% and < 2% drop after its peak",
      "thesis §5.3.2.2", NULL, false, h40},
-    {"H41", "T", "Request-reply PB: FlexVC-minCred +20.4% UN throughput with 25% fewer buffers",
+    {"H41", "F", "Request-reply PB: FlexVC-minCred +20.4% UN throughput with 25% fewer buffers",
      "thesis §5.3.3.2", NULL, false, h41},
-    {"H42", "T", "Without speedup, FlexVC improves throughput by up to 37.8% (8/4, UN)",
+    {"H42", "F", "Without speedup, FlexVC improves throughput by up to 37.8% (8/4, UN)",
      "thesis §5.3.5", NULL, true, h42},
-    {"H43", "T", "DAMQ reserve per VC: 0% deadlocks, 25% congests, 75% is best", "thesis §5.3.1",
+    {"H43", "F", "DAMQ reserve per VC: 0% deadlocks, 25% congests, 75% is best", "thesis §5.3.1",
      NULL, true, h43},
     {"H44", "T",
      "In-transit routing with FlexVC: credit triggers saturate early under ADV+1; "
