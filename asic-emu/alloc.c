@@ -320,8 +320,7 @@ static ASIC_ALWAYS_INLINE void allocate(struct asic *as, uint64_t tick, uint64_t
 				continue;
 			v = arbitrate(par->in_arb, cand, in->rr, key);
 			in->vc[v].last_served = tick;
-			/* router.input_rr = "request": the turn passes whether or not it is granted
-			 */
+			/* router.input_rr = "request": the turn passes, granted or not */
 			if (par->in_rr_request)
 				in->rr = (v + 1) % in->nvc;
 			{

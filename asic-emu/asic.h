@@ -284,10 +284,12 @@ struct asic_params {
 				    or not. false: past the VC granted (grant()) */
 	bool inj_unpaced;      /**< links.terminal_serialise = false (FOGSim v5: generatorModule
 				    writes a packet into the injection buffer the cycle it is
-				    generated, up to one a cycle, InjectionDelay = 0): each injected
-				    packet arrives over its own length from its injection, not
-				    after the node's previous packet. false: the node's link
-				    carries one phit a cycle */
+				    generated, InjectionDelay = 0): each injected packet arrives
+				    over its own length from its injection, not after the node's
+				    previous packet (what paces the node is its source: dfly's
+				    generators offer at most one packet a cycle, but an unbounded
+				    source queue or a workload may offer several). false: the
+				    node's link carries one phit a cycle */
 };
 
 /** A packet leaving the ASIC towards the driver: delivered to its node, or dropped. */
