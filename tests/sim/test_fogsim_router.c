@@ -5,7 +5,7 @@
  * when its node could consume it now; FOGSim v5 outputArbiter::checkPort → checkConsume) and
  * router.allocations = "one" (one allocation round a cycle; FOGSim's switchModule::action). On
  * a whole network, h2, MIN under UN at 1.0, 1000 cycles of warm-up and 3000 measured, seed 9:
- * - the invariants after the drain (run_keep(): packets conserved, credits home, queues empty),
+ * - the invariants after the drain (run(): packets conserved, credits home, queues empty),
  *   exact delivered counts, 2 threads identical, for each of the four combinations;
  * - the node-port rule lowers MIN's saturation, and with one round a cycle lowers it further
  *   (h4, 3k + 3k cycles: 0.747 → 0.739 → 0.6825, FOGSim 0.683; the notes);
@@ -22,35 +22,47 @@
 
 #include "simtest.h"
 
+/*
+ * h2 with @p sets, whose last one is "sim.threads=1", seed 9: @p delivered packets exactly,
+ * the same results again on 2 threads; @p r gets the run's.
+ */
+static void run_checked(const char **sets, unsigned n, const char *what, uint64_t delivered,
+			struct dfly_sim_result *r)
+{
+	struct dfly_netcfg cfg;
+	struct dfly_sim_result r2;
+
+	load_cfg(&cfg, "h2", sets, n);
+	run(&cfg, 9, r);
+	printf("# %s: delivered %llu, accepted %.4f, latency %.2f\n", what,
+	       (unsigned long long)r->pkts_delivered, r->accepted, r->lat_avg);
+	assert_int_equal(r->pkts_delivered, delivered);
+	sets[n - 1] = "sim.threads=2";
+	load_cfg(&cfg, "h2", sets, n);
+	run(&cfg, 9, &r2);
+	r->wall_s = r2.wall_s = 0;
+	assert_memory_equal(r, &r2, sizeof(*r));
+}
+
 static double run_min(const char *pattern_load[2], const char *node_port, const char *allocs,
 		      uint64_t delivered, double *lat)
 {
-	char np[64], al[64];
-	const char *sets[8] = {"routing.mechanism=min",
-			       pattern_load[0],
-			       pattern_load[1],
-			       "sim.warmup=1000",
-			       "sim.measure=3000",
-			       "sim.threads=1",
-			       np,
-			       al};
-	struct dfly_netcfg cfg;
-	struct dfly_sim_result r, r2;
+	char np[64], al[64], what[160];
+	const char *sets[] = {"routing.mechanism=min",
+			      pattern_load[0],
+			      pattern_load[1],
+			      "sim.warmup=1000",
+			      "sim.measure=3000",
+			      np,
+			      al,
+			      "sim.threads=1"};
+	struct dfly_sim_result r;
 
 	snprintf(np, sizeof(np), "router.node_port=%s", node_port);
 	snprintf(al, sizeof(al), "router.allocations=%s", allocs);
-	load_cfg(&cfg, "h2", sets, 8);
-	run(&cfg, 9, &r);
-	printf("# min %s %s, node_port %s, allocations %s: delivered %llu, accepted %.4f, "
-	       "latency %.2f\n",
-	       pattern_load[0], pattern_load[1], node_port, allocs,
-	       (unsigned long long)r.pkts_delivered, r.accepted, r.lat_avg);
-	assert_int_equal(r.pkts_delivered, delivered);
-	sets[5] = "sim.threads=2";
-	load_cfg(&cfg, "h2", sets, 8);
-	run(&cfg, 9, &r2);
-	r.wall_s = r2.wall_s = 0;
-	assert_memory_equal(&r, &r2, sizeof(r));
+	snprintf(what, sizeof(what), "min %s %s, node_port %s, allocations %s", pattern_load[0],
+		 pattern_load[1], node_port, allocs);
+	run_checked(sets, sizeof(sets) / sizeof(sets[0]), what, delivered, &r);
 	if (lat != NULL)
 		*lat = r.lat_avg;
 	return r.accepted;
@@ -103,24 +115,14 @@ static double run_profile(const char *input_rr, uint64_t delivered)
 			      "traffic.injection_vc=dest-block",
 			      "sim.warmup=1000",
 			      "sim.measure=3000",
-			      "sim.threads=1",
-			      rr};
-	const unsigned n = sizeof(sets) / sizeof(sets[0]);
-	struct dfly_netcfg cfg;
-	struct dfly_sim_result r, r2;
+			      rr,
+			      "sim.threads=1"};
+	char what[96];
+	struct dfly_sim_result r;
 
 	snprintf(rr, sizeof(rr), "router.input_rr=%s", input_rr);
-	load_cfg(&cfg, "h2", sets, n);
-	run(&cfg, 9, &r);
-	printf("# FOGSim's rules, FlexVC 4/2, input_rr %s: delivered %llu, accepted %.4f, "
-	       "latency %.2f\n",
-	       input_rr, (unsigned long long)r.pkts_delivered, r.accepted, r.lat_avg);
-	assert_int_equal(r.pkts_delivered, delivered);
-	sets[n - 2] = "sim.threads=2";
-	load_cfg(&cfg, "h2", sets, n);
-	run(&cfg, 9, &r2);
-	r.wall_s = r2.wall_s = 0;
-	assert_memory_equal(&r, &r2, sizeof(r));
+	snprintf(what, sizeof(what), "FOGSim's rules, FlexVC 4/2, input_rr %s", input_rr);
+	run_checked(sets, sizeof(sets) / sizeof(sets[0]), what, delivered, &r);
 	return r.accepted;
 }
 

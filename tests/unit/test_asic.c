@@ -250,6 +250,34 @@ static void test_single_packet_timing_grant(void **state)
  * granted 28, out 31, at router 1 at 41, granted 43, out 46, tail 54.
  */
 /*
+ * A 2-router network (p=1, a=2, h=1) built with @p par, and @p npk packets from node 0 to node
+ * 1 injected at cycle 0, their ids 0 .. npk-1.
+ */
+static void send_0_to_1(struct net *n, const struct asic_params *par, struct asic_pkt *pk,
+			unsigned npk)
+{
+	net_build(n, 1, 2, 1, par, DFLY_MODE_MIN, map_min);
+	for (unsigned i = 0; i < npk; i++) {
+		pkt_init(&pk[i], 0, 1, 0);
+		pk[i].id = i;
+		assert_true(asic_inject(n->as[0], 0, &pk[i], 0));
+	}
+}
+
+/* Run @p n for cycles [@p from, @p to): the tail cycle of each packet delivered in tails[id]. */
+static void run_tails(struct net *n, uint64_t from, uint64_t to, uint64_t *tails)
+{
+	struct asic_ejection ej[8];
+
+	for (uint64_t c = from; c < to; c++) {
+		unsigned got = net_cycle(n, c, ej, 8);
+
+		for (unsigned k = 0; k < got; k++)
+			tails[ej[k].pkt->id] = ej[k].tail_cycle;
+	}
+}
+
+/*
  * Two packets from node 0 to node 1 of a 2-router network built with @p par, run for 100
  * cycles: their tail cycles in @p tails, @return router 0's credit stalls on port 0. The caller
  * checks what else it needs on @p n and frees it.
@@ -257,22 +285,11 @@ static void test_single_packet_timing_grant(void **state)
 static uint64_t two_packets(struct net *n, const struct asic_params *par, uint64_t tails[2])
 {
 	static struct asic_pkt pk[2]; /* static: the network points at them after we return */
-	struct asic_ejection ej[4];
 	uint64_t stalls = 0;
 
-	net_build(n, 1, 2, 1, par, DFLY_MODE_MIN, map_min);
-	for (int i = 0; i < 2; i++) {
-		pkt_init(&pk[i], 0, 1, 0);
-		pk[i].id = (uint32_t)i;
-		assert_true(asic_inject(n->as[0], 0, &pk[i], 0));
-	}
+	send_0_to_1(n, par, pk, 2);
 	tails[0] = tails[1] = 0;
-	for (uint64_t c = 0; c < 100; c++) {
-		unsigned got = net_cycle(n, c, ej, 4);
-
-		for (unsigned k = 0; k < got; k++)
-			tails[ej[k].pkt->id] = ej[k].tail_cycle;
-	}
+	run_tails(n, 0, 100, tails);
 	for (int v = 0; v < 3; v++)
 		stalls += n->regs[0].vc_ctr[0][v][DFLY_VC_CREDIT_STALL];
 	return stalls;
@@ -322,22 +339,11 @@ static void terminal_pacing(bool unpaced, const uint64_t want_inj[4])
 	struct asic_params par = default_params(32);
 	struct net n;
 	struct asic_pkt pk[4];
-	struct asic_ejection ej[8];
 	uint64_t tails[4] = {0};
 
 	par.inj_unpaced = unpaced;
-	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
-	for (int i = 0; i < 4; i++) {
-		pkt_init(&pk[i], 0, 1, 0);
-		pk[i].id = (uint32_t)i;
-		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
-	}
-	for (uint64_t c = 0; c < 120; c++) {
-		unsigned got = net_cycle(&n, c, ej, 8);
-
-		for (unsigned k = 0; k < got; k++)
-			tails[ej[k].pkt->id] = ej[k].tail_cycle;
-	}
+	send_0_to_1(&n, &par, pk, 4);
+	run_tails(&n, 0, 120, tails);
 	for (int i = 0; i < 4; i++) {
 		assert_int_equal(pk[i].inj_cycle, want_inj[i]);
 		assert_int_equal(tails[i], 29 + 8 * (uint64_t)i);
@@ -376,29 +382,18 @@ static void test_no_link_rate(void **state)
 	struct asic_params par = default_params(32);
 	struct net n;
 	struct asic_pkt pk[4];
-	struct asic_ejection ej[8];
 	uint64_t tails[4] = {0};
 	uint32_t out0 = 1;
 
 	(void)state;
 	par.no_link_rate = true;
-	net_build(&n, 1, 2, 1, &par, DFLY_MODE_MIN, map_min);
-	for (int i = 0; i < 4; i++) {
-		pkt_init(&pk[i], 0, 1, 0);
-		pk[i].id = (uint32_t)i;
-		assert_true(asic_inject(n.as[0], 0, &pk[i], 0));
-	}
-	for (uint64_t c = 0; c < 80; c++) {
-		unsigned got = net_cycle(&n, c, ej, 8);
-
-		for (unsigned k = 0; k < got; k++)
-			tails[ej[k].pkt->id] = ej[k].tail_cycle;
-		if (c == 10) {
-			/* all four granted at router 0: 4 × 8 phits of the 32 credits reserved */
-			asic_sync_gauges(n.as[0]);
-			assert_int_equal(n.regs[0].vc_gauge[out0][1][DFLY_VC_CREDITS], 0);
-		}
-	}
+	send_0_to_1(&n, &par, pk, 4);
+	run_tails(&n, 0, 11, tails);
+	/* after cycle 10 all four are granted at router 0: 4 × 8 phits of the 32 credits reserved
+	 */
+	asic_sync_gauges(n.as[0]);
+	assert_int_equal(n.regs[0].vc_gauge[out0][1][DFLY_VC_CREDITS], 0);
+	run_tails(&n, 11, 80, tails);
 	for (int i = 0; i < 4; i++) {
 		assert_int_equal(pk[i].inj_cycle, 3 + i);
 		assert_int_equal(tails[i], 22 + i);
