@@ -211,7 +211,8 @@ static void h3(struct cl_ctx *x)
 		      "routing.val.recompute=true;vcs.flexvc=jsq;vcs.local=8;vcs.global=4");
 		char what[80];
 
-		snprintf(what, sizeof(what), "%s FlexVC 8/4 VAL ADV+1 accepted at 0.6 (thesis 0.49)",
+		snprintf(what, sizeof(what),
+			 "%s FlexVC 8/4 VAL ADV+1 accepted at 0.6 (thesis 0.49)",
 			 cl_net(x, 'F')->name);
 		if (f)
 			cl_near(x, what, f->accepted, 0.49);
