@@ -63,4 +63,18 @@ grep -q "0 to run" "$tmp/r.err" || { echo "FAIL: --resume ran points again"; cat
 grep -q "^H1 *holds" "$tmp/r.txt" || { echo "FAIL: H1 after --resume"; exit 1; }
 "$DFLY" repro claims --scale quick --report-only --no-plots --out "$tmp/q" > "$tmp/ro.txt"
 diff <(grep '^H' "$tmp/out.txt") <(grep '^H' "$tmp/ro.txt") || { echo "FAIL: --report-only differs"; exit 1; }
+# every claim a heading of docs/claims-notes.md names before its ':' ("## H13 and H16",
+# "## H41: ...") prints that section in the report, and no other claim prints one
+python3 - "$src/docs/claims-notes.md" "$tmp/q/claims.md" <<'PY'
+import re, sys
+named = set()
+for line in open(sys.argv[1]):
+    if line.startswith("## "):
+        named |= set(re.findall(r"\bH\d+\b", line[3:].split(":")[0]))
+md = open(sys.argv[2]).read()
+for sec in re.split(r"\n### ", md)[1:]:
+    cid = sec.split()[0]
+    assert ("**Traced**" in sec) == (cid in named), (cid, cid in named)
+print("claims.md: the notes of %d claims" % len(named))
+PY
 echo "claims quick: ok"

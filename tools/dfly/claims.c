@@ -1391,12 +1391,31 @@ struct cl_report {
 static const char *verdicts[5] = {"holds", "partly", "fails", "not-run", "not-implemented"};
 
 /*
- * The section "## ID" of docs/claims-notes.md, if any: the disagreements traced to their cause
- * (hand-written explanations with their evidence; never a verdict, which only the checks give).
+ * Does the heading "## ..." @p line name claim @p id before its first ':'? "## H13 and H16",
+ * "## H24, H26 and H27: CRT" and "## H41: FlexVC ..." name theirs; "H1" is not "H13".
+ */
+static bool notes_head_names(const char *line, const char *id)
+{
+	const char *end = strchr(line, ':');
+	size_t n = strlen(id);
+
+	if (end == NULL)
+		end = line + strlen(line);
+	for (const char *p = line + 3; p + n <= end; p++)
+		if ((p == line + 3 || !isalnum((unsigned char)p[-1])) && strncmp(p, id, n) == 0 &&
+		    !isdigit((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * The sections of docs/claims-notes.md whose heading names @p id, if any: the disagreements
+ * traced to their cause (hand-written explanations with their evidence; never a verdict, which
+ * only the checks give). A section may name several claims; each of them prints it.
  */
 static void report_notes(FILE *md, const char *id)
 {
-	char path[512], line[1024], head[32];
+	char path[512], line[1024];
 	bool in = false, any = false;
 	FILE *f;
 
@@ -1404,10 +1423,9 @@ static void report_notes(FILE *md, const char *id)
 	f = fopen(path, "r");
 	if (f == NULL)
 		return;
-	snprintf(head, sizeof(head), "## %s\n", id);
 	while (fgets(line, sizeof(line), f) != NULL) {
 		if (strncmp(line, "## ", 3) == 0) {
-			in = strcmp(line, head) == 0;
+			in = notes_head_names(line, id);
 			if (in && !any) {
 				fprintf(md, "\n**Traced** (docs/claims-notes.md):\n");
 				any = true;
