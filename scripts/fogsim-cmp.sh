@@ -21,6 +21,11 @@
 #              CA_REMOTE (ContentionThreshold=6, ContentionGlobalThreshold=10), 3/2 VCs;
 #              dfly with routing.candidate_draw = all (default) and = one (FOGSim's
 #              olm::nominateCandidates: one port drawn, valid or not)
+#   damq-un    MIN under UN at LOAD (default 1.0), 2/1 VCs, DAMQ input ports of 128/512 phits
+#              (local/global) with RESERVE % of each VC's share reserved (default 75; 100 is
+#              static partitioning, 64/512-phit VCs): FOGSim Buffer=DYNAMIC, ReservedBuffer*
+#              in packets; dfly buffers.mode = damq, on FOGSim's router rules
+#              (configs/cfg-t-fogsim.cfg's router lines) and on its defaults (H43)
 # ARBITERS: rr (default: input and output round robin), lrs, or prio (input LRS, output
 #   PrioLRS / RR with in-transit priority for min-advc, PrioRR).
 # H: the network p = h, a = 2h (default 4, configs/h4.cfg: CFG-T's router); CYCLES: warm-up
@@ -33,7 +38,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/fogsim-router.sh
 . scripts/fogsim-router.sh
-case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc|olm-advh|ectn-advh [rr|lrs|prio]}
+case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc|olm-advh|ectn-advh|damq-un [rr|lrs|prio]}
 arb=${2:-rr}
 H=${H:-4}
 read -r warm meas <<<"${CYCLES:-3000 5000}"
@@ -94,7 +99,31 @@ CongestionDetection=PER_VC
 $trig"
 	dbase=(--set routing.mechanism="${case_%-advh}" --set traffic.pattern=adv+$H)
 	variants=("routing.candidate_draw=all" "routing.candidate_draw=one") ;;
-*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex, min-advc, olm-advh or ectn-advh" >&2; exit 2 ;;
+damq-un)
+	load=${LOAD:-1.0} lvc=2 gvc=1 res=${RESERVE:-75}
+	ftraffic="Traffic=UN"
+	if [ "$res" = 100 ]; then
+		frouting="routing=MIN
+LocalQueueLength=64
+GlobalQueueLength=512"
+		dbase=(--set buffers.mode=static)
+	else
+		# FOGSim reserves whole packets per VC: 8 per local and 64 per global VC at 100 %
+		frouting="routing=MIN
+Buffer=DYNAMIC
+LocalQueueLength=128
+GlobalQueueLength=512
+ReservedBufferLocal=$((8 * res / 100))
+ReservedBufferGlobal=$((64 * res / 100))"
+		dbase=(--set buffers.mode=damq --set buffers.damq_reserve="$(python3 -c "print($res / 100)")")
+	fi
+	dbase+=(--set routing.mechanism=min --set traffic.pattern=un --set vcs.local=2
+		--set vcs.global=1 --set buffers.local=64 --set buffers.global=512)
+	frules="router.route_cycles=0 router.xbar_cycles=5 router.node_port=consume"
+	frules+=" router.allocations=one router.input_rr=request"
+	frules+=" links.terminal_serialise=false traffic.injection_vc=dest-block"
+	variants=("$frules" "router.speedup=2") ;; # FOGSim's rules; dfly's defaults
+*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex, min-advc, olm-advh, ectn-advh or damq-un" >&2; exit 2 ;;
 esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -117,10 +146,14 @@ cfg=$tmp/net.cfg
 sed "s/^\tp = .*/\tp = $H;/; s/^\ta = .*/\ta = $((2 * H));/; s/^\th = .*/\th = $H;/" \
 	configs/h4.cfg >"$cfg"
 for v in "${variants[@]}"; do
+	vset=()
+	for kv in $v; do vset+=(--set "$kv"); done # a variant may be several settings
+	lbl=$v
+	[ "${v#* }" != "$v" ] && lbl="FOGSim's router rules"
 	# shellcheck disable=SC2086 # DEXTRA is a list of arguments
-	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" --set "$v" ${DEXTRA:-} --loads $load \
+	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" "${vset[@]}" ${DEXTRA:-} --loads $load \
 		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 2>/dev/null |
-		awk -v c="$case_ $arb h=$H $v" '$1 == "val" || $1 == "min" || $1 == "olm" ||
+		awk -v c="$case_ $arb h=$H $lbl" '$1 == "val" || $1 == "min" || $1 == "olm" ||
 			$1 == "ectn" { printf "dfly    %-40s accepted %.4f  latency %.1f  hops %.2f\n",
 			c, $4, $5, $9 }'
 done
