@@ -376,7 +376,11 @@ static const struct nc_setting nc_settings[] = {
 	NC_B("traffic.reqrep", reqrep, false,
 	     "request-reply (spec 7.5): requests of the pattern at half the load, each answered "
 	     "by a same-size reply on the reply VCs (every mechanism but par)"),
-	NC_E("traffic.injection_vc", inj_select, nc_inj_names, "jsq | random | dest | dest-block"),
+	NC_E("traffic.injection_vc", inj_select, nc_inj_names,
+	     "the injection VC of a new packet (spec 3.8): jsq, the one with the most room | "
+	     "random, uniform among those with room | dest, destination node mod the VC count | "
+	     "dest-block, destination node x VCs / nodes, blocks of consecutive destinations "
+	     "per VC (FOGSim's VcInjectionPolicy = DEST); dest and dest-block use only that VC"),
 	NC_G("traffic.halo"),
 	NC_I("traffic.halo.px", NC_U32, halo_dims[0], 0, 0, 65536,
 	     "halo3d: process grid P_x (px, py, pz all 0: the most cubic grid of the nodes)"),
@@ -411,7 +415,10 @@ static const struct nc_setting nc_settings[] = {
 	     "FOGSim: 1)"),
 	NC_E("traffic.graph500.coefficients", g5_coef, nc_g5coef_names,
 	     "graph500: C of eq. 2.8, thesis | fogsim (FOGSim v5's constants)"),
-	NC_E("traffic.source", source, nc_src_names, "skip | unbounded"),
+	NC_E("traffic.source", source, nc_src_names,
+	     "a packet generated while no injection VC can take it (spec 3.8): skip, dropped and "
+	     "counted as offered but not injected | unbounded, it waits in the node's unbounded "
+	     "source queue"),
 
 	NC_G("capture"),
 	NC_S("capture.file", false, "", cap_file, "pcap file of dfly sim's capture; \"\" = none"),
