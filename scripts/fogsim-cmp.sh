@@ -25,7 +25,7 @@
 #              (local/global) with RESERVE % of each VC's share reserved (default 75; 100 is
 #              static partitioning, 64/512-phit VCs): FOGSim Buffer=DYNAMIC, ReservedBuffer*
 #              in packets; dfly buffers.mode = damq, on FOGSim's router rules
-#              (configs/cfg-t-fogsim.cfg's router lines) and on its defaults (H43)
+#              (configs/cfg-t-fogsim.cfg resized) and on its defaults (H43)
 # ARBITERS: rr (default: input and output round robin), lrs, or prio (input LRS, output
 #   PrioLRS / RR with in-transit priority for min-advc, PrioRR).
 # H: the network p = h, a = 2h (default 4, configs/h4.cfg: CFG-T's router); CYCLES: warm-up
@@ -119,10 +119,7 @@ ReservedBufferGlobal=$((64 * res / 100))"
 	fi
 	dbase+=(--set routing.mechanism=min --set traffic.pattern=un --set vcs.local=2
 		--set vcs.global=1 --set buffers.local=64 --set buffers.global=512)
-	frules="router.route_cycles=0 router.xbar_cycles=5 router.node_port=consume"
-	frules+=" router.allocations=one router.input_rr=request"
-	frules+=" links.terminal_serialise=false traffic.injection_vc=dest-block"
-	variants=("$frules" "router.speedup=2") ;; # FOGSim's rules; dfly's defaults
+	variants=("@fogsim" "") ;; # FOGSim's rules; dfly's defaults
 *) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex, min-advc, olm-advh, ectn-advh or damq-un" >&2; exit 2 ;;
 esac
 tmp=$(mktemp -d)
@@ -142,14 +139,19 @@ awk -v c="$case_ $arb h=$H" '/^Accepted Load:/ { a = $3 } /^Average Global Dista
 	/^Average Distance:/ { d = $3 } /^Average Total Latency:/ { l = $4 }
 	END { printf "FOGSim  %-40s accepted %.4f  latency %.1f  hops %.2f  global hops %s\n",
 		c, a, l, d, g }' "$tmp/f.out"
-cfg=$tmp/net.cfg
-sed "s/^\tp = .*/\tp = $H;/; s/^\ta = .*/\ta = $((2 * H));/; s/^\th = .*/\th = $H;/" \
-	configs/h4.cfg >"$cfg"
+# the network p = h, a = 2h on CFG-T's router (configs/h4.cfg) and on it with FOGSim's router
+# rules (configs/cfg-t-fogsim.cfg, which differs from h4.cfg only in those and the windows)
+resize() { sed "s/^\tp = .*/\tp = $H;/; s/^\ta = .*/\ta = $((2 * H));/; s/^\th = .*/\th = $H;/" "$1"; }
+resize configs/h4.cfg >"$tmp/net.cfg"
+resize configs/cfg-t-fogsim.cfg >"$tmp/fogsim.cfg"
 for v in "${variants[@]}"; do
-	vset=()
-	for kv in $v; do vset+=(--set "$kv"); done # a variant may be several settings
-	lbl=$v
-	[ "${v#* }" != "$v" ] && lbl="FOGSim's router rules"
+	# a variant: one setting, "" (the router as it is) or @fogsim (FOGSim's rules)
+	cfg=$tmp/net.cfg vset=() lbl=${v:-dfly defaults}
+	if [ "$v" = @fogsim ]; then
+		cfg=$tmp/fogsim.cfg lbl="FOGSim's router rules"
+	elif [ -n "$v" ]; then
+		vset=(--set "$v")
+	fi
 	# shellcheck disable=SC2086 # DEXTRA is a list of arguments
 	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" "${vset[@]}" ${DEXTRA:-} --loads $load \
 		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 2>/dev/null |
