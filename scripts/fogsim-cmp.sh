@@ -26,6 +26,8 @@
 #              static partitioning, 64/512-phit VCs): FOGSim Buffer=DYNAMIC, ReservedBuffer*
 #              in packets; dfly buffers.mode = damq, on FOGSim's router rules
 #              (configs/cfg-t-fogsim.cfg resized) and on its defaults (H43)
+#   damq-rr    the same under request-reply (FOGSim Traffic=UN_RCTV; dfly traffic.reqrep,
+#              traffic.reply = consume) with 4/2 VCs, 2/1 per class, of 32/256 phits (H40)
 # ARBITERS: rr (default: input and output round robin), lrs, or prio (input LRS, output
 #   PrioLRS / RR with in-transit priority for min-advc, PrioRR).
 # H: the network p = h, a = 2h (default 4, configs/h4.cfg: CFG-T's router); CYCLES: warm-up
@@ -38,7 +40,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/fogsim-router.sh
 . scripts/fogsim-router.sh
-case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc|olm-advh|ectn-advh|damq-un [rr|lrs|prio]}
+case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc|olm-advh|ectn-advh|damq-un|damq-rr [rr|lrs|prio]}
 arb=${2:-rr}
 H=${H:-4}
 read -r warm meas <<<"${CYCLES:-3000 5000}"
@@ -99,28 +101,36 @@ CongestionDetection=PER_VC
 $trig"
 	dbase=(--set routing.mechanism="${case_%-advh}" --set traffic.pattern=adv+$H)
 	variants=("routing.candidate_draw=all" "routing.candidate_draw=one") ;;
-damq-un)
-	load=${LOAD:-1.0} lvc=2 gvc=1 res=${RESERVE:-75}
-	ftraffic="Traffic=UN"
+damq-un | damq-rr)
+	load=${LOAD:-1.0} res=${RESERVE:-75}
+	# damq-un: 2/1 VCs of 64/512 phits; damq-rr: request-reply, 4/2 VCs (2/1 per class) of
+	# 32/256 phits; both 128/512 phits per port
+	if [ "$case_" = damq-un ]; then
+		lvc=2 gvc=1 lbuf=64 gbuf=512 ftraffic="Traffic=UN"
+		dbase=(--set traffic.pattern=un)
+	else
+		lvc=4 gvc=2 lbuf=32 gbuf=256 ftraffic="Traffic=UN_RCTV"
+		dbase=(--set traffic.pattern=un --set traffic.reqrep=true --set traffic.reply=consume)
+	fi
 	if [ "$res" = 100 ]; then
 		frouting="routing=MIN
-LocalQueueLength=64
-GlobalQueueLength=512"
-		dbase=(--set buffers.mode=static)
+LocalQueueLength=$lbuf
+GlobalQueueLength=$gbuf"
+		dbase+=(--set buffers.mode=static)
 	else
-		# FOGSim reserves whole packets per VC: 8 per local and 64 per global VC at 100 %
+		# FOGSim reserves whole packets (8 phits) per VC
 		frouting="routing=MIN
 Buffer=DYNAMIC
-LocalQueueLength=128
-GlobalQueueLength=512
-ReservedBufferLocal=$((8 * res / 100))
-ReservedBufferGlobal=$((64 * res / 100))"
-		dbase=(--set buffers.mode=damq --set buffers.damq_reserve="$(python3 -c "print($res / 100)")")
+LocalQueueLength=$((lbuf * lvc))
+GlobalQueueLength=$((gbuf * gvc))
+ReservedBufferLocal=$((lbuf / 8 * res / 100))
+ReservedBufferGlobal=$((gbuf / 8 * res / 100))"
+		dbase+=(--set buffers.mode=damq --set buffers.damq_reserve="$(python3 -c "print($res / 100)")")
 	fi
-	dbase+=(--set routing.mechanism=min --set traffic.pattern=un --set vcs.local=2
-		--set vcs.global=1 --set buffers.local=64 --set buffers.global=512)
+	dbase+=(--set routing.mechanism=min --set vcs.local=$lvc --set vcs.global=$gvc
+		--set buffers.local=$lbuf --set buffers.global=$gbuf)
 	variants=("@fogsim" "") ;; # FOGSim's rules; dfly's defaults
-*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex, min-advc, olm-advh, ectn-advh or damq-un" >&2; exit 2 ;;
+*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex, min-advc, olm-advh, ectn-advh, damq-un or damq-rr" >&2; exit 2 ;;
 esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
