@@ -535,6 +535,35 @@ static inline enum dfly_role hop_role(const struct asic *as, const struct asic_p
 	return towards_root || misroute ? DFLY_ROLE_I1 : DFLY_ROLE_I2;
 }
 
+/*
+ * vcs.assign = "next" (FOGSim v5 vcMngmt::nextChannel): the VC of the first place of kind @p kind
+ * after the place of the VC packet @p pk is in (its last hop's kind: local if it took one in
+ * this group, else global; before the first place when it has taken no hop), on the reference
+ * path knobs.vc_seq, within its class (@p off, the reply class's first VC of that kind; the
+ * packet's own VC less its class's first of the kind it came in on). -1 when the path has no
+ * such place (the role's place then).
+ */
+static inline int hop_vc_next(const struct dfly_regs_knobs *k, const struct asic_pkt *pk,
+			      uint32_t kind)
+{
+	int i = -1;
+
+	if (pk->ghops + pk->lhops != 0) {
+		uint32_t in_kind = pk->grp_lhops != 0 ? DFLY_PORT_LOCAL : DFLY_PORT_GLOBAL;
+		uint32_t in_off = (pk->flags & ASIC_PKT_REPLY) ? k->reply_vc[in_kind] : 0;
+		uint32_t cur = (uint32_t)(in_kind << 4 | (uint32_t)(pk->vc - in_off));
+
+		for (i = 0; i < (int)k->vc_seq_n && k->vc_seq[i] != cur; i++)
+			;
+		if (i == (int)k->vc_seq_n)
+			return -1;
+	}
+	for (uint32_t j = (uint32_t)(i + 1); j < k->vc_seq_n; j++)
+		if ((uint32_t)(k->vc_seq[j] >> 4) == kind)
+			return k->vc_seq[j] & 0xf;
+	return -1;
+}
+
 static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, uint32_t port,
 			      bool towards_root, uint32_t dst_group, bool misroute)
 {
@@ -544,9 +573,15 @@ static inline uint32_t hop_vc(const struct asic *as, const struct asic_pkt *pk, 
 
 	if (kind == DFLY_PORT_TERMINAL)
 		return 0;
-	r = hop_role(as, pk, kind, towards_root, dst_group, misroute);
 	/* a reply's VCs follow the request class's (traffic.reqrep) */
 	off = (pk->flags & ASIC_PKT_REPLY) ? k->reply_vc[kind] : 0;
+	if (k->vc_next) {
+		int n = hop_vc_next(k, pk, kind);
+
+		if (n >= 0)
+			return (uint32_t)n + off;
+	}
+	r = hop_role(as, pk, kind, towards_root, dst_group, misroute);
 	if (r == DFLY_ROLE_D2 && pk->ghops > 1 && k->vc_d2_long != 0)
 		v = k->vc_d2_long + off;
 	else

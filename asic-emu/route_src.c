@@ -104,6 +104,53 @@ static void ugal_g_occ(const struct asic *as, const struct asic_pkt *pk, uint32_
 	}
 }
 
+/* Is group @p x among the h groups a consecutive arrangement links to router index @p a (the
+ * range starting at a·h, or a·h + 1 towards groups numbered above the router's own)? */
+static inline bool fogsim_linked(int64_t x, int64_t a, int64_t h, bool above)
+{
+	int64_t lo = a * h + (above ? 1 : 0);
+
+	return x >= lo && x < lo + h;
+}
+
+/* Router hops from router index sA of group sH to router index dA of group dH as FOGSim v5
+ * generatorModule::determinePaths() counts them: within a group one local hop unless sA is dA;
+ * else a local hop in the source group unless sA has the link to dH, one global hop, and (with
+ * @p dst_local) a local hop in dH unless dA has the link back, by the consecutive arrangement's
+ * formula, whatever the network's. */
+static inline int64_t fogsim_leg(int64_t sA, int64_t sH, int64_t dA, int64_t dH, int64_t h,
+				 bool dst_local)
+{
+	int64_t n;
+
+	if (sH == dH)
+		return sA != dA ? 1 : 0;
+	n = 1 + !fogsim_linked(dH, sA, h, sH < dH);
+	if (dst_local)
+		n += !fogsim_linked(sH, dA, h, sH > dH);
+	return n;
+}
+
+/*
+ * routing.ugal.weight = "fogsim": the path lengths FOGSim v5 weighs UGAL-L's queues with
+ * (generatorModule::determinePaths(), set at generation): the minimal path's, and the Valiant
+ * path's as the source to the Valiant node's group (no local hop there) plus that node's
+ * router to the destination. The formula is the consecutive arrangement's; FOGSim routes a
+ * palm-tree network (PalmTreeConfiguration = 1, routing.cc) with it all the same, so under
+ * dfly's palm tree these are not the hops the packets take. S_ROOT's router index stands for
+ * that of FOGSim's Valiant node (a node of the Valiant group drawn at generation).
+ */
+static void fogsim_paths(const struct dfly_topo *t, uint32_t router, uint32_t dst_router,
+			 uint32_t root, int64_t *hmin, int64_t *hval)
+{
+	int64_t h = t->h, sA = router % t->a, sH = router / t->a;
+	int64_t dA = dst_router % t->a, dH = dst_router / t->a;
+	int64_t vA = root % t->a, vH = root / t->a;
+
+	*hmin = fogsim_leg(sA, sH, dA, dH, h, true);
+	*hval = fogsim_leg(sA, sH, vA, vH, h, false) + fogsim_leg(vA, vH, dA, dH, h, true);
+}
+
 /*
  * Source-adaptive decision (UGAL-L, PB; PAR at every source-group router while minimal):
  * minimal iff the PB bit of the minimal global channel is clear (PB only) and
@@ -156,13 +203,19 @@ static ASIC_ALWAYS_INLINE void src_decide(struct asic *as, struct asic_pkt *pk, 
 	}
 	if (k->ugal_hops) {
 		/* FOGSim v5 (routing/ugal.cc, pb.cc misrouteCondition()): each queue times its
-		 * path's router hops, the Valiant path through S_ROOT */
+		 * path's router hops, the Valiant path through S_ROOT ("hops"), or those hops as
+		 * FOGSim counts them ("fogsim") */
 		struct dfly_hop hp[6];
 		uint32_t dr = pk->dst_node / t->p;
-		int64_t hmin = dfly_topo_min_path(t, as->router, dr, pk->dst_node, hp);
-		int64_t hval = dfly_topo_min_path(t, as->router, root, pk->dst_node, hp) +
-			       dfly_topo_min_path(t, root, dr, pk->dst_node, hp);
+		int64_t hmin, hval;
 
+		if (k->ugal_hops == 2) {
+			fogsim_paths(t, as->router, dr, root, &hmin, &hval);
+		} else {
+			hmin = dfly_topo_min_path(t, as->router, dr, pk->dst_node, hp);
+			hval = dfly_topo_min_path(t, as->router, root, pk->dst_node, hp) +
+			       dfly_topo_min_path(t, root, dr, pk->dst_node, hp);
+		}
 		ugal_ok = qmin * hmin <= qval * hval + T;
 	} else {
 		ugal_ok = qmin * 256 <= (int64_t)k->ugal_f_q8 * qval + T * 256;

@@ -96,7 +96,8 @@ static const char *const nc_flexvc_sets_names[] = {"path", "group", NULL};
 /** ECtN broadcast contents, index = enum fw_ectn_mode. */
 static const char *const nc_ectn_mode_names[] = {"full", "sparse", "incremental", "async", NULL};
 static const char *const nc_occ_names[] = {"vc", "port", NULL};
-static const char *const nc_weight_names[] = {"f", "hops", NULL};
+static const char *const nc_weight_names[] = {"f", "hops", "fogsim", NULL};
+static const char *const nc_assign_names[] = {"role", "next", NULL};
 static const char *const nc_pbavg_names[] = {"all", "other", NULL};
 static const char *const nc_pbx_names[] = {"oob", "inband", NULL};
 static const char *const nc_g5coef_names[] = {"thesis", "fogsim", NULL};
@@ -200,6 +201,12 @@ static const struct nc_setting nc_settings[] = {
 	     "own on its safe path; group (FOGSim v5 flexVc.cc): as path, a local hop kept within "
 	     "the places of the group it is in (a minimal hop in the source group: the source "
 	     "group's VCs)"),
+	NC_E("vcs.assign", vc_assign, nc_assign_names,
+	     "the VC of a hop. role (spec 2.2 PROPOSAL): its role's place on the mechanism's "
+	     "reference path. next (FOGSim v5 vcMngmt::nextChannel): the first place of its "
+	     "port's kind after the place of the VC the packet is in, so a minimal packet's final "
+	     "local hop takes L1 and a packet within its group L0 (not with FlexVC or the "
+	     "in-transit mechanisms)"),
 	NC_I("vcs.reply_local", NC_U32, vc_reply_local, 0, 0, DFLY_MAX_VCS,
 	     "traffic.reqrep: local VCs of the reply class, the last ones; 0 = half"),
 	NC_I("vcs.reply_global", NC_U32, vc_reply_global, 0, 0, DFLY_MAX_VCS,
@@ -242,7 +249,10 @@ static const struct nc_setting nc_settings[] = {
 	NC_B("routing.ugal.commitment", ugal_commitment, false,
 	     "Q also counts the heads routed to the output, not yet granted (IAR's BookSim)"),
 	NC_E("routing.ugal.weight", ugal_weight, nc_weight_names,
-	     "Q_min <= F*Q_val + T | Q_min*H_min <= Q_val*H_val + T, H hops (FOGSim)"),
+	     "Q_min <= F*Q_val + T | Q_min*H_min <= Q_val*H_val + T, H hops (FOGSim) | the "
+	     "same with H as FOGSim v5 counts it (generatorModule::determinePaths: the "
+	     "consecutive arrangement's hops whatever the arrangement; S_ROOT's router stands "
+	     "for the Valiant node's)"),
 	NC_G("routing.res"),
 	NC_D("routing.res.t", res_t, 3.0, -1000.0, 1000.0,
 	     "RES: grant iff R <= 2*R_avg + T; T in packets (x packet.phits), 3 (IAR 4.1)"),
@@ -1696,6 +1706,14 @@ static int nc_check_vcs(struct nc_ctx *c, const struct dfly_netcfg *cfg)
 			       "hops themselves, thesis 5.2.1)",
 			       nc_flexvc_sets_names[cfg->flexvc_sets], nc_flexvc_names[cfg->flexvc],
 			       dfly_mode_name(cfg->mode));
+	if (cfg->vc_assign == 1 &&
+	    (cfg->flexvc != DFLY_FLEXVC_OFF || dfly_mode_vcs(cfg->mode) == DFLY_VCS_TRANSIT))
+		return nc_fail(
+		    c, "vcs.assign",
+		    "\"next\" places a hop after the place of the VC the packet is in on "
+		    "one reference path: not with FlexVC (vcs.flexvc = \"%s\") or the "
+		    "in-transit mechanisms' opportunistic hops (%s)",
+		    nc_flexvc_names[cfg->flexvc], dfly_mode_name(cfg->mode));
 	return 0;
 }
 
@@ -2344,7 +2362,7 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 	k->ugal_per_port = cfg->ugal_occ == DFLY_OCC_PORT;
 	k->ugal_remove_rtt = cfg->ugal_remove_rtt;
 	k->ugal_commitment = cfg->ugal_commitment;
-	k->ugal_hops = cfg->ugal_weight == 1;
+	k->ugal_hops = (uint32_t)cfg->ugal_weight;
 	k->nonmin_needs_credits = cfg->cand_credits;
 	k->reevaluate = cfg->reevaluate;
 	k->pb_per_vc = cfg->pb_bits == DFLY_OCC_VC;
@@ -2380,6 +2398,24 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 		k->vc_map[DFLY_ROLE_I2] = 2;
 		k->vc_map[DFLY_ROLE_G2] = 1;
 		k->vc_d2_long = 3;
+	}
+	if (cfg->vc_assign == 1) {
+		/* the reference path in order (enum dfly_role is path order): the places of the
+		 * roles it uses, MIN's under failover those of VAL's path it climbs (above) */
+		unsigned roles = dfly_mode_roles(cfg->mode, nc_val_group(cfg));
+
+		if (k->failover && !nc_nonmin(cfg))
+			roles |= dfly_mode_roles(DFLY_MODE_VAL, false);
+		k->vc_next = 1;
+		k->vc_seq_n = 0;
+		for (uint32_t r = 0; r < DFLY_ROLE_COUNT; r++) {
+			uint32_t kind = r == DFLY_ROLE_G1 || r == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
+									       : DFLY_PORT_LOCAL;
+			uint32_t v = r == DFLY_ROLE_D2 ? k->vc_d2_long : k->vc_map[r];
+
+			if ((roles >> r) & 1u)
+				k->vc_seq[k->vc_seq_n++] = (uint8_t)(kind << 4 | v);
+		}
 	}
 }
 

@@ -126,6 +126,8 @@ struct dfly_netcfg {
 	uint32_t vc_global; /**< vcs.global: default 2 */
 	int flexvc;         /**< vcs.flexvc: enum dfly_flexvc_sel, default 0 "off" (spec 2.4) */
 	int flexvc_sets;    /**< vcs.flexvc_sets: enum dfly_flexvc_sets, default 0 "path" */
+	int vc_assign;      /**< vcs.assign: 0 "role" (default, spec 2.2) | 1 "next" (FOGSim v5
+				 vcMngmt::nextChannel) */
 	uint32_t vc_reply_local;  /**< vcs.reply_local: reply class's local VCs (0: half) */
 	uint32_t vc_reply_global; /**< vcs.reply_global: reply class's global VCs (0: half) */
 
@@ -159,7 +161,8 @@ struct dfly_netcfg {
 	bool ugal_commitment;    /**< routing.ugal.commitment: Q also counts the heads routed to
 				      the output, not yet granted (IAR's BookSim); default false */
 	int ugal_weight;         /**< routing.ugal.weight: 0 "f" (default, IAR eq. 2) | 1 "hops"
-				      (FOGSim v5: each queue times its path's router hops) */
+				      (FOGSim v5: each queue times its path's router hops) | 2
+				      "fogsim" (those hops as FOGSim v5 counts them) */
 	double pb_f;             /**< routing.pb.f: F of the saturation bit, default 2 (A-4.3) */
 	double pb_t;             /**< routing.pb.t: T in packets, default 3 (CBAR Table I) */
 	enum dfly_pb_avg pb_avg; /**< routing.pb.average: "all" (default, A-4.1) | "other" */

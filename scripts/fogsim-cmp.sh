@@ -28,6 +28,11 @@
 #              (configs/cfg-t-fogsim.cfg resized) and on its defaults (H43)
 #   damq-rr    the same under request-reply (FOGSim Traffic=UN_RCTV; dfly traffic.reqrep,
 #              traffic.reply = consume) with 4/2 VCs, 2/1 per class, of 32/256 phits (H40)
+#   pb-un      PB under UN at LOAD (default 1.0), 4/2 VCs: FOGSim routing=PB as
+#              scripts/fogsim-transient.sh runs it; dfly on FOGSim's router rules, then with
+#              FOGSim's source decision added one setting at a time (routing.candidate_credits
+#              = false, vcs.assign = next, routing.ugal.weight = fogsim), on its defaults, and
+#              with routing.ugal.weight = hops
 # ARBITERS: rr (default: input and output round robin), lrs, or prio (input LRS, output
 #   PrioLRS / RR with in-transit priority for min-advc, PrioRR).
 # H: the network p = h, a = 2h (default 4, configs/h4.cfg: CFG-T's router); CYCLES: warm-up
@@ -40,7 +45,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/fogsim-router.sh
 . scripts/fogsim-router.sh
-case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc|olm-advh|ectn-advh|damq-un|damq-rr [rr|lrs|prio]}
+case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc|olm-advh|ectn-advh|damq-un|damq-rr|pb-un [rr|lrs|prio]}
 arb=${2:-rr}
 H=${H:-4}
 read -r warm meas <<<"${CYCLES:-3000 5000}"
@@ -130,7 +135,22 @@ ReservedBufferGlobal=$((gbuf / 8 * res / 100))"
 	dbase+=(--set routing.mechanism=min --set vcs.local=$lvc --set vcs.global=$gvc
 		--set buffers.local=$lbuf --set buffers.global=$gbuf)
 	variants=("@fogsim" "") ;; # FOGSim's rules; dfly's defaults
-*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex, min-advc, olm-advh, ectn-advh, damq-un or damq-rr" >&2; exit 2 ;;
+pb-un)
+	# FOGSim's PB as scripts/fogsim-transient.sh runs it
+	load=${LOAD:-1.0} lvc=4 gvc=2
+	ftraffic="Traffic=UN"
+	frouting="routing=PB
+CongestionDetection=PER_VC
+piggybacking_coef=200
+ugal_global_threshold=3
+ugal_local_threshold=3"
+	dbase=(--set routing.mechanism=pb --set routing.pb.send_unchanged=false
+		--set routing.val.path_a=lg- --set traffic.pattern=un)
+	variants=("@fogsim" "@fogsim routing.candidate_credits=false"
+		"@fogsim routing.candidate_credits=false vcs.assign=next"
+		"@fogsim routing.candidate_credits=false vcs.assign=next routing.ugal.weight=fogsim"
+		"" "routing.ugal.weight=hops") ;;
+*) echo "fogsim-cmp: CASE val-adv1, val-adv1-flex, min-advc, olm-advh, ectn-advh, damq-un, damq-rr or pb-un" >&2; exit 2 ;;
 esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -147,7 +167,7 @@ EOF
 (cd "$tmp" && "$FOGSIM" f.conf >f.log 2>&1) || { tail -3 "$tmp/f.log"; exit 1; }
 awk -v c="$case_ $arb h=$H" '/^Accepted Load:/ { a = $3 } /^Average Global Distance:/ { g = $4 }
 	/^Average Distance:/ { d = $3 } /^Average Total Latency:/ { l = $4 }
-	END { printf "FOGSim  %-40s accepted %.4f  latency %.1f  hops %.2f  global hops %s\n",
+	END { printf "FOGSim  %-40s accepted %.4f  latency %.1f  hops %.2f  global hops %.3f\n",
 		c, a, l, d, g }' "$tmp/f.out"
 # the network p = h, a = 2h on CFG-T's router (configs/h4.cfg) and on it with FOGSim's router
 # rules (configs/cfg-t-fogsim.cfg, which differs from h4.cfg only in those and the windows)
@@ -155,17 +175,22 @@ resize() { sed "s/^\tp = .*/\tp = $H;/; s/^\ta = .*/\ta = $((2 * H));/; s/^\th =
 resize configs/h4.cfg >"$tmp/net.cfg"
 resize configs/cfg-t-fogsim.cfg >"$tmp/fogsim.cfg"
 for v in "${variants[@]}"; do
-	# a variant: one setting, "" (the router as it is) or @fogsim (FOGSim's rules)
+	# a variant: settings separated by spaces, "" (the router as it is), or @fogsim (FOGSim's
+	# rules) followed by more settings
 	cfg=$tmp/net.cfg vset=() lbl=${v:-dfly defaults}
-	if [ "$v" = @fogsim ]; then
-		cfg=$tmp/fogsim.cfg lbl="FOGSim's router rules"
-	elif [ -n "$v" ]; then
-		vset=(--set "$v")
+	read -r -a words <<<"$v"
+	if [ "${words[0]:-}" = @fogsim ]; then
+		cfg=$tmp/fogsim.cfg lbl="FOGSim's router rules${words[1]:+ +}"
+		words=("${words[@]:1}")
+		[ ${#words[@]} -gt 0 ] && lbl="$lbl ${words[*]}"
 	fi
+	for w in "${words[@]}"; do vset+=(--set "$w"); done
 	# shellcheck disable=SC2086 # DEXTRA is a list of arguments
+	rm -f "$tmp/d.csv"
 	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" "${vset[@]}" ${DEXTRA:-} --loads $load \
-		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 2>/dev/null |
-		awk -v c="$case_ $arb h=$H $lbl" '$1 == "val" || $1 == "min" || $1 == "olm" ||
-			$1 == "ectn" { printf "dfly    %-40s accepted %.4f  latency %.1f  hops %.2f\n",
-			c, $4, $5, $9 }'
+		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 --quiet \
+		--csv "$tmp/d.csv" >/dev/null 2>"$tmp/d.err" || { tail -1 "$tmp/d.err"; continue; }
+	awk -F, -v c="$case_ $arb h=$H $lbl" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		{ printf "dfly    %-40s accepted %.4f  latency %.1f  hops %.2f  global hops %.3f\n",
+		  c, $k["accepted"], $k["lat_avg"], $k["hops_avg"], $k["ghops_avg"] }' "$tmp/d.csv"
 done

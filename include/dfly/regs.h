@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define DFLY_REGS_MAGIC   0x59464c44u /**< "DLFY" little-endian */
-#define DFLY_REGS_VERSION 24u         /**< bump on any layout change */
+#define DFLY_REGS_VERSION 25u         /**< bump on any layout change */
 
 #define DFLY_MAX_VCS 8  /**< VCs per port */
 #define DFLY_MAX_A   32 /**< routers per group */
@@ -483,8 +483,18 @@ struct dfly_regs_knobs {
 	 *  source (and PAR's) weighs each queue by its path's router hops, Q_min*H_min <=
 	 *  Q_val*H_val + T (FOGSim v5 routing/ugal.cc and routing/pb.cc misrouteCondition(),
 	 *  generatorModule's minPathLength / valPathLength), in place of Q_min <= F*Q_val + T
-	 *  (IAR eq. 2, thesis eq. 1.2; 0, the default) */
+	 *  (IAR eq. 2, thesis eq. 1.2; 0, the default); 2 = "fogsim": the same with H_min and
+	 *  H_val as FOGSim v5 generatorModule::determinePaths() counts them, by the consecutive
+	 *  arrangement's formula whatever the arrangement (route_src.c fogsim_paths()) */
 	uint32_t ugal_hops;
+	/** vcs.assign = "next" (FOGSim v5 vcMngmt::nextChannel): a hop takes the first place of
+	 *  its port's kind after the place of the VC the packet is in, on the mode's reference
+	 *  path vc_seq (vc_seq_n places, each kind << 4 | VC, in path order); a packet fresh from
+	 *  its node starts before the first place. 0 (default, spec §2.2): its role's place
+	 *  (vc_map) */
+	uint32_t vc_next;
+	uint32_t vc_seq_n;
+	uint8_t vc_seq[DFLY_ROLE_COUNT];
 };
 
 /**

@@ -16,7 +16,8 @@
  * that with the two rules a refused head's input round robin must move on (input_rr =
  * "request", as FOGSim's cosArbiter does) for FlexVC's extra VCs to be served: on h4, FlexVC 8/4
  * accepts 0.814 with the pointer moving only at the grant, 0.907 with it moving at the request
- * (FOGSim 0.899).
+ * (FOGSim 0.899). And PB on FOGSim's rules with its source decision added one setting at a time
+ * (test_pb_rules()): exact counts, each lowering the saturation and raising the misrouted share.
  */
 #include <string.h>
 
@@ -136,12 +137,68 @@ static void test_profile(void **state)
 	assert_true(request > grant);
 }
 
+/*
+ * PB under UN at 1.0 with FOGSim's router rules (as run_profile()) and the settings that give
+ * FOGSim v5's PB its saturation (docs/claims-notes.md, H13's session-34 note), added one at a
+ * time: routing.candidate_credits = false (pb.cc misrouteCondition() decides without the
+ * Valiant port's credits), vcs.assign = "next" (vcMngmt::nextChannel), routing.ugal.weight =
+ * "fogsim" (generatorModule::determinePaths()). Each lowers the accepted load and raises the
+ * misrouted share (h4, 3k + 5k cycles: 0.692, 0.686, 0.667, 0.656; FOGSim 0.652).
+ */
+static void test_pb_rules(void **state)
+{
+	static const char *const add[] = {"routing.candidate_credits=true",
+					  "routing.candidate_credits=false", "vcs.assign=next",
+					  "routing.ugal.weight=fogsim"};
+	static const uint64_t delivered[] = {20704, 19941, 19440, 19312};
+	const char *sets[] = {"routing.mechanism=pb",
+			      "routing.pb.send_unchanged=false",
+			      "routing.val.path_a=lg-",
+			      "routing.ugal.weight=hops",
+			      "traffic.pattern=un",
+			      "traffic.load=1.0",
+			      "router.node_port=consume",
+			      "router.allocations=one",
+			      "router.input_rr=request",
+			      "router.route_cycles=0",
+			      "router.xbar_cycles=5",
+			      "links.terminal_serialise=false",
+			      "traffic.injection_vc=dest-block",
+			      "sim.warmup=1000",
+			      "sim.measure=3000",
+			      NULL,
+			      NULL,
+			      NULL,
+			      "sim.threads=1"};
+	double acc = 2, misr = -1;
+	unsigned n = 15;
+
+	(void)state;
+	for (unsigned k = 0; k < 4; k++) {
+		struct dfly_sim_result r;
+		char what[96];
+
+		sets[n++] = add[k];
+		sets[n] = "sim.threads=1";
+		snprintf(what, sizeof(what), "FOGSim's rules, PB, + %s", add[k]);
+		run_checked(sets, n + 1, what, delivered[k], &r);
+		printf("#   misrouted %.2f %%\n", r.misrouted_pct);
+		assert_true(r.accepted < acc);
+		assert_true(r.misrouted_pct > misr);
+		acc = r.accepted;
+		misr = r.misrouted_pct;
+		if (k == 0)
+			n--; /* candidate_credits=false replaces it */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_saturation),
 	    cmocka_unit_test(test_zero_load),
 	    cmocka_unit_test(test_profile),
+	    cmocka_unit_test(test_pb_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

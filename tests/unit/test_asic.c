@@ -1390,6 +1390,196 @@ static void test_ugal_weight_hops(void **state)
 	net_free(&d.n);
 }
 
+/*
+ * FOGSim v5 generatorModule::determinePaths(), as written there (its coordinates: group H,
+ * router A; the consecutive arrangement's link ranges), for the Valiant node's router vA of
+ * group vH: the minimal and Valiant path lengths FOGSim weighs UGAL-L's queues with.
+ */
+static void fogsim_determine_paths(uint32_t h, uint32_t sourceA, uint32_t sourceH, uint32_t destA,
+				   uint32_t destH, uint32_t valA, uint32_t valH, uint32_t *min_path,
+				   uint32_t *val_path)
+{
+	uint32_t m = 0, v = 0;
+
+	if (sourceH == destH) {
+		if (sourceA != destA)
+			m++;
+	} else {
+		m++;
+		if (sourceH > destH) {
+			if (!(destH >= sourceA * h && destH < sourceA * h + h))
+				m++;
+			if (!(sourceH >= destA * h + 1 && sourceH < destA * h + h + 1))
+				m++;
+		}
+		if (sourceH < destH) {
+			if (!(destH >= sourceA * h + 1 && destH < sourceA * h + h + 1))
+				m++;
+			if (!(sourceH >= destA * h && sourceH < destA * h + h))
+				m++;
+		}
+	}
+	if (sourceH == valH) {
+		if (sourceA != valA)
+			v++;
+	} else {
+		v++;
+		if (sourceH > valH && !(valH >= sourceA * h && valH < sourceA * h + h))
+			v++;
+		if (sourceH < valH && !(valH >= sourceA * h + 1 && valH < sourceA * h + h + 1))
+			v++;
+	}
+	if (valH == destH) {
+		if (valA != destA)
+			v++;
+	} else {
+		v++;
+		if (valH > destH) {
+			if (!(destH >= valA * h && destH < valA * h + h))
+				v++;
+			if (!(valH >= destA * h + 1 && valH < destA * h + h + 1))
+				v++;
+		}
+		if (valH < destH) {
+			if (!(destH >= valA * h + 1 && destH < valA * h + h + 1))
+				v++;
+			if (!(valH >= destA * h && valH < destA * h + h))
+				v++;
+		}
+	}
+	*min_path = m;
+	*val_path = v;
+}
+
+/*
+ * routing.ugal.weight = "fogsim": UGAL-L weighs each queue by the path length FOGSim v5 gives
+ * it (fogsim_determine_paths() above, S_ROOT's router for the Valiant node's), not by the hops
+ * the packet takes. On p = 1, a = 4, h = 2 (palm tree, 9 groups), from router 0 to the first
+ * router of every other group, Q_val = 4, T = 8: each decision, over Q_min = 0 .. 60, is
+ * FOGSim's boundary Q_min·H_min <= Q_val·H_val + T, and for some destination and S_ROOT that
+ * boundary is not the one of the true hops ("hops").
+ */
+static void test_ugal_weight_fogsim(void **state)
+{
+	struct asic_params par = default_params(32);
+	struct net n;
+	const struct dfly_topo *t;
+	unsigned differ = 0, checked = 0;
+
+	(void)state;
+	net_build(&n, 1, 4, 2, &par, DFLY_MODE_UGAL, map_val);
+	t = n.topo;
+	for (uint32_t r = 0; r < t->routers; r++) {
+		n.regs[r].knobs.ugal_f_q8 = 512;
+		n.regs[r].knobs.ugal_t = 8;
+		n.regs[r].knobs.ugal_hops = 2;
+	}
+	for (uint32_t dg = 1; dg < t->g; dg++) {
+		uint32_t dst = dg * t->a * t->p, dr = dst / t->p;
+		uint32_t min_port = dfly_topo_min_port(t, 0, dr, dst);
+
+		for (uint32_t qmin = 0; qmin <= 60; qmin++) {
+			struct asic_pkt pk;
+			struct dfly_hop hp[6];
+			uint32_t fm, fv, root, val_port, tm, tv;
+			bool fogsim_min, hops_min;
+
+			asic_debug_set_credits(
+			    n.as[0], min_port, 0,
+			    (dfly_topo_port_kind(t, min_port) == DFLY_PORT_GLOBAL ? 256 : 32) -
+				qmin);
+			pkt_init(&pk, 0, dst, 0);
+			pk.reason = ASIC_REASON_NONE;
+			asic_route_probe(n.as[0], &pk, 0);
+			root = pk.cand_root;
+			val_port = dfly_topo_min_port(t, 0, root, dst);
+			if (val_port == min_port || pk.dec.q_min != (int32_t)qmin)
+				continue; /* one port for both, or Q_val is this port's */
+			fogsim_determine_paths(t->h, 0, 0, dr % t->a, dr / t->a, root % t->a,
+					       root / t->a, &fm, &fv);
+			fogsim_min = (int64_t)qmin * fm <= (int64_t)pk.dec.q_val * fv + 8;
+			assert_int_equal(pk.reason, fogsim_min ? DFLY_ROUTE_SRC_MIN_UGAL
+							       : DFLY_ROUTE_SRC_NONMIN_UGAL);
+			tm = dfly_topo_min_path(t, 0, dr, dst, hp);
+			tv = dfly_topo_min_path(t, 0, root, dst, hp) +
+			     dfly_topo_min_path(t, root, dr, dst, hp);
+			hops_min = (int64_t)qmin * tm <= (int64_t)pk.dec.q_val * tv + 8;
+			differ += fogsim_min != hops_min;
+			checked++;
+		}
+		asic_debug_set_credits(n.as[0], min_port, 0,
+				       dfly_topo_port_kind(t, min_port) == DFLY_PORT_GLOBAL ? 256
+											    : 32);
+	}
+	printf("# ugal weight fogsim: %u decisions checked, %u differ from the true hops'\n",
+	       checked, differ);
+	assert_true(checked > 100);
+	assert_true(differ > 0);
+	net_free(&n);
+}
+
+/*
+ * vcs.assign = "next" (FOGSim v5 vcMngmt::nextChannel) on MIN's path L0 G0 L1 and on the VAL
+ * path L0 G0 L1 L2 G1 L3 (knobs.vc_seq as dfly_netcfg_knobs() builds them): a packet within its
+ * group takes L0 (its role D2: L1 / L3), a minimal packet's final local hop L1 (VAL's role D2:
+ * L3), the local hop after a second global hop the next place (L3); with the knob off, the
+ * roles' VCs.
+ */
+static void test_vc_assign_next(void **state)
+{
+	struct asic_params par = default_params(32);
+	const uint8_t seq_min[] = {DFLY_PORT_LOCAL << 4 | 0, DFLY_PORT_GLOBAL << 4 | 0,
+				   DFLY_PORT_LOCAL << 4 | 1};
+	const uint8_t seq_val[] = {DFLY_PORT_LOCAL << 4 | 0,  DFLY_PORT_GLOBAL << 4 | 0,
+				   DFLY_PORT_LOCAL << 4 | 1,  DFLY_PORT_LOCAL << 4 | 2,
+				   DFLY_PORT_GLOBAL << 4 | 1, DFLY_PORT_LOCAL << 4 | 3};
+	struct {
+		enum dfly_route_mode mode;
+		const uint8_t *map, *seq;
+		uint32_t n, intra_role, arrive_role;
+	} c[] = {{DFLY_MODE_MIN, map_min, seq_min, 3, 1, 1},
+		 {DFLY_MODE_UGAL, map_val, seq_val, 6, 3, 3}};
+
+	(void)state;
+	for (unsigned k = 0; k < 2; k++) {
+		struct net n;
+		const struct dfly_topo *t;
+		struct asic_pkt pk;
+		uint32_t dg, in_g, r_in, dst_other;
+
+		net_build(&n, 1, 4, 2, &par, c[k].mode, c[k].map);
+		t = n.topo;
+		for (int next = 0; next <= 1; next++) {
+			for (uint32_t r = 0; r < t->routers; r++) {
+				n.regs[r].knobs.vc_next = (uint32_t)next;
+				n.regs[r].knobs.vc_seq_n = c[k].n;
+				memcpy(n.regs[r].knobs.vc_seq, c[k].seq, c[k].n);
+			}
+			/* from the node of router 0 to that of router 1 of its group */
+			pkt_init(&pk, 0, 1 * t->p, 0);
+			pk.reason = ASIC_REASON_NONE;
+			asic_route_probe(n.as[0], &pk, 0);
+			assert_int_equal(dfly_topo_port_kind(t, pk.out_port), DFLY_PORT_LOCAL);
+			assert_int_equal(pk.out_vc, next ? 0 : c[k].intra_role);
+			/* minimal, arrived in the destination group on G0 at the router its global
+			 * link lands on, for another router of that group */
+			dg = dfly_topo_global_peer(t, 0, 0).router / t->a;
+			r_in = dfly_topo_global_peer(t, 0, 0).router;
+			in_g = t->first_global + dfly_topo_global_peer(t, 0, 0).q;
+			dst_other = (r_in % t->a == 0 ? r_in + 1 : dg * t->a) * t->p;
+			pkt_init(&pk, 0, dst_other, 0);
+			pk.reason = ASIC_REASON_NONE;
+			pk.flags = ASIC_PKT_ROUTED;
+			pk.ghops = 1;
+			pk.vc = 0;
+			asic_route_probe(n.as[r_in], &pk, in_g);
+			assert_int_equal(dfly_topo_port_kind(t, pk.out_port), DFLY_PORT_LOCAL);
+			assert_int_equal(pk.out_vc, next ? 1 : c[k].arrive_role);
+		}
+		net_free(&n);
+	}
+}
+
 /* PB: the minimal global channel's bit (on the VC minimal packets use) forces nonminimal. */
 static void test_pb_saturation_bit(void **state)
 {
@@ -3306,6 +3496,8 @@ int main(void)
 	    cmocka_unit_test(test_ugal_remove_rtt),
 	    cmocka_unit_test(test_ugal_commitment),
 	    cmocka_unit_test(test_ugal_weight_hops),
+	    cmocka_unit_test(test_ugal_weight_fogsim),
+	    cmocka_unit_test(test_vc_assign_next),
 	    cmocka_unit_test(test_pb_saturation_bit),
 	    cmocka_unit_test(test_olm_trigger),
 	    cmocka_unit_test(test_flexvc_transit_minimal),

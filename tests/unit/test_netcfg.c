@@ -825,8 +825,6 @@ static void round_trip(const struct dfly_netcfg *in)
 	assert_memory_equal(&a, &b, sizeof(a));
 }
 
-/* routing.cc.candidate, routing.cc.head, routing.candidate_draw and dest-block injection VCs:
- * their knobs by default and with FOGSim's other readings. */
 /* buffers.mode (spec §3.9): static by default; DAMQ's reserve in phits per port kind, rounded
  * down; out-of-range and unknown values refused. */
 static void test_damq(void **state)
@@ -867,6 +865,8 @@ static void test_damq(void **state)
 	    "of: static, damq)");
 }
 
+/* routing.cc.candidate, routing.cc.head, routing.candidate_draw and dest-block injection VCs:
+ * their knobs by default and with FOGSim's other readings. */
 static void test_cc_readings(void **state)
 {
 	static const char *const sets[] = {"routing.cc.candidate=credits", "routing.cc.head=grant",
@@ -888,6 +888,66 @@ static void test_cc_readings(void **state)
 	assert_int_equal(k.cand_draw_one, 1);
 	assert_int_equal(cfg.inj_select, DFLY_INJ_DEST_BLOCK);
 	round_trip(&cfg);
+}
+
+/*
+ * vcs.assign (spec 2.2; FOGSim v5 vcMngmt::nextChannel) and routing.ugal.weight = "fogsim": off
+ * by default; "next" lays the mechanism's reference path out in knobs.vc_seq (kind << 4 | VC in
+ * path order): MIN l0 g0 l1; PB on its VAL-group path (lg-) l0 g0 l1 g1 l2; VAL l0 g0 l1 l2 g1 l3;
+ * MIN with 4/2 VCs, where failover runs, the VAL path its failover hops climb. Refused with
+ * FlexVC and with the in-transit mechanisms.
+ */
+static void test_vc_assign(void **state)
+{
+	enum { L = DFLY_PORT_LOCAL << 4, G = DFLY_PORT_GLOBAL << 4 };
+	const uint8_t min[] = {L | 0, G | 0, L | 1}, vg[] = {L | 0, G | 0, L | 1, G | 1, L | 2};
+	const uint8_t val[] = {L | 0, G | 0, L | 1, L | 2, G | 1, L | 3};
+	struct dfly_netcfg cfg;
+	struct dfly_regs_knobs k;
+
+	(void)state;
+	load_ok(&cfg, BASE, NULL, 0);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.vc_next, 0);
+	assert_int_equal(k.ugal_hops, 0);
+	load_ok(&cfg, BASE, (const char *const[]){"vcs.assign=next", "vcs.local=2", "vcs.global=1"},
+		3);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.vc_next, 1);
+	assert_int_equal(k.vc_seq_n, 3);
+	assert_memory_equal(k.vc_seq, min, 3);
+	round_trip(&cfg);
+	load_ok(&cfg, BASE,
+		(const char *const[]){"vcs.assign=next", "routing.mechanism=pb",
+				      "routing.val.path_a=lg-", "routing.ugal.weight=fogsim",
+				      "routing.pb.average=other"},
+		5);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.vc_seq_n, 5);
+	assert_memory_equal(k.vc_seq, vg, 5);
+	assert_int_equal(k.ugal_hops, 2);
+	load_ok(&cfg, BASE, (const char *const[]){"vcs.assign=next", "routing.mechanism=val"}, 2);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.vc_seq_n, 6);
+	assert_memory_equal(k.vc_seq, val, 6);
+	/* MIN on 4/2 VCs: failover runs and its misrouted packets climb VAL's path */
+	load_ok(&cfg, BASE, (const char *const[]){"vcs.assign=next"}, 1);
+	dfly_netcfg_knobs(&cfg, &k);
+	assert_int_equal(k.failover, 1);
+	assert_int_equal(k.vc_seq_n, 6);
+	assert_memory_equal(k.vc_seq, val, 6);
+	expect_error(
+	    BASE,
+	    (const char *const[]){"vcs.assign=next", "routing.mechanism=val", "vcs.flexvc=jsq"}, 3,
+	    -EINVAL,
+	    "--set vcs.assign=next: vcs.assign: \"next\" places a hop after the place of "
+	    "the VC the packet is in on one reference path: not with FlexVC (vcs.flexvc = "
+	    "\"jsq\") or the in-transit mechanisms' opportunistic hops (val)");
+	expect_error(BASE, (const char *const[]){"vcs.assign=next", "routing.mechanism=olm"}, 2,
+		     -EINVAL,
+		     "--set vcs.assign=next: vcs.assign: \"next\" places a hop after the place of "
+		     "the VC the packet is in on one reference path: not with FlexVC (vcs.flexvc = "
+		     "\"off\") or the in-transit mechanisms' opportunistic hops (olm)");
 }
 
 /*
@@ -1196,6 +1256,7 @@ int main(void)
 	    T(test_defaults),
 	    T(test_damq),
 	    T(test_cc_readings),
+	    T(test_vc_assign),
 	    T(test_res_settings),
 	    T(test_state_model),
 	    T(test_dump_round_trip),
