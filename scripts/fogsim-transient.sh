@@ -16,7 +16,8 @@
 #      (routing.val.path_a = lg-, routing.pb.send_unchanged = false).
 # olm: FOGSim routing=OLM as fogsim-cmp.sh olm-advh (CGA, per-VC 50 %); dfly olm.
 # large: 256/2048-phit local/global input VCs (H16). DEXTRA: more dfly arguments, e.g.
-#   DEXTRA="--set routing.ugal.weight=hops". H (default 4), POST (default 3000).
+#   DEXTRA="--set routing.ugal.weight=hops". H (default 4), POST (default 3000). FOGSIM_RULES=1:
+#   dfly on FOGSim's router rules (configs/cfg-t-fogsim.cfg resized).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/fogsim-router.sh
@@ -81,8 +82,10 @@ $fbuf
 EOF
 	(cd "$tmp/f$s" && "$FOGSIM" f.conf >f.log 2>&1) || { tail -3 "$tmp/f$s/f.log"; exit 1; }
 done
+# dfly on CFG-T's router (configs/h4.cfg), or with FOGSIM_RULES=1 on it with FOGSim's router
+# rules (configs/cfg-t-fogsim.cfg, which differs from h4.cfg only in those and the windows)
 sed "s/^\tp = .*/\tp = $H;/; s/^\ta = .*/\ta = $((2 * H));/; s/^\th = .*/\th = $H;/" \
-	configs/h4.cfg >"$tmp/net.cfg"
+	"configs/$([ "${FOGSIM_RULES:-0}" = 1 ] && echo cfg-t-fogsim || echo h4).cfg" >"$tmp/net.cfg"
 # shellcheck disable=SC2086 # DEXTRA is a list of arguments
 "$dfly" transient "$tmp/net.cfg" "${dmech[@]}" "${dbuf[@]}" ${DEXTRA:-} --from un --to adv+1 \
 	--load 0.2 --pre $pre --post "$post" --set sim.warmup=3000 --seeds "$seeds" \
