@@ -1442,12 +1442,18 @@ static void h41(struct cl_ctx *x)
 	 * router of an injection head not granted (routing.val.recompute): §5.3.3.3, "this
 	 * section employs the first solution", against the head-of-line pathology of PB under
 	 * request-reply ADV traffic. "25% fewer buffers": the VC buffers of the two
-	 * configurations, from the network file's sizes.
+	 * configurations, from the network file's sizes. PB decides as the thesis's simulator
+	 * does (FOGSim v4 and v5 pb.cc misrouteCondition(), generatorModule::determinePaths();
+	 * claims-notes H13, session 34): without the Valiant port's credits
+	 * (routing.candidate_credits = false) and on FOGSim's path lengths (routing.ugal.weight =
+	 * "fogsim"), the two rules of FOGSim's source decision that apply with FlexVC
+	 * (vcs.assign = "next" does not).
 	 */
-#define RR84 "traffic.reqrep=true;vcs.local=8;vcs.global=4;routing.val.recompute=true"
+#define RRPB "routing.val.recompute=true;routing.candidate_credits=false;routing.ugal.weight=fogsim"
+#define RR84 "traffic.reqrep=true;vcs.local=8;vcs.global=4;" RRPB
 #define RR63                                                                                       \
-	"traffic.reqrep=true;vcs.local=6;vcs.global=3;vcs.reply_local=2;vcs.reply_global=1;"       \
-	"routing.val.recompute=true;"                                                              \
+	"traffic.reqrep=true;vcs.local=6;vcs.global=3;vcs.reply_local=2;vcs.reply_global=1;" RRPB  \
+	";"                                                                                        \
 	"vcs.flexvc=jsq;routing.mincred=true;routing.pb.bits=port;routing.ugal.occupancy=port;"    \
 	"vcs.flexvc_sets=group"
 	const struct cl_net *n = cl_net(x, 'F');
@@ -1470,6 +1476,7 @@ static void h41(struct cl_ctx *x)
 	}
 #undef RR84
 #undef RR63
+#undef RRPB
 }
 
 static void h43(struct cl_ctx *x)
