@@ -2399,6 +2399,9 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 		k->vc_map[DFLY_ROLE_G2] = 1;
 		k->vc_d2_long = 3;
 	}
+	k->vc_next = 0;
+	k->vc_seq_n = 0;
+	memset(k->vc_seq, 0, sizeof(k->vc_seq));
 	if (cfg->vc_assign == 1) {
 		/* the reference path in order (enum dfly_role is path order): the places of the
 		 * roles it uses, MIN's under failover those of VAL's path it climbs (above) */
@@ -2407,7 +2410,6 @@ void dfly_netcfg_knobs(const struct dfly_netcfg *cfg, struct dfly_regs_knobs *k)
 		if (k->failover && !nc_nonmin(cfg))
 			roles |= dfly_mode_roles(DFLY_MODE_VAL, false);
 		k->vc_next = 1;
-		k->vc_seq_n = 0;
 		for (uint32_t r = 0; r < DFLY_ROLE_COUNT; r++) {
 			uint32_t kind = r == DFLY_ROLE_G1 || r == DFLY_ROLE_G2 ? DFLY_PORT_GLOBAL
 									       : DFLY_PORT_LOCAL;
