@@ -42,7 +42,7 @@
 # Prints one line per run: simulator, settings, accepted load (phits/(node·cycle)), average
 # global hops where FOGSim reports them.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/fogsim-router.sh
 . scripts/fogsim-router.sh
 case_=${1:?usage: FOGSIM=... scripts/fogsim-cmp.sh val-adv1|val-adv1-flex|min-advc|olm-advh|ectn-advh|damq-un|damq-rr|pb-un [rr|lrs|prio]}
@@ -132,8 +132,8 @@ ReservedBufferLocal=$((lbuf / 8 * res / 100))
 ReservedBufferGlobal=$((gbuf / 8 * res / 100))"
 		dbase+=(--set buffers.mode=damq --set buffers.damq_reserve="$(python3 -c "print($res / 100)")")
 	fi
-	dbase+=(--set routing.mechanism=min --set vcs.local=$lvc --set vcs.global=$gvc
-		--set buffers.local=$lbuf --set buffers.global=$gbuf)
+	dbase+=(--set routing.mechanism=min --set "vcs.local=$lvc" --set "vcs.global=$gvc"
+		--set "buffers.local=$lbuf" --set "buffers.global=$gbuf")
 	variants=("@fogsim" "") ;; # FOGSim's rules; dfly's defaults
 pb-un)
 	# FOGSim's PB as scripts/fogsim-transient.sh runs it
@@ -185,8 +185,8 @@ for v in "${variants[@]}"; do
 		[ ${#words[@]} -gt 0 ] && lbl="$lbl ${words[*]}"
 	fi
 	for w in "${words[@]}"; do vset+=(--set "$w"); done
-	# shellcheck disable=SC2086 # DEXTRA is a list of arguments
 	rm -f "$tmp/d.csv"
+	# shellcheck disable=SC2086 # DEXTRA is a list of arguments
 	"$dfly" sim "$cfg" "${dbase[@]}" "${dset[@]}" "${vset[@]}" ${DEXTRA:-} --loads $load \
 		--set sim.warmup=$warm --set sim.measure=$meas --set sim.seeds=1 --quiet \
 		--csv "$tmp/d.csv" >/dev/null 2>"$tmp/d.err" || { tail -1 "$tmp/d.err"; continue; }
