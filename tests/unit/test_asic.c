@@ -1575,6 +1575,29 @@ static void test_vc_assign_next(void **state)
 			asic_route_probe(n.as[r_in], &pk, in_g);
 			assert_int_equal(dfly_topo_port_kind(t, pk.out_port), DFLY_PORT_LOCAL);
 			assert_int_equal(pk.out_vc, next ? 1 : c[k].arrive_role);
+			if (c[k].mode != DFLY_MODE_MIN)
+				continue;
+			/* request-reply, MIN 2/1 a class: a reply climbs its class's copy (L2 L3,
+			 * G1), the same places shifted by the class's first VC of each kind */
+			for (uint32_t r = 0; r < t->routers; r++) {
+				n.regs[r].knobs.reply_vc[DFLY_PORT_LOCAL] = 2;
+				n.regs[r].knobs.reply_vc[DFLY_PORT_GLOBAL] = 1;
+			}
+			pkt_init(&pk, 0, 1 * t->p, 0);
+			pk.reason = ASIC_REASON_NONE;
+			pk.flags = ASIC_PKT_REPLY;
+			asic_route_probe(n.as[0], &pk, 0);
+			assert_int_equal(pk.out_vc, next ? 2 : 3);
+			pkt_init(&pk, 0, dst_other, 0);
+			pk.reason = ASIC_REASON_NONE;
+			pk.flags = ASIC_PKT_ROUTED | ASIC_PKT_REPLY;
+			pk.ghops = 1;
+			pk.vc = 1; /* G0 of the reply class */
+			asic_route_probe(n.as[r_in], &pk, in_g);
+			assert_int_equal(pk.out_vc, 3);
+			for (uint32_t r = 0; r < t->routers; r++)
+				memset(n.regs[r].knobs.reply_vc, 0,
+				       sizeof(n.regs[r].knobs.reply_vc));
 		}
 		net_free(&n);
 	}
