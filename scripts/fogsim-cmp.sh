@@ -136,14 +136,10 @@ ReservedBufferGlobal=$((gbuf / 8 * res / 100))"
 		--set "buffers.local=$lbuf" --set "buffers.global=$gbuf")
 	variants=("@fogsim" "") ;; # FOGSim's rules; dfly's defaults
 pb-un)
-	# FOGSim's PB as scripts/fogsim-transient.sh runs it
+	# FOGSim's PB as scripts/fogsim-transient.sh runs it (fogsim-router.sh fogsim_pb)
 	load=${LOAD:-1.0} lvc=4 gvc=2
 	ftraffic="Traffic=UN"
-	frouting="routing=PB
-CongestionDetection=PER_VC
-piggybacking_coef=200
-ugal_global_threshold=3
-ugal_local_threshold=3"
+	frouting=$(fogsim_pb)
 	dbase=(--set routing.mechanism=pb --set routing.pb.send_unchanged=false
 		--set routing.val.path_a=lg- --set traffic.pattern=un)
 	variants=("@fogsim" "@fogsim routing.candidate_credits=false"

@@ -37,11 +37,7 @@ fi
 case "$mech" in
 pb)
 	lvc=4 gvc=2
-	frouting="routing=PB
-CongestionDetection=PER_VC
-piggybacking_coef=200
-ugal_global_threshold=3
-ugal_local_threshold=3"
+	frouting=$(fogsim_pb)
 	dmech=(--set routing.mechanism=pb --set routing.pb.send_unchanged=false
 		--set routing.val.path_a=lg-) ;;
 olm)
